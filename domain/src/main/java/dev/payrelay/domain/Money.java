@@ -1,0 +1,116 @@
+package dev.payrelay.domain;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Currency;
+import java.util.Objects;
+
+/**
+ * An amount of money as a {@code long} count of minor units of an ISO 4217 currency.
+ *
+ * <p>The number of minor units per major unit comes from the currency's exponent (ISO 4217 "minor
+ * unit" column, as the JDK's {@link Currency#getDefaultFractionDigits()} reports it): JPY has 0
+ * (500 JPY is 500 minor units), USD 2 (10.50 USD is 1050), KWD 3 (1.234 KWD is 1234). Never a
+ * hard-coded 100, never floating point.
+ *
+ * @param minorUnits the amount in minor units; never negative
+ * @param currency the ISO 4217 currency; must have a defined exponent (not XXX-like pseudo codes)
+ */
+public record Money(long minorUnits, Currency currency) {
+
+  /**
+   * Validates the amount.
+   *
+   * @throws IllegalArgumentException if {@code minorUnits} is negative or the currency has no
+   *     defined exponent
+   */
+  public Money {
+    Objects.requireNonNull(currency, "currency");
+    if (minorUnits < 0) {
+      throw new IllegalArgumentException("amount must not be negative: " + minorUnits);
+    }
+    exponent(currency);
+  }
+
+  /**
+   * Money from minor units and an ISO 4217 alphabetic code such as {@code "USD"}.
+   *
+   * @throws IllegalArgumentException for an unknown code or a negative amount
+   */
+  public static Money ofMinor(long minorUnits, String currencyCode) {
+    return new Money(minorUnits, currency(currencyCode));
+  }
+
+  /**
+   * Parses a decimal amount as channels send it ({@code "10.50"} for USD) into minor units.
+   *
+   * @param decimal a plain decimal string: digits with an optional fraction; no sign, no exponent
+   * @throws IllegalArgumentException if the string is not a plain non-negative decimal, has more
+   *     fraction digits than the currency's exponent allows, or overflows a {@code long}
+   */
+  public static Money parse(String decimal, String currencyCode) {
+    Currency currency = currency(currencyCode);
+    if (decimal == null || !decimal.matches("[0-9]+(\\.[0-9]+)?")) {
+      throw new IllegalArgumentException("not a plain non-negative decimal amount: " + decimal);
+    }
+    BigDecimal value = new BigDecimal(decimal);
+    int exponent = exponent(currency);
+    if (value.stripTrailingZeros().scale() > exponent) {
+      throw new IllegalArgumentException(
+          "amount "
+              + decimal
+              + " has more than "
+              + exponent
+              + " decimals allowed for "
+              + currency.getCurrencyCode());
+    }
+    try {
+      return new Money(value.movePointRight(exponent).longValueExact(), currency);
+    } catch (ArithmeticException overflow) {
+      throw new IllegalArgumentException("amount overflows minor units: " + decimal, overflow);
+    }
+  }
+
+  /** The amount as a plain decimal string with exactly the currency's exponent of decimals. */
+  public String toDecimalString() {
+    int exponent = exponent(currency);
+    return BigDecimal.valueOf(minorUnits, exponent)
+        .setScale(exponent, RoundingMode.UNNECESSARY)
+        .toPlainString();
+  }
+
+  /** The ISO 4217 alphabetic code, e.g. {@code "USD"}. */
+  public String currencyCode() {
+    return currency.getCurrencyCode();
+  }
+
+  @Override
+  public String toString() {
+    return toDecimalString() + " " + currencyCode();
+  }
+
+  /**
+   * Resolves an ISO 4217 alphabetic code.
+   *
+   * @throws IllegalArgumentException for a code that is not a known currency
+   */
+  public static Currency currency(String code) {
+    if (code == null || !code.matches("[A-Z]{3}")) {
+      throw new IllegalArgumentException("not an ISO 4217 alphabetic code: " + code);
+    }
+    try {
+      return Currency.getInstance(code);
+    } catch (IllegalArgumentException unknown) {
+      throw new IllegalArgumentException("unknown ISO 4217 currency: " + code, unknown);
+    }
+  }
+
+  private static int exponent(Currency currency) {
+    int digits = currency.getDefaultFractionDigits();
+    if (digits < 0) {
+      throw new IllegalArgumentException(
+          "currency has no ISO 4217 minor unit: " + currency.getCurrencyCode());
+    }
+    return digits;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.payrelay.domain.channel;
+
+import dev.payrelay.domain.PaymentStatus;
+
+/**
+ * Decides what a verified callback means for our payment: one small total function, so every
+ * (payment, callback) pair has exactly one outcome. DESIGN invariant 2: a verified callback that
+ * disagrees with our records never overwrites them.
+ */
+public final class CallbackDecision {
+
+  private CallbackDecision() {}
+
+  /**
+   * Judges a callback against our payment row.
+   *
+   * @param ours our payment, or null if we have none with the callback's payment id
+   * @param callback the verified callback
+   * @return the outcome; {@link CallbackOutcome#CONFIRMED} only when the payment is PENDING and
+   *     merchant, amount (minor units) and currency all match
+   */
+  public static CallbackOutcome decide(PaymentSnapshot ours, VerifiedCallback callback) {
+    if (ours == null) {
+      return CallbackOutcome.UNKNOWN_PAYMENT;
+    }
+    if (!ours.merchantId().equals(callback.merchantId())) {
+      return CallbackOutcome.MERCHANT_MISMATCH;
+    }
+    if (callback.status() != ChannelPaymentStatus.PAID) {
+      return CallbackOutcome.STALE_STATUS;
+    }
+    if (ours.status() == PaymentStatus.PAID) {
+      return decideAlreadyPaid(ours, callback);
+    }
+    if (ours.status() != PaymentStatus.PENDING) {
+      return CallbackOutcome.PAID_AFTER_CLOSE;
+    }
+    if (!ours.amount().currency().equals(callback.amount().currency())) {
+      return CallbackOutcome.CURRENCY_MISMATCH;
+    }
+    if (ours.amount().minorUnits() != callback.amount().minorUnits()) {
+      return CallbackOutcome.AMOUNT_MISMATCH;
+    }
+    return CallbackOutcome.CONFIRMED;
+  }
+
+  private static CallbackOutcome decideAlreadyPaid(PaymentSnapshot ours, VerifiedCallback cb) {
+    if (!callbackTxnMatches(ours, cb)) {
+      return CallbackOutcome.DOUBLE_PAYMENT;
+    }
+    if (!ours.amount().currency().equals(cb.amount().currency())) {
+      return CallbackOutcome.CURRENCY_MISMATCH;
+    }
+    return ours.amount().minorUnits() == cb.amount().minorUnits()
+        ? CallbackOutcome.DUPLICATE
+        : CallbackOutcome.AMOUNT_MISMATCH;
+  }
+
+  private static boolean callbackTxnMatches(PaymentSnapshot ours, VerifiedCallback cb) {
+    return ours.channelTxnId() != null && ours.channelTxnId().equals(cb.channelTxnId());
+  }
+}

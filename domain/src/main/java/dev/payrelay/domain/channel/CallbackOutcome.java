@@ -1,0 +1,56 @@
+package dev.payrelay.domain.channel;
+
+/**
+ * What became of a verified callback. Every verified callback ends in exactly one outcome, recorded
+ * in {@code webhook_inbox.outcome}.
+ */
+public enum CallbackOutcome {
+  /** PENDING and everything matched: marked PAID with its PaymentConfirmed event. */
+  CONFIRMED(true),
+  /** Already PAID by this same channel transaction and amount: nothing changed. */
+  DUPLICATE(true),
+  /** The amount differs from ours: exception recorded, payment unchanged. */
+  AMOUNT_MISMATCH(true),
+  /** The currency differs from ours: exception recorded, payment unchanged. */
+  CURRENCY_MISMATCH(true),
+  /** Paid to another merchant account: exception recorded, payment unchanged. */
+  MERCHANT_MISMATCH(true),
+  /** The channel transaction already paid another payment: exception recorded. */
+  TXN_CONFLICT(true),
+  /** Already PAID by a different channel transaction (a double charge): exception recorded. */
+  DOUBLE_PAYMENT(true),
+  /** The payment was closed or expired and the channel says paid: exception recorded. */
+  PAID_AFTER_CLOSE(true),
+  /** A non-PAID status that changes nothing (e.g. "pending" after PAID). */
+  STALE_STATUS(true),
+  /** We have no such payment (yet): the channel should retry later. */
+  UNKNOWN_PAYMENT(false);
+
+  private final boolean acknowledged;
+
+  CallbackOutcome(boolean acknowledged) {
+    this.acknowledged = acknowledged;
+  }
+
+  /**
+   * Whether the outcome is durably recorded so the channel may stop retrying; false means retrying
+   * later can help.
+   */
+  public boolean acknowledged() {
+    return acknowledged;
+  }
+
+  /** Whether this outcome records a {@code payment_exception} for review. */
+  public boolean isException() {
+    return switch (this) {
+      case AMOUNT_MISMATCH,
+          CURRENCY_MISMATCH,
+          MERCHANT_MISMATCH,
+          TXN_CONFLICT,
+          DOUBLE_PAYMENT,
+          PAID_AFTER_CLOSE ->
+          true;
+      default -> false;
+    };
+  }
+}

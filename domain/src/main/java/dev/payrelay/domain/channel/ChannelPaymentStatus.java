@@ -1,0 +1,13 @@
+package dev.payrelay.domain.channel;
+
+/** A payment's state as a channel reports it, in a callback or a query answer. */
+public enum ChannelPaymentStatus {
+  /** The channel knows the payment; money has not moved. */
+  PENDING,
+  /** Money moved: the channel's word that the payment is paid. */
+  PAID,
+  /** Closed at the channel; it can no longer be paid. */
+  CLOSED,
+  /** The channel has no record of the payment. */
+  NOT_FOUND
+}

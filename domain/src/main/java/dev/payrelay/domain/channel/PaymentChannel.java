@@ -1,0 +1,46 @@
+package dev.payrelay.domain.channel;
+
+/**
+ * The SPI every payment channel adapter implements.
+ *
+ * <p>Implementations are thread-safe and hold no database or broker state: they verify, parse and
+ * talk to the channel, nothing else. DESIGN invariant 2: the signature is checked over the raw
+ * request bytes before anything is parsed.
+ */
+public interface PaymentChannel {
+
+  /** The channel's stable name as used in URLs and the {@code channel} columns, e.g. sandbox. */
+  String name();
+
+  /**
+   * Verifies a callback over its exact raw bytes, then parses it.
+   *
+   * @return the verified content, not yet compared with our records
+   * @throws CallbackRejectedException if the signature, timestamp or format is wrong; nothing in
+   *     such a request may be believed
+   */
+  VerifiedCallback verifyCallback(CallbackRequest request) throws CallbackRejectedException;
+
+  /**
+   * Registers a payment attempt with the channel so the buyer can pay it. Idempotent per {@code
+   * paymentId}: registering the same payment again returns the same registration.
+   *
+   * @throws ChannelException if the channel cannot be reached or refuses; see {@link
+   *     ChannelException#retryable()}
+   */
+  ChannelRegistration register(ChannelPaymentRequest request) throws ChannelException;
+
+  /**
+   * Asks the channel for a payment's state. The answer of a failed call is unknown, never "not
+   * paid".
+   *
+   * @throws ChannelException if the channel cannot be reached or answers with an error
+   */
+  ChannelQueryResult query(String paymentId) throws ChannelException;
+
+  /**
+   * The HTTP answer the channel's protocol expects for an outcome (e.g. a 2xx the channel reads as
+   * "stop retrying", a 5xx as "retry later").
+   */
+  ChannelReply reply(CallbackOutcome outcome);
+}

@@ -1,0 +1,31 @@
+package dev.payrelay.workflows;
+
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+
+/**
+ * One payment's story, id {@code payment-{paymentId}} ({@link WorkflowIds#payment}). Started (or
+ * signalled) by the outbox dispatcher with signalWithStart, so start and signal are idempotent.
+ *
+ * <p>For each outbox event it is handed, once per event id and in outbox order, it publishes the
+ * event (RabbitMQ, publisher confirm, mandatory) and, for {@code PaymentConfirmed}, grants the
+ * buyer's entitlements. It completes when the payment is PAID, every event it holds is SENT and the
+ * grant succeeded.
+ */
+@WorkflowInterface
+public interface PaymentWorkflow {
+
+  /** Runs the payment's story until it is fulfilled. */
+  @WorkflowMethod
+  PaymentView run(PaymentWorkflowInput input);
+
+  /** An outbox event to publish (and act on); repeated event ids are ignored. */
+  @SignalMethod
+  void onOutboxEvent(OutboxEventSignal signal);
+
+  /** The payment's story so far. */
+  @QueryMethod
+  PaymentView state();
+}

@@ -1,0 +1,13 @@
+package dev.payrelay.workflows;
+
+/** A payment's story as its workflow tells it; the value of the {@code PaymentState} attribute. */
+public enum PaymentWorkflowState {
+  /** Created; the channel has not confirmed payment. */
+  AWAITING_PAYMENT,
+  /** The ledger marked it PAID; entitlements are being granted. */
+  PAID,
+  /** PAID, every event published and entitlements granted: nothing left to do. */
+  FULFILLED,
+  /** Something failed permanently (e.g. an event went DEAD); waits for an operator signal. */
+  NEEDS_ATTENTION
+}

@@ -1,0 +1,8 @@
+package dev.payrelay.workflows.activities;
+
+/**
+ * Argument of {@link OutboxActivities#publish}.
+ *
+ * @param eventId the outbox event to publish
+ */
+public record PublishRequest(String eventId) {}
