@@ -66,7 +66,8 @@ CREATE TABLE outbox_event (
   -- One event per business fact (DESIGN invariant 4): a replay is never a new event.
   CONSTRAINT uk_outbox_fact UNIQUE (aggregate_type, aggregate_id, event_type, fact_key)
 );
--- Serves the claim: WHERE status = 'PENDING' AND next_attempt_at <= NOW(6) ORDER BY seq.
+-- Serves the claim: WHERE status = 'PENDING' AND next_attempt_at <= NOW(6)
+-- ORDER BY next_attempt_at, seq LIMIT n FOR UPDATE SKIP LOCKED, reading only the rows it locks.
 CREATE INDEX ix_outbox_claim ON outbox_event (status, next_attempt_at, seq);
 CREATE INDEX ix_outbox_aggregate ON outbox_event (aggregate_id, seq);
 
@@ -95,12 +96,15 @@ CREATE TABLE payment_exception (
   id                BIGINT        NOT NULL AUTO_INCREMENT,
   payment_id        VARCHAR(64)   NOT NULL,
   kind              VARCHAR(32)   NOT NULL,
+  -- kind:payment:channel transaction: a replayed disagreeing callback is one exception, not many.
+  dedupe_key        VARCHAR(255)  NOT NULL,
   details           TEXT          NOT NULL,
   status            VARCHAR(16)   NOT NULL,
   webhook_inbox_id  BIGINT        NULL,
   created_at        DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   resolved_at       DATETIME(6)   NULL,
-  CONSTRAINT pk_payment_exception PRIMARY KEY (id)
+  CONSTRAINT pk_payment_exception PRIMARY KEY (id),
+  CONSTRAINT uk_payment_exception_dedupe UNIQUE (dedupe_key)
 );
 CREATE INDEX ix_payment_exception_payment ON payment_exception (payment_id, status);
 

@@ -1,0 +1,25 @@
+package dev.payrelay.sql;
+
+/**
+ * An outbox row leased to one dispatcher, with what starting its payment's workflow needs.
+ *
+ * @param eventId the event id
+ * @param seq the outbox write order
+ * @param eventType the event's wire name
+ * @param paymentId the aggregate (payment) id
+ * @param tenantId the payment's tenant
+ * @param orderId the payment's order id
+ * @param channel the payment's channel
+ * @param leaseToken the token every write-back must match
+ * @param attempts hand-off and publish failures so far
+ */
+public record ClaimedEvent(
+    String eventId,
+    long seq,
+    String eventType,
+    String paymentId,
+    String tenantId,
+    String orderId,
+    String channel,
+    String leaseToken,
+    int attempts) {}

@@ -1,0 +1,108 @@
+package dev.payrelay.sql;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+
+/**
+ * The connection pool and the jOOQ context over it. The SQL dialect is chosen here and nowhere
+ * else: {@link #DIALECT}.
+ */
+public final class Database implements AutoCloseable {
+
+  /**
+   * The dialect rendered for MySQL 8 and MariaDB 10.11 alike. jOOQ's MariaDB dialect would emit
+   * {@code INSERT ... RETURNING}, which MySQL Connector/J refuses; the MySQL dialect reads
+   * generated keys through JDBC instead, and everything else payrelay renders (including {@code FOR
+   * UPDATE SKIP LOCKED}) is the same on both servers.
+   */
+  public static final SQLDialect DIALECT = SQLDialect.MYSQL;
+
+  private final HikariDataSource dataSource;
+  private final DSLContext dsl;
+
+  private Database(HikariDataSource dataSource) {
+    this.dataSource = dataSource;
+    this.dsl = DSL.using(dataSource, DIALECT);
+  }
+
+  /**
+   * Opens a pool to an existing database.
+   *
+   * @throws DatabaseUnavailableException if the server cannot be reached or refuses the login
+   */
+  public static Database open(DatabaseConfig config) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setJdbcUrl(config.jdbcUrl());
+    hikari.setUsername(config.user());
+    hikari.setPassword(config.password());
+    hikari.setMaximumPoolSize(config.maxPoolSize());
+    hikari.setPoolName("payrelay-db");
+    hikari.setConnectionTimeout(5_000);
+    hikari.setInitializationFailTimeout(5_000);
+    // Every DATETIME(6) payrelay writes is UTC, whatever the server's own zone.
+    hikari.setConnectionInitSql("SET time_zone = '+00:00'");
+    HikariDataSource ds;
+    try {
+      ds = new HikariDataSource(hikari);
+    } catch (RuntimeException e) {
+      throw new DatabaseUnavailableException(config.jdbcUrl(), e);
+    }
+    return new Database(ds);
+  }
+
+  /**
+   * Creates the configured database (utf8mb4) if it does not exist yet. Idempotent.
+   *
+   * @throws DatabaseUnavailableException if the server cannot be reached or refuses the login
+   */
+  public static void createIfMissing(DatabaseConfig config) {
+    String name = config.databaseName();
+    if (!name.matches("[A-Za-z0-9_]+")) {
+      throw new IllegalArgumentException("database name must be [A-Za-z0-9_]+: " + name);
+    }
+    try (Connection c =
+            DriverManager.getConnection(config.serverUrl(), config.user(), config.password());
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE DATABASE IF NOT EXISTS `"
+              + name
+              + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+    } catch (SQLException e) {
+      throw new DatabaseUnavailableException(config.serverUrl(), e);
+    }
+  }
+
+  /** Applies the Flyway migrations under {@code db/migration}; returns how many ran. */
+  public int migrate() {
+    return Flyway.configure()
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .load()
+        .migrate()
+        .migrationsExecuted;
+  }
+
+  /** The jOOQ context; inside a transaction use the nested {@code cfg.dsl()} instead. */
+  public DSLContext dsl() {
+    return dsl;
+  }
+
+  /** The pooled data source. */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  @Override
+  public void close() {
+    dataSource.close();
+  }
+}

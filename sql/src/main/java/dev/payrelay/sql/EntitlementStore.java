@@ -1,0 +1,80 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+
+import dev.payrelay.domain.PaymentStatus;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.Records;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Grants what a PAID payment bought, once: the unique key {@code (user_id, course_id, purchase_id)}
+ * turns a repeated grant into a no-op, detected by the index (never {@code INSERT IGNORE}).
+ */
+public final class EntitlementStore {
+
+  private static final String GRANT_KEY = "uk_entitlement_grant";
+
+  private final DSLContext dsl;
+  private final PaymentStore payments;
+
+  /** A store over {@code dsl}, reading payments through {@code payments}. */
+  public EntitlementStore(DSLContext dsl, PaymentStore payments) {
+    this.dsl = dsl;
+    this.payments = payments;
+  }
+
+  /**
+   * Grants one entitlement per purchased course. Idempotent and safe to run concurrently.
+   *
+   * @throws PaymentNotPaidException if the payment does not exist or is not PAID
+   */
+  public GrantOutcome grant(String paymentId) {
+    PaymentRow payment =
+        payments
+            .find(paymentId)
+            .orElseThrow(() -> new PaymentNotPaidException(paymentId, "unknown"));
+    if (payment.status() != PaymentStatus.PAID) {
+      throw new PaymentNotPaidException(paymentId, payment.status().name());
+    }
+    List<String> added = new ArrayList<>();
+    List<String> existing = new ArrayList<>();
+    for (String courseId : payment.courseIds()) {
+      (insert(payment.userId(), courseId, paymentId) ? added : existing).add(courseId);
+    }
+    return new GrantOutcome(paymentId, payment.userId(), added, existing);
+  }
+
+  /** The entitlements a payment granted. */
+  public List<EntitlementRow> forPurchase(String paymentId) {
+    return dsl.select(
+            ENTITLEMENT.USER_ID,
+            ENTITLEMENT.COURSE_ID,
+            ENTITLEMENT.PURCHASE_ID,
+            ENTITLEMENT.GRANTED_AT)
+        .from(ENTITLEMENT)
+        .where(ENTITLEMENT.PURCHASE_ID.eq(paymentId))
+        .orderBy(ENTITLEMENT.COURSE_ID)
+        .fetch(Records.mapping(EntitlementRow::new));
+  }
+
+  private boolean insert(String userId, String courseId, String purchaseId) {
+    try {
+      dsl.insertInto(ENTITLEMENT)
+          .set(ENTITLEMENT.USER_ID, userId)
+          .set(ENTITLEMENT.COURSE_ID, courseId)
+          .set(ENTITLEMENT.PURCHASE_ID, purchaseId)
+          .set(ENTITLEMENT.GRANTED_AT, SqlTime.now())
+          .execute();
+      return true;
+    } catch (DataAccessException e) {
+      // The key is the whole content, so a duplicate is the same grant, already done.
+      if (UniqueKeys.isViolationOf(e, GRANT_KEY)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+}

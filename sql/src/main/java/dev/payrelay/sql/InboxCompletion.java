@@ -1,0 +1,20 @@
+package dev.payrelay.sql;
+
+/**
+ * What became of a stored callback.
+ *
+ * @param signatureValid true verified, false rejected, null when verification never ran
+ * @param outcome an outcome name ({@code CallbackOutcome} or a rejection reason such as {@code
+ *     BAD_SIGNATURE})
+ * @param detail explanation for operators, truncated to 2000 characters
+ * @param httpStatus the status code we answered
+ * @param paymentId the payment it named, if it could be read
+ * @param notificationId the channel's notification id, if it could be read
+ */
+public record InboxCompletion(
+    Boolean signatureValid,
+    String outcome,
+    String detail,
+    int httpStatus,
+    String paymentId,
+    String notificationId) {}

@@ -1,0 +1,15 @@
+package dev.payrelay.sql;
+
+import dev.payrelay.domain.channel.CallbackOutcome;
+
+/**
+ * What the ledger did with a verified callback.
+ *
+ * @param outcome the recorded outcome
+ * @param paymentId the payment it concerned
+ * @param eventId the {@code PaymentConfirmed} event written, only for CONFIRMED; else null
+ * @param exceptionId the {@code payment_exception} row for an exception outcome; else null
+ * @param detail a human-readable explanation for the inbox row and logs
+ */
+public record LedgerResult(
+    CallbackOutcome outcome, String paymentId, String eventId, Long exceptionId, String detail) {}

@@ -1,0 +1,34 @@
+package dev.payrelay.sql;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import java.time.LocalDateTime;
+
+/**
+ * An {@code outbox_event} row as publishers and operators read it. Times are UTC.
+ *
+ * @param eventId the event id, also the AMQP message id
+ * @param seq the outbox write order
+ * @param aggregateId the payment id
+ * @param eventType the wire name
+ * @param routingKey the topic routing key
+ * @param payloadVersion the payload schema version
+ * @param payload the exact JSON to publish
+ * @param status the delivery state
+ * @param attempts failures so far
+ * @param lastError the last failure, or null
+ * @param createdAt when it was written
+ * @param sentAt when the broker confirmed it, or null
+ */
+public record OutboxRow(
+    String eventId,
+    long seq,
+    String aggregateId,
+    String eventType,
+    String routingKey,
+    int payloadVersion,
+    String payload,
+    OutboxStatus status,
+    int attempts,
+    String lastError,
+    LocalDateTime createdAt,
+    LocalDateTime sentAt) {}

@@ -1,0 +1,222 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+/**
+ * Outbox claims, leases and write-backs (DESIGN invariant 5): a claim is a short transaction with
+ * {@code SELECT ... FOR UPDATE SKIP LOCKED} that sets {@code lease_owner, lease_token,
+ * lease_until}; the network call happens outside any transaction; every write-back matches the
+ * lease token and checks its row count. All times come from the database clock.
+ */
+public final class OutboxStore {
+
+  private final DSLContext dsl;
+
+  /** A store over {@code dsl}. */
+  public OutboxStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * Leases up to {@code limit} due PENDING rows, earliest due first. A row's lease expiry is also
+   * its next due time, so rows of a dispatcher that died are claimable again once the lease runs
+   * out.
+   *
+   * @param owner the claiming instance, for operators
+   * @param limit the batch size
+   * @param lease how long the claim holds
+   * @return the claimed rows in outbox order, all carrying the same new lease token
+   */
+  public List<ClaimedEvent> claim(String owner, int limit, Duration lease) {
+    String token = UUID.randomUUID().toString();
+    return dsl.transactionResult(
+        cfg -> {
+          DSLContext tx = cfg.dsl();
+          List<String> ids =
+              tx.select(OUTBOX_EVENT.EVENT_ID)
+                  .from(OUTBOX_EVENT)
+                  .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+                  .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
+                  // Exactly the claim index's order: InnoDB then reads (and locks) only the rows
+                  // it returns, so concurrent dispatchers skip each other's rows instead of all.
+                  .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
+                  .limit(limit)
+                  .forUpdate()
+                  .skipLocked()
+                  .fetch(OUTBOX_EVENT.EVENT_ID);
+          if (ids.isEmpty()) {
+            return List.of();
+          }
+          tx.update(OUTBOX_EVENT)
+              .set(OUTBOX_EVENT.LEASE_OWNER, owner)
+              .set(OUTBOX_EVENT.LEASE_TOKEN, token)
+              .set(OUTBOX_EVENT.LEASE_UNTIL, SqlTime.nowPlus(lease))
+              .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(lease))
+              .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+              .where(OUTBOX_EVENT.EVENT_ID.in(ids))
+              .execute();
+          return tx.select(
+                  OUTBOX_EVENT.EVENT_ID,
+                  OUTBOX_EVENT.SEQ,
+                  OUTBOX_EVENT.EVENT_TYPE,
+                  OUTBOX_EVENT.AGGREGATE_ID,
+                  PAYMENT_ORDER.TENANT_ID,
+                  PAYMENT_ORDER.ORDER_ID,
+                  PAYMENT_ORDER.CHANNEL,
+                  OUTBOX_EVENT.LEASE_TOKEN,
+                  OUTBOX_EVENT.ATTEMPTS)
+              .from(OUTBOX_EVENT)
+              .join(PAYMENT_ORDER)
+              .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
+              .where(OUTBOX_EVENT.EVENT_ID.in(ids))
+              .orderBy(OUTBOX_EVENT.SEQ)
+              .fetch(org.jooq.Records.mapping(ClaimedEvent::new));
+        });
+  }
+
+  /**
+   * Marks a claimed row DISPATCHED after its hand-off, only while the lease token still matches and
+   * the row is still PENDING.
+   *
+   * @return false when the row moved on without us: the lease expired and someone else claimed it,
+   *     or the publish already marked it SENT (both harmless)
+   */
+  public boolean markDispatched(String eventId, String leaseToken) {
+    return dsl.update(OUTBOX_EVENT)
+            .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
+            .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
+            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken))
+            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .execute()
+        == 1;
+  }
+
+  /**
+   * Returns a claimed row to PENDING after a failed hand-off, due again after exponential backoff
+   * with jitter computed in SQL: {@code min(max, initial * 2^attempts) * [0.5, 1.0)}.
+   *
+   * @return false when the lease token no longer matches (someone else owns the row now)
+   */
+  public boolean releaseForRetry(
+      String eventId, String leaseToken, String error, Duration initial, Duration max) {
+    Field<Long> delayMicros =
+        DSL.field(
+            "FLOOR(LEAST({0}, {1} * POW(2, LEAST({2}, 30))) * (0.5 + RAND() * 0.5))",
+            Long.class,
+            DSL.val(max.toNanos() / 1_000),
+            DSL.val(initial.toNanos() / 1_000),
+            OUTBOX_EVENT.ATTEMPTS);
+    return dsl.update(OUTBOX_EVENT)
+            .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlusMicros(delayMicros))
+            .set(OUTBOX_EVENT.ATTEMPTS, OUTBOX_EVENT.ATTEMPTS.plus(1))
+            .set(OUTBOX_EVENT.LAST_ERROR, Text.truncate(error))
+            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken))
+            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .execute()
+        == 1;
+  }
+
+  /** Reads one row. */
+  public Optional<OutboxRow> find(String eventId) {
+    return Optional.ofNullable(dsl.fetchOne(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(eventId)))
+        .map(OutboxStore::toRow);
+  }
+
+  /** A payment's events in outbox order. */
+  public List<OutboxRow> forPayment(String paymentId) {
+    return dsl.selectFrom(OUTBOX_EVENT)
+        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(paymentId))
+        .orderBy(OUTBOX_EVENT.SEQ)
+        .fetch(OutboxStore::toRow);
+  }
+
+  /**
+   * Marks a row SENT after the broker's confirm. Idempotent.
+   *
+   * @return true if this call moved it to SENT; false if it was already SENT
+   * @throws IllegalStateException if the row does not exist or is DEAD
+   */
+  public boolean markSent(String eventId) {
+    int changed =
+        dsl.update(OUTBOX_EVENT)
+            .set(OUTBOX_EVENT.STATUS, OutboxStatus.SENT.name())
+            .set(OUTBOX_EVENT.SENT_AT, SqlTime.now())
+            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+            .setNull(OUTBOX_EVENT.LAST_ERROR)
+            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .and(
+                OUTBOX_EVENT.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name()))
+            .execute();
+    if (changed == 1) {
+      return true;
+    }
+    OutboxStatus now = find(eventId).map(OutboxRow::status).orElse(null);
+    if (now == OutboxStatus.SENT) {
+      return false;
+    }
+    throw new IllegalStateException(
+        "outbox event " + eventId + " cannot be marked SENT from " + now);
+  }
+
+  /** Counts a failed publish attempt and keeps its error; the row stays un-SENT. */
+  public void recordPublishFailure(String eventId, String error) {
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.ATTEMPTS, OUTBOX_EVENT.ATTEMPTS.plus(1))
+        .set(OUTBOX_EVENT.LAST_ERROR, Text.truncate(error))
+        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+        .and(OUTBOX_EVENT.STATUS.ne(OutboxStatus.SENT.name()))
+        .execute();
+  }
+
+  /**
+   * Marks an un-SENT row DEAD with its last error, for an operator to replay.
+   *
+   * @return false if the row was already SENT (nothing to do) or does not exist
+   */
+  public boolean markDead(String eventId, String error) {
+    return dsl.update(OUTBOX_EVENT)
+            .set(OUTBOX_EVENT.STATUS, OutboxStatus.DEAD.name())
+            .set(OUTBOX_EVENT.LAST_ERROR, Text.truncate(error))
+            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .and(OUTBOX_EVENT.STATUS.ne(OutboxStatus.SENT.name()))
+            .execute()
+        == 1;
+  }
+
+  private static OutboxRow toRow(OutboxEventRecord r) {
+    return new OutboxRow(
+        r.getEventId(),
+        r.getSeq(),
+        r.getAggregateId(),
+        r.getEventType(),
+        r.getRoutingKey(),
+        r.getPayloadVersion(),
+        r.getPayload(),
+        OutboxStatus.valueOf(r.getStatus()),
+        r.getAttempts(),
+        r.getLastError(),
+        r.getCreatedAt(),
+        r.getSentAt());
+  }
+}

@@ -1,0 +1,59 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.OutboxStatus;
+import java.util.UUID;
+import org.jooq.DSLContext;
+
+/**
+ * Appends outbox events inside the caller's transaction, so the state change and its announcement
+ * commit together (DESIGN invariant 3). One event per business fact: the unique key {@code
+ * (aggregate_type, aggregate_id, event_type, fact_key)} refuses a second row for the same fact.
+ */
+public final class OutboxWriter {
+
+  /** The aggregate type of payment events. */
+  public static final String PAYMENT_AGGREGATE = "payment";
+
+  private final EventJson json;
+
+  /** A writer encoding payloads with {@code json}. */
+  public OutboxWriter(EventJson json) {
+    this.json = json;
+  }
+
+  /**
+   * Inserts a PENDING event due now (database clock).
+   *
+   * @param tx the transaction's context ({@code cfg.dsl()})
+   * @param type the fact
+   * @param paymentId the aggregate id
+   * @param payload the payload record, encoded with {@link EventJson}
+   * @param payloadVersion the payload schema version
+   * @return the new event id, also the AMQP message id of every publish of this event
+   * @throws org.jooq.exception.DataAccessException on a duplicate fact (unique key {@code
+   *     uk_outbox_fact}) or any database error; the caller's transaction rolls back
+   */
+  public String appendPaymentEvent(
+      DSLContext tx, EventType type, String paymentId, Object payload, int payloadVersion) {
+    String eventId = UUID.randomUUID().toString();
+    tx.insertInto(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.EVENT_ID, eventId)
+        .set(OUTBOX_EVENT.AGGREGATE_TYPE, PAYMENT_AGGREGATE)
+        .set(OUTBOX_EVENT.AGGREGATE_ID, paymentId)
+        .set(OUTBOX_EVENT.EVENT_TYPE, type.wireName())
+        .set(OUTBOX_EVENT.FACT_KEY, "")
+        .set(OUTBOX_EVENT.ROUTING_KEY, type.routingKey())
+        .set(OUTBOX_EVENT.PAYLOAD_VERSION, payloadVersion)
+        .set(OUTBOX_EVENT.PAYLOAD, json.encode(payload))
+        .set(OUTBOX_EVENT.STATUS, OutboxStatus.PENDING.name())
+        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.now())
+        .set(OUTBOX_EVENT.CREATED_AT, SqlTime.now())
+        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+        .execute();
+    return eventId;
+  }
+}

@@ -1,0 +1,172 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.CallbackDecision;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentConfirmed;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * The ledger's confirm: applies a verified channel callback to our payment.
+ *
+ * <p>DESIGN invariant 3: one local transaction runs {@code UPDATE payment_order SET status='PAID'
+ * ... WHERE status='PENDING' AND amount_minor=? AND currency=?} and, only when exactly one row
+ * changed, inserts the {@code PaymentConfirmed} outbox event. A callback that disagrees with our
+ * row is recorded as a {@code payment_exception} and never changes the payment.
+ */
+public final class PaymentLedger {
+
+  private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
+  private static final int MAX_DECISIONS = 3;
+
+  private final DSLContext dsl;
+  private final PaymentStore payments;
+  private final OutboxWriter outbox;
+
+  /** A ledger over {@code dsl}. */
+  public PaymentLedger(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
+    this.dsl = dsl;
+    this.payments = payments;
+    this.outbox = outbox;
+  }
+
+  /**
+   * Decides and applies one verified callback. Safe under any concurrency: the conditional update
+   * lets exactly one of many identical callbacks confirm; the others re-read and find DUPLICATE.
+   *
+   * @param callback the verified callback
+   * @param inboxId the {@code webhook_inbox} row it arrived in, or null (e.g. from a query)
+   * @param source how the confirmation reached us, written into the event: CALLBACK or QUERY
+   * @return the outcome, exactly one per call
+   */
+  public LedgerResult apply(VerifiedCallback callback, Long inboxId, String source) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<PaymentRow> ours = payments.find(callback.paymentId());
+      CallbackOutcome outcome =
+          CallbackDecision.decide(ours.map(PaymentRow::snapshot).orElse(null), callback);
+      if (outcome != CallbackOutcome.CONFIRMED) {
+        return record(outcome, ours.orElse(null), callback, inboxId);
+      }
+      Optional<LedgerResult> confirmed = tryConfirm(ours.get(), callback, source, inboxId);
+      if (confirmed.isPresent()) {
+        return confirmed.get();
+      }
+      if (attempt == MAX_DECISIONS) {
+        throw new IllegalStateException(
+            "payment " + callback.paymentId() + " kept changing under callback; giving up");
+      }
+    }
+  }
+
+  /** Runs the confirm transaction; empty when another writer changed the row first. */
+  private Optional<LedgerResult> tryConfirm(
+      PaymentRow row, VerifiedCallback cb, String source, Long inboxId) {
+    try {
+      return dsl.transactionResult(cfg -> confirm(cfg.dsl(), row, cb, source));
+    } catch (DataAccessException e) {
+      if (!UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
+        throw e;
+      }
+      String detail = "channel transaction " + cb.channelTxnId() + " already paid another payment";
+      long exceptionId =
+          PaymentExceptions.record(
+              dsl,
+              row.paymentId(),
+              CallbackOutcome.TXN_CONFLICT.name(),
+              cb.channelTxnId(),
+              detail,
+              inboxId);
+      return Optional.of(
+          new LedgerResult(
+              CallbackOutcome.TXN_CONFLICT, row.paymentId(), null, exceptionId, detail));
+    }
+  }
+
+  private Optional<LedgerResult> confirm(
+      DSLContext tx, PaymentRow row, VerifiedCallback cb, String source) {
+    int changed =
+        tx.update(PAYMENT_ORDER)
+            .set(PAYMENT_ORDER.STATUS, PaymentStatus.PAID.name())
+            .set(PAYMENT_ORDER.CHANNEL_TXN_ID, cb.channelTxnId())
+            .set(PAYMENT_ORDER.PAID_AT, SqlTime.now())
+            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
+            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(row.paymentId()))
+            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
+            .and(PAYMENT_ORDER.AMOUNT_MINOR.eq(cb.amount().minorUnits()))
+            .and(PAYMENT_ORDER.CURRENCY.eq(cb.amount().currencyCode()))
+            .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId()))
+            .execute();
+    if (changed != 1) {
+      return Optional.empty();
+    }
+    String eventId =
+        outbox.appendPaymentEvent(
+            tx,
+            EventType.PAYMENT_CONFIRMED,
+            row.paymentId(),
+            confirmedPayload(row, cb, source),
+            PaymentConfirmed.VERSION);
+    return Optional.of(
+        new LedgerResult(
+            CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, "marked PAID by " + source));
+  }
+
+  private LedgerResult record(
+      CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb, Long inboxId) {
+    String detail = describe(outcome, ours, cb);
+    Long exceptionId =
+        outcome.isException()
+            ? PaymentExceptions.record(
+                dsl, ours.paymentId(), outcome.name(), cb.channelTxnId(), detail, inboxId)
+            : null;
+    return new LedgerResult(outcome, cb.paymentId(), null, exceptionId, detail);
+  }
+
+  private static String describe(CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb) {
+    String theirs =
+        "channel says "
+            + cb.status()
+            + " "
+            + cb.amount()
+            + " txn "
+            + cb.channelTxnId()
+            + " merchant "
+            + cb.merchantId();
+    if (ours == null) {
+      return outcome + ": no payment " + cb.paymentId() + "; " + theirs;
+    }
+    return outcome
+        + ": ours "
+        + ours.status()
+        + " "
+        + ours.amount()
+        + " txn "
+        + ours.channelTxnId()
+        + " merchant "
+        + ours.merchantId()
+        + "; "
+        + theirs;
+  }
+
+  private static PaymentConfirmed confirmedPayload(
+      PaymentRow row, VerifiedCallback cb, String source) {
+    return new PaymentConfirmed(
+        row.paymentId(),
+        row.tenantId(),
+        row.orderId(),
+        row.userId(),
+        row.channel(),
+        cb.channelTxnId(),
+        cb.amount().minorUnits(),
+        cb.amount().currencyCode(),
+        row.courseIds(),
+        source);
+  }
+}

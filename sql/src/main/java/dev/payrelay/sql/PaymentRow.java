@@ -1,0 +1,32 @@
+package dev.payrelay.sql;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.PaymentSnapshot;
+import java.time.LocalDateTime;
+import java.util.List;
+
+/**
+ * A {@code payment_order} row with its purchased course ids. Times are the database's local
+ * DATETIME(6) values (the server runs in UTC in our deployments).
+ */
+public record PaymentRow(
+    String paymentId,
+    String tenantId,
+    String orderId,
+    String userId,
+    String channel,
+    String merchantId,
+    Money amount,
+    PaymentStatus status,
+    String channelTxnId,
+    LocalDateTime paidAt,
+    LocalDateTime expiresAt,
+    LocalDateTime createdAt,
+    List<String> courseIds) {
+
+  /** The fields a callback is judged against. */
+  public PaymentSnapshot snapshot() {
+    return new PaymentSnapshot(paymentId, merchantId, amount, status, channelTxnId);
+  }
+}

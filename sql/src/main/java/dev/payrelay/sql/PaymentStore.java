@@ -1,0 +1,145 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.sql.generated.Tables.PURCHASE_ITEM;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentCreated;
+import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+
+/** Creates and reads payment attempts. */
+public final class PaymentStore {
+
+  private static final String IDEMPOTENCY_KEY = "uk_payment_idempotency";
+
+  private final DSLContext dsl;
+  private final OutboxWriter outbox;
+
+  /** A store over {@code dsl}, announcing creations through {@code outbox}. */
+  public PaymentStore(DSLContext dsl, OutboxWriter outbox) {
+    this.dsl = dsl;
+    this.outbox = outbox;
+  }
+
+  /**
+   * Creates a PENDING payment, its purchase items and its {@code PaymentCreated} outbox event in
+   * one transaction. With an idempotency key, a retry returns the payment the first request made.
+   *
+   * @throws IdempotencyConflictException if the key was used with a different request hash
+   */
+  public CreatedPayment create(NewPayment request) {
+    if (request.idempotencyKey() != null) {
+      Optional<CreatedPayment> earlier = findByIdempotencyKey(request);
+      if (earlier.isPresent()) {
+        return earlier.get();
+      }
+    }
+    String paymentId = "pay_" + UUID.randomUUID().toString().replace("-", "");
+    try {
+      dsl.transaction(cfg -> insert(cfg.dsl(), paymentId, request));
+    } catch (DataAccessException e) {
+      if (request.idempotencyKey() != null && UniqueKeys.isViolationOf(e, IDEMPOTENCY_KEY)) {
+        return findByIdempotencyKey(request).orElseThrow(() -> e);
+      }
+      throw e;
+    }
+    return new CreatedPayment(find(paymentId).orElseThrow(), true);
+  }
+
+  /** Reads a payment with its course ids. */
+  public Optional<PaymentRow> find(String paymentId) {
+    return Optional.ofNullable(dsl.fetchOne(PAYMENT_ORDER, PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)))
+        .map(r -> toRow(r, courseIds(dsl, paymentId)));
+  }
+
+  private Optional<CreatedPayment> findByIdempotencyKey(NewPayment request) {
+    PaymentOrderRecord r =
+        dsl.fetchOne(
+            PAYMENT_ORDER,
+            PAYMENT_ORDER
+                .TENANT_ID
+                .eq(request.tenantId())
+                .and(PAYMENT_ORDER.IDEMPOTENCY_KEY.eq(request.idempotencyKey())));
+    if (r == null) {
+      return Optional.empty();
+    }
+    if (!r.getRequestHash().equals(request.requestHash())) {
+      throw new IdempotencyConflictException(request.idempotencyKey(), r.getPaymentId());
+    }
+    return Optional.of(new CreatedPayment(toRow(r, courseIds(dsl, r.getPaymentId())), false));
+  }
+
+  private void insert(DSLContext tx, String paymentId, NewPayment p) {
+    tx.insertInto(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.PAYMENT_ID, paymentId)
+        .set(PAYMENT_ORDER.TENANT_ID, p.tenantId())
+        .set(PAYMENT_ORDER.ORDER_ID, p.orderId())
+        .set(PAYMENT_ORDER.USER_ID, p.userId())
+        .set(PAYMENT_ORDER.CHANNEL, p.channel())
+        .set(PAYMENT_ORDER.MERCHANT_ID, p.merchantId())
+        .set(PAYMENT_ORDER.AMOUNT_MINOR, p.amount().minorUnits())
+        .set(PAYMENT_ORDER.CURRENCY, p.amount().currencyCode())
+        .set(PAYMENT_ORDER.STATUS, PaymentStatus.PENDING.name())
+        .set(PAYMENT_ORDER.IDEMPOTENCY_KEY, p.idempotencyKey())
+        .set(PAYMENT_ORDER.REQUEST_HASH, p.requestHash())
+        .set(PAYMENT_ORDER.EXPIRES_AT, SqlTime.nowPlus(p.timeToLive()))
+        .set(PAYMENT_ORDER.CREATED_AT, SqlTime.now())
+        .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+        .execute();
+    for (String courseId : p.courseIds()) {
+      tx.insertInto(PURCHASE_ITEM, PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID)
+          .values(paymentId, courseId)
+          .execute();
+    }
+    PaymentRow row =
+        toRow(tx.fetchSingle(PAYMENT_ORDER, PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)), p.courseIds());
+    outbox.appendPaymentEvent(
+        tx, EventType.PAYMENT_CREATED, paymentId, createdPayload(row), PaymentCreated.VERSION);
+  }
+
+  private static PaymentCreated createdPayload(PaymentRow row) {
+    return new PaymentCreated(
+        row.paymentId(),
+        row.tenantId(),
+        row.orderId(),
+        row.userId(),
+        row.channel(),
+        row.amount().minorUnits(),
+        row.amount().currencyCode(),
+        row.courseIds(),
+        row.expiresAt().toInstant(ZoneOffset.UTC).toString());
+  }
+
+  static List<String> courseIds(DSLContext dsl, String paymentId) {
+    return dsl.select(PURCHASE_ITEM.COURSE_ID)
+        .from(PURCHASE_ITEM)
+        .where(PURCHASE_ITEM.PAYMENT_ID.eq(paymentId))
+        .orderBy(PURCHASE_ITEM.COURSE_ID)
+        .fetch(PURCHASE_ITEM.COURSE_ID);
+  }
+
+  static PaymentRow toRow(PaymentOrderRecord r, List<String> courseIds) {
+    return new PaymentRow(
+        r.getPaymentId(),
+        r.getTenantId(),
+        r.getOrderId(),
+        r.getUserId(),
+        r.getChannel(),
+        r.getMerchantId(),
+        Money.ofMinor(r.getAmountMinor(), r.getCurrency()),
+        PaymentStatus.valueOf(r.getStatus()),
+        r.getChannelTxnId(),
+        r.getPaidAt(),
+        r.getExpiresAt(),
+        r.getCreatedAt(),
+        List.copyOf(courseIds));
+  }
+}

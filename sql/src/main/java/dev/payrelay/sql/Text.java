@@ -1,0 +1,15 @@
+package dev.payrelay.sql;
+
+/** Fits operator-facing text into its column. */
+final class Text {
+
+  /** The width of the {@code last_error} and {@code outcome_detail} columns. */
+  static final int MAX_DETAIL = 2000;
+
+  private Text() {}
+
+  /** {@code s} cut to {@link #MAX_DETAIL} characters; null stays null. */
+  static String truncate(String s) {
+    return s == null || s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL);
+  }
+}

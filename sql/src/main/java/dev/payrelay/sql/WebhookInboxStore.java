@@ -1,0 +1,68 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.jooq.DSLContext;
+
+/**
+ * The webhook inbox: every callback is stored, raw, before it is verified, so nothing that reached
+ * us is lost, including rejected requests.
+ */
+public final class WebhookInboxStore {
+
+  /** Outcome of a row stored and not yet decided (e.g. the process died mid-request). */
+  public static final String RECEIVED = "RECEIVED";
+
+  private final DSLContext dsl;
+
+  /** A store over {@code dsl}. */
+  public WebhookInboxStore(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /** Stores the raw request in its own committed transaction; returns the inbox id. */
+  public long record(ReceivedCallback request) {
+    return dsl.insertInto(WEBHOOK_INBOX)
+        .set(WEBHOOK_INBOX.CHANNEL, request.channel())
+        .set(WEBHOOK_INBOX.RECEIVED_AT, SqlTime.now())
+        .set(WEBHOOK_INBOX.REMOTE_ADDR, request.remoteAddr())
+        .set(WEBHOOK_INBOX.HEADERS, headersText(request.headers()))
+        .set(WEBHOOK_INBOX.RAW_BODY, request.rawBody())
+        .set(WEBHOOK_INBOX.OUTCOME, RECEIVED)
+        .returningResult(WEBHOOK_INBOX.ID)
+        .fetchSingle()
+        .value1();
+  }
+
+  /**
+   * Records the outcome of a stored request.
+   *
+   * @throws IllegalStateException if no inbox row has that id
+   */
+  public void complete(long inboxId, InboxCompletion c) {
+    int changed =
+        dsl.update(WEBHOOK_INBOX)
+            .set(WEBHOOK_INBOX.SIGNATURE_VALID, c.signatureValid())
+            .set(WEBHOOK_INBOX.OUTCOME, c.outcome())
+            .set(WEBHOOK_INBOX.OUTCOME_DETAIL, Text.truncate(c.detail()))
+            .set(WEBHOOK_INBOX.HTTP_STATUS, c.httpStatus())
+            .set(WEBHOOK_INBOX.PAYMENT_ID, c.paymentId())
+            .set(WEBHOOK_INBOX.NOTIFICATION_ID, c.notificationId())
+            .set(WEBHOOK_INBOX.PROCESSED_AT, SqlTime.now())
+            .where(WEBHOOK_INBOX.ID.eq(inboxId))
+            .execute();
+    if (changed != 1) {
+      throw new IllegalStateException("no webhook_inbox row " + inboxId);
+    }
+  }
+
+  private static String headersText(Map<String, String> headers) {
+    return new TreeMap<>(headers)
+        .entrySet().stream()
+            .map(e -> e.getKey() + ": " + e.getValue())
+            .collect(Collectors.joining("\n"));
+  }
+}

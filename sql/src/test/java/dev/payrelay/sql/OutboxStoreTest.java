@@ -1,0 +1,163 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class OutboxStoreTest {
+
+  private static final Duration LEASE = Duration.ofSeconds(30);
+
+  private static TestDatabase db;
+  private static DSLContext dsl;
+  private static PaymentStore payments;
+  private static OutboxStore outbox;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestDatabase.create(OutboxStoreTest.class);
+    dsl = db.database().dsl();
+    payments = new PaymentStore(dsl, new OutboxWriter(new EventJson()));
+    outbox = new OutboxStore(dsl);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    db.close();
+  }
+
+  @BeforeEach
+  void settleEarlierRows() {
+    dsl.update(OUTBOX_EVENT).set(OUTBOX_EVENT.STATUS, OutboxStatus.SENT.name()).execute();
+  }
+
+  @Test
+  void claim_leasesDueRowsInOrder_andCarriesWorkflowStartFields() {
+    PaymentRow p = createPayment();
+    List<ClaimedEvent> claimed = outbox.claim("d1", 10, LEASE);
+
+    assertThat(claimed).hasSize(1);
+    ClaimedEvent e = claimed.get(0);
+    assertThat(e.paymentId()).isEqualTo(p.paymentId());
+    assertThat(e.orderId()).isEqualTo(p.orderId());
+    assertThat(e.eventType()).isEqualTo("PaymentCreated");
+    assertThat(outbox.claim("d2", 10, LEASE)).as("leased rows are not due").isEmpty();
+  }
+
+  @Test
+  void concurrentClaims_skipLockedRows_andNeverShareAnEvent() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      createPayment();
+    }
+    CountDownLatch firstHoldsLocks = new CountDownLatch(1);
+    CountDownLatch secondDone = new CountDownLatch(1);
+    CompletableFuture<List<String>> first =
+        CompletableFuture.supplyAsync(
+            () ->
+                dsl.transactionResult(
+                    cfg -> {
+                      List<String> ids =
+                          cfg.dsl()
+                              .select(OUTBOX_EVENT.EVENT_ID)
+                              .from(OUTBOX_EVENT)
+                              .where(OUTBOX_EVENT.STATUS.eq("PENDING"))
+                              .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
+                              .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
+                              .limit(5)
+                              .forUpdate()
+                              .skipLocked()
+                              .fetch(OUTBOX_EVENT.EVENT_ID);
+                      firstHoldsLocks.countDown();
+                      secondDone.await(10, TimeUnit.SECONDS);
+                      return ids;
+                    }));
+    firstHoldsLocks.await(10, TimeUnit.SECONDS);
+    List<ClaimedEvent> second = outbox.claim("d2", 100, LEASE);
+    secondDone.countDown();
+    List<String> locked = first.get(10, TimeUnit.SECONDS);
+
+    Set<String> secondIds = new HashSet<>();
+    second.forEach(e -> secondIds.add(e.eventId()));
+    assertThat(locked).hasSize(5);
+    assertThat(second).hasSize(15);
+    assertThat(secondIds).doesNotContainAnyElementsOf(locked);
+  }
+
+  @Test
+  void writeBack_requiresTheLeaseToken() {
+    createPayment();
+    ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
+
+    assertThat(outbox.markDispatched(e.eventId(), "not-the-token")).isFalse();
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken())).isTrue();
+    assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.DISPATCHED);
+  }
+
+  @Test
+  void sentBeforeDispatchWriteBack_staysSent() {
+    createPayment();
+    ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
+
+    assertThat(outbox.markSent(e.eventId())).isTrue();
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken())).isFalse();
+    assertThat(outbox.markSent(e.eventId())).as("second markSent is a no-op").isFalse();
+    assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+  }
+
+  @Test
+  void releaseForRetry_backsOffInDatabaseTime_andCountsTheAttempt() {
+    createPayment();
+    ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
+    LocalDateTime before = dsl.select(SqlTime.now()).fetchSingle().value1();
+
+    assertThat(
+            outbox.releaseForRetry(
+                e.eventId(),
+                e.leaseToken(),
+                "temporal down",
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(5)))
+        .isTrue();
+
+    var row = dsl.fetchSingle(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(e.eventId()));
+    assertThat(row.getStatus()).isEqualTo("PENDING");
+    assertThat(row.getAttempts()).isEqualTo(1);
+    assertThat(row.getLastError()).isEqualTo("temporal down");
+    assertThat(row.getNextAttemptAt())
+        .isAfterOrEqualTo(before.plusSeconds(5))
+        .isBefore(before.plusSeconds(11));
+    assertThat(outbox.claim("d1", 10, LEASE)).isEmpty();
+  }
+
+  @Test
+  void deadRow_isNeverMarkedSent() {
+    createPayment();
+    ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
+    assertThat(outbox.markDead(e.eventId(), "poison")).isTrue();
+    assertThatThrownBy(() -> outbox.markSent(e.eventId()))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  private static PaymentRow createPayment() {
+    return payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+  }
+}

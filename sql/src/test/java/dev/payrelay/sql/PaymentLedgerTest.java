@@ -1,0 +1,219 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PaymentLedgerTest {
+
+  private static TestDatabase db;
+  private static DSLContext dsl;
+  private static PaymentStore payments;
+  private static PaymentLedger ledger;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestDatabase.create(PaymentLedgerTest.class);
+    dsl = db.database().dsl();
+    OutboxWriter outbox = new OutboxWriter(new EventJson());
+    payments = new PaymentStore(dsl, outbox);
+    ledger = new PaymentLedger(dsl, payments, outbox);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    db.close();
+  }
+
+  @Test
+  void matchingCallback_marksPaid_andWritesOneConfirmedEvent() {
+    PaymentRow p = create("10.50", "USD");
+    LedgerResult r =
+        ledger.apply(paid(p, "txn-" + p.paymentId(), "10.50", "USD"), null, "CALLBACK");
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    assertThat(r.eventId()).isNotNull();
+    PaymentRow after = payments.find(p.paymentId()).orElseThrow();
+    assertThat(after.status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(after.channelTxnId()).isEqualTo("txn-" + p.paymentId());
+    assertThat(after.paidAt()).isNotNull();
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void duplicateCallback_isAcceptedOnce_andWritesOneEvent() {
+    PaymentRow p = create("10.50", "USD");
+    VerifiedCallback cb = paid(p, "txn-" + p.paymentId(), "10.50", "USD");
+
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void tenConcurrentIdenticalCallbacks_confirmOnce() throws Exception {
+    PaymentRow p = create("99.99", "EUR");
+    VerifiedCallback cb = paid(p, "txn-" + p.paymentId(), "99.99", "EUR");
+    List<CallbackOutcome> outcomes =
+        concurrently(10, () -> ledger.apply(cb, null, "CALLBACK").outcome());
+
+    assertThat(outcomes).containsOnlyOnce(CallbackOutcome.CONFIRMED);
+    assertThat(outcomes).filteredOn(o -> o == CallbackOutcome.DUPLICATE).hasSize(9);
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void amountOneMinorUnitShort_staysPending_withOneException_andNoEvent() {
+    PaymentRow p = create("10.50", "USD");
+    VerifiedCallback cb = paid(p, "txn-" + p.paymentId(), "10.49", "USD");
+
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.AMOUNT_MISMATCH);
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.AMOUNT_MISMATCH);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(exceptions(p, "AMOUNT_MISMATCH")).isEqualTo(1);
+    assertThat(confirmedEvents(p)).isZero();
+  }
+
+  @Test
+  void wrongCurrency_staysPending_withOneException_andNoEvent() {
+    PaymentRow p = create("10.50", "USD");
+    VerifiedCallback cb = paid(p, "txn-" + p.paymentId(), "10.50", "EUR");
+
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.CURRENCY_MISMATCH);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(exceptions(p, "CURRENCY_MISMATCH")).isEqualTo(1);
+    assertThat(confirmedEvents(p)).isZero();
+  }
+
+  @Test
+  void channelTxnAlreadyBoundToAnotherPayment_isTxnConflict_andChangesNeither() {
+    PaymentRow first = create("5.00", "USD");
+    PaymentRow second = create("5.00", "USD");
+    String txn = "txn-shared-" + first.paymentId();
+    ledger.apply(paid(first, txn, "5.00", "USD"), null, "CALLBACK");
+
+    LedgerResult r = ledger.apply(paid(second, txn, "5.00", "USD"), null, "CALLBACK");
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.TXN_CONFLICT);
+    assertThat(payments.find(second.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(payments.find(first.paymentId()).orElseThrow().channelTxnId()).isEqualTo(txn);
+    assertThat(exceptions(second, "TXN_CONFLICT")).isEqualTo(1);
+    assertThat(confirmedEvents(second)).isZero();
+  }
+
+  @Test
+  void unknownPayment_isNotAcknowledged_andWritesNothing() {
+    VerifiedCallback cb =
+        new VerifiedCallback(
+            "n1",
+            Payments.MERCHANT,
+            "pay_nope",
+            "txn-x",
+            Money.parse("1.00", "USD"),
+            ChannelPaymentStatus.PAID);
+    LedgerResult r = ledger.apply(cb, null, "CALLBACK");
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.UNKNOWN_PAYMENT);
+    assertThat(r.outcome().acknowledged()).isFalse();
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.AGGREGATE_ID.eq("pay_nope"))).isZero();
+  }
+
+  @Test
+  void idempotencyKey_returnsTheSamePayment_andWritesOneCreatedEvent() {
+    NewPayment base = Payments.newPayment(Money.parse("3.00", "USD"), "c1");
+    NewPayment keyed =
+        new NewPayment(
+            base.tenantId(),
+            base.orderId(),
+            base.userId(),
+            base.channel(),
+            base.merchantId(),
+            base.amount(),
+            base.courseIds(),
+            "key-" + base.orderId(),
+            "hash-1",
+            base.timeToLive());
+
+    CreatedPayment first = payments.create(keyed);
+    CreatedPayment again = payments.create(keyed);
+
+    assertThat(first.created()).isTrue();
+    assertThat(again.created()).isFalse();
+    assertThat(again.payment().paymentId()).isEqualTo(first.payment().paymentId());
+    assertThat(
+            dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.AGGREGATE_ID.eq(first.payment().paymentId())))
+        .isEqualTo(1);
+  }
+
+  private static PaymentRow create(String amount, String currency) {
+    return payments
+        .create(Payments.newPayment(Money.parse(amount, currency), "c1", "c2"))
+        .payment();
+  }
+
+  private static VerifiedCallback paid(PaymentRow p, String txn, String amount, String currency) {
+    return new VerifiedCallback(
+        "n-" + txn,
+        p.merchantId(),
+        p.paymentId(),
+        txn,
+        Money.parse(amount, currency),
+        ChannelPaymentStatus.PAID);
+  }
+
+  private static int confirmedEvents(PaymentRow p) {
+    return dsl.fetchCount(
+        OUTBOX_EVENT,
+        OUTBOX_EVENT
+            .AGGREGATE_ID
+            .eq(p.paymentId())
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed")));
+  }
+
+  private static int exceptions(PaymentRow p, String kind) {
+    return dsl.fetchCount(
+        PAYMENT_EXCEPTION,
+        PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()).and(PAYMENT_EXCEPTION.KIND.eq(kind)));
+  }
+
+  static <T> List<T> concurrently(int n, Callable<T> task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Callable<T>> tasks = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        tasks.add(task);
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : pool.invokeAll(tasks)) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
