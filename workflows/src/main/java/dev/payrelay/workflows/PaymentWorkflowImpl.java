@@ -1,0 +1,244 @@
+package dev.payrelay.workflows;
+
+import static dev.payrelay.workflows.PaymentWorkflowState.AWAITING_PAYMENT;
+import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
+import static dev.payrelay.workflows.PaymentWorkflowState.NEEDS_ATTENTION;
+import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
+
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.workflows.activities.EntitlementActivities;
+import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
+import dev.payrelay.workflows.activities.GrantFailure;
+import dev.payrelay.workflows.activities.GrantResult;
+import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OutboxActivities;
+import dev.payrelay.workflows.activities.PublishFailure;
+import dev.payrelay.workflows.activities.PublishRequest;
+import dev.payrelay.workflows.activities.PublishResult;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+
+/**
+ * Tells one payment's story: publishes its outbox events in seq order, once per event id, and for
+ * {@code PaymentConfirmed} grants the buyer's entitlements; completes FULFILLED.
+ *
+ * <p>A publish that fails for good marks the event DEAD and the payment NEEDS_ATTENTION, as does a
+ * grant that fails permanently; the workflow then keeps waiting (operator replay comes later).
+ *
+ * <p>History: a payment has a handful of events (created, confirmed; later a few channel queries),
+ * so its history stays in the hundreds of events and needs no continue-as-new.
+ */
+public class PaymentWorkflowImpl implements PaymentWorkflow {
+
+  /** Publish retries: after ~6 min of backoff a broker problem is an operator's, not a retry's. */
+  private static final ActivityOptions PUBLISH_OPTIONS =
+      ActivityOptions.newBuilder()
+          // One publish plus its confirm wait; the activity's own confirm timeout is shorter.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  // A return or nack is often gone a second later (a binding being re-declared).
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // Probe a recovering broker at least once a minute.
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // 1+2+...+32 then 60s steps: ~6 min, enough for a broker restart or failover;
+                  // past that the event goes DEAD, visible and replayable (DESIGN invariant 8).
+                  .setMaximumAttempts(12)
+                  .setDoNotRetry(nonRetryablePublishFailures())
+                  .build())
+          .build();
+
+  /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
+  private static final ActivityOptions GRANT_OPTIONS =
+      ActivityOptions.newBuilder()
+          // A few inserts under one transaction; 30s means the database is in trouble.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // A database back from an outage is noticed within a minute.
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // Unbounded attempts (0): a database outage delays a grant but never drops it.
+                  .setMaximumAttempts(0)
+                  .setDoNotRetry(names(GrantFailure.values()))
+                  .build())
+          .build();
+
+  /** Marking DEAD is one row update; it retries like a grant so the dead mark is not lost. */
+  private static final ActivityOptions MARK_DEAD_OPTIONS =
+      ActivityOptions.newBuilder()
+          // One UPDATE by primary key.
+          .setStartToCloseTimeout(Duration.ofSeconds(10))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // Unbounded (0): only the database being down can stop it, and that passes.
+                  .setMaximumAttempts(0)
+                  .setDoNotRetry(PublishFailure.EVENT_NOT_FOUND.name())
+                  .build())
+          .build();
+
+  private static final String PAYMENT_CONFIRMED = EventType.PAYMENT_CONFIRMED.wireName();
+
+  private static final Logger log = Workflow.getLogger(PaymentWorkflowImpl.class);
+
+  private final OutboxActivities publisher =
+      Workflow.newActivityStub(OutboxActivities.class, PUBLISH_OPTIONS);
+  private final OutboxActivities deadLetters =
+      Workflow.newActivityStub(OutboxActivities.class, MARK_DEAD_OPTIONS);
+  private final EntitlementActivities entitlements =
+      Workflow.newActivityStub(EntitlementActivities.class, GRANT_OPTIONS);
+
+  private final OutboxEventQueue events = new OutboxEventQueue();
+  private final List<String> publishedEventIds = new ArrayList<>();
+  private final List<String> grantedCourseIds = new ArrayList<>();
+  private String inFlightEventId;
+  private String paymentId;
+  private PaymentWorkflowState state = AWAITING_PAYMENT;
+  private String lastError;
+
+  @Override
+  public PaymentView run(PaymentWorkflowInput input) {
+    paymentId = input.paymentId();
+    Workflow.upsertTypedSearchAttributes(
+        PaymentSearchAttributes.PAYMENT_ID.valueSet(input.paymentId()),
+        PaymentSearchAttributes.ORDER_ID.valueSet(input.orderId()),
+        PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
+        PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
+        PaymentSearchAttributes.PAYMENT_STATE.valueSet(state.name()));
+    while (true) {
+      // Re-checked after every handler: a signal that lands while we would complete is handled
+      // first, because a non-empty queue wins over FULFILLED.
+      Workflow.await(() -> !events.isEmpty() || state == FULFILLED);
+      Optional<OutboxEventSignal> next = events.take();
+      if (next.isEmpty()) {
+        return state();
+      }
+      handle(next.get());
+    }
+  }
+
+  @Override
+  public void onOutboxEvent(OutboxEventSignal signal) {
+    if (!events.offer(signal)) {
+      log.info("ignoring repeated outbox event {} (seq {})", signal.eventId(), signal.seq());
+    }
+  }
+
+  @Override
+  public PaymentView state() {
+    List<String> pending = new ArrayList<>();
+    if (inFlightEventId != null) {
+      pending.add(inFlightEventId);
+    }
+    pending.addAll(events.queuedEventIds());
+    return new PaymentView(
+        paymentId,
+        state,
+        List.copyOf(publishedEventIds),
+        List.copyOf(pending),
+        List.copyOf(grantedCourseIds),
+        lastError);
+  }
+
+  private void handle(OutboxEventSignal event) {
+    inFlightEventId = event.eventId();
+    if (PAYMENT_CONFIRMED.equals(event.eventType())) {
+      moveTo(PAID);
+      // Publish and grant are separate facts (DESIGN invariant 1) and neither needs the other,
+      // so both start at once: a broker outage must not delay the buyer's entitlement, and a
+      // database hiccup on the grant must not delay the event other services wait for.
+      Promise<Void> granting = Async.procedure(this::grant);
+      Promise<Void> publishing = Async.procedure(this::publish, event);
+      Promise.allOf(granting, publishing).get();
+      moveTo(FULFILLED);
+    } else {
+      publish(event);
+    }
+    inFlightEventId = null;
+  }
+
+  private void publish(OutboxEventSignal event) {
+    try {
+      PublishResult result = publisher.publish(new PublishRequest(event.eventId()));
+      publishedEventIds.add(event.eventId());
+      log.info(
+          "published {} {} (already sent: {})",
+          event.eventType(),
+          event.eventId(),
+          result.alreadySent());
+    } catch (ActivityFailure e) {
+      // Retries ran out or the failure is permanent: the event is DEAD, kept for an operator.
+      String reason = reasonOf(e);
+      needsAttention("publish " + event.eventId() + " failed: " + reason);
+      markDead(new MarkDeadRequest(event.eventId(), reason));
+    }
+  }
+
+  private void markDead(MarkDeadRequest request) {
+    try {
+      deadLetters.markDead(request);
+    } catch (ActivityFailure e) {
+      needsAttention("mark dead " + request.eventId() + " failed: " + reasonOf(e));
+    }
+  }
+
+  private void grant() {
+    try {
+      GrantResult result = entitlements.grant(new GrantEntitlementsRequest(paymentId));
+      grantedCourseIds.addAll(result.newlyGranted());
+      grantedCourseIds.addAll(result.alreadyGranted());
+    } catch (ActivityFailure e) {
+      needsAttention("grant failed: " + reasonOf(e));
+    }
+  }
+
+  private void needsAttention(String error) {
+    log.warn("payment {} needs attention: {}", paymentId, error);
+    lastError = error;
+    moveTo(NEEDS_ATTENTION);
+  }
+
+  /** NEEDS_ATTENTION is left only by an operator (a later signal), never by the next event. */
+  private void moveTo(PaymentWorkflowState next) {
+    if (state == next || state == NEEDS_ATTENTION) {
+      return;
+    }
+    log.info("payment {}: {} -> {}", paymentId, state, next);
+    state = next;
+    Workflow.upsertTypedSearchAttributes(
+        PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
+  }
+
+  private static String reasonOf(ActivityFailure e) {
+    if (e.getCause() instanceof ApplicationFailure af) {
+      return af.getType() + ": " + af.getOriginalMessage();
+    }
+    // Not an application error: the last attempt timed out (or similar); keep its description.
+    return String.valueOf(e.getCause());
+  }
+
+  private static String[] nonRetryablePublishFailures() {
+    return names(
+        Arrays.stream(PublishFailure.values()).filter(f -> !f.retryable()).toArray(Enum[]::new));
+  }
+
+  private static String[] names(Enum<?>[] values) {
+    return Arrays.stream(values).map(Enum::name).toArray(String[]::new);
+  }
+}

@@ -1,0 +1,199 @@
+package dev.payrelay.workflows;
+
+import static dev.payrelay.workflows.PaymentWorkflowTesting.CONFIRMED;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.CREATED;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.PAYMENT_ID;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.awaitView;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.paymentStateAttribute;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.result;
+import static dev.payrelay.workflows.PaymentWorkflowTesting.signalWithStart;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+import static org.mockito.Mockito.withSettings;
+
+import dev.payrelay.workflows.activities.EntitlementActivities;
+import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
+import dev.payrelay.workflows.activities.GrantResult;
+import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OutboxActivities;
+import dev.payrelay.workflows.activities.PublishRequest;
+import dev.payrelay.workflows.activities.PublishResult;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.testing.TestWorkflowExtension;
+import io.temporal.worker.Worker;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.mockito.InOrder;
+
+class PaymentWorkflowImplTest {
+
+  @RegisterExtension
+  static final TestWorkflowExtension testWorkflow = PaymentWorkflowTesting.extension();
+
+  private final OutboxActivities outbox =
+      mock(OutboxActivities.class, withSettings().withoutAnnotations());
+  private final EntitlementActivities entitlements =
+      mock(EntitlementActivities.class, withSettings().withoutAnnotations());
+
+  private TestWorkflowEnvironment env;
+  private WorkflowClient client;
+  private WorkflowOptions options;
+
+  @BeforeEach
+  void registerActivities(
+      TestWorkflowEnvironment env, WorkflowClient client, WorkflowOptions options, Worker worker) {
+    this.env = env;
+    this.client = client;
+    this.options = options;
+    worker.registerActivitiesImplementations(outbox, entitlements);
+    when(outbox.publish(any()))
+        .thenAnswer(
+            call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
+    when(entitlements.grant(new GrantEntitlementsRequest(PAYMENT_ID)))
+        .thenReturn(new GrantResult(PAYMENT_ID, List.of("course-1"), List.of("course-2")));
+  }
+
+  @Test
+  void createdThenConfirmed_publishesBothInSeqOrder_grantsOnce_andCompletesFulfilled() {
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    env.start();
+    workflow.onOutboxEvent(CONFIRMED);
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.publishedEventIds()).containsExactly(CREATED.eventId(), CONFIRMED.eventId());
+    assertThat(result.pendingEventIds()).isEmpty();
+    assertThat(result.grantedCourseIds()).containsExactly("course-1", "course-2");
+    assertThat(result.lastError()).isNull();
+    InOrder order = inOrder(outbox);
+    order.verify(outbox).publish(new PublishRequest(CREATED.eventId()));
+    order.verify(outbox).publish(new PublishRequest(CONFIRMED.eventId()));
+    verify(entitlements, times(1)).grant(any());
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("FULFILLED");
+  }
+
+  @Test
+  void sameEventSignalledThreeTimes_isPublishedOnce() throws InterruptedException {
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(CREATED); // a repeat while still queued
+    env.start();
+    awaitView(workflow, view -> view.publishedEventIds().contains(CREATED.eventId()));
+    workflow.onOutboxEvent(CREATED); // a repeat after it was handled
+    workflow.onOutboxEvent(CONFIRMED);
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.publishedEventIds()).containsExactly(CREATED.eventId(), CONFIRMED.eventId());
+    verify(outbox, times(1)).publish(new PublishRequest(CREATED.eventId()));
+  }
+
+  @Test
+  void signalsOutOfOrderInOneBatch_arePublishedInSeqOrder() {
+    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    workflow.onOutboxEvent(CREATED); // seq 1 after seq 2, both before the first workflow task
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.publishedEventIds()).containsExactly(CREATED.eventId(), CONFIRMED.eventId());
+    InOrder order = inOrder(outbox);
+    order.verify(outbox).publish(new PublishRequest(CREATED.eventId()));
+    order.verify(outbox).publish(new PublishRequest(CONFIRMED.eventId()));
+  }
+
+  @Test
+  void publishUnroutableTwiceThenAcked_isRetried_andCompletesFulfilled() {
+    when(outbox.publish(new PublishRequest(CONFIRMED.eventId())))
+        .thenThrow(ApplicationFailure.newFailure("no queue bound", "UNROUTABLE"))
+        .thenThrow(ApplicationFailure.newFailure("no queue bound", "UNROUTABLE"))
+        .thenReturn(new PublishResult(CONFIRMED.eventId(), false));
+    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.publishedEventIds()).containsExactly(CONFIRMED.eventId());
+    verify(outbox, times(3)).publish(new PublishRequest(CONFIRMED.eventId()));
+    verify(outbox, never()).markDead(any());
+  }
+
+  @Test
+  void publishBadPayload_marksEventDead_needsAttention_andStillGrants()
+      throws InterruptedException {
+    // Thrown retryable on purpose: the workflow's doNotRetry list is what must stop it.
+    when(outbox.publish(new PublishRequest(CONFIRMED.eventId())))
+        .thenThrow(ApplicationFailure.newFailure("unknown payload version 9", "BAD_PAYLOAD"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(CONFIRMED);
+    env.start();
+
+    PaymentView view =
+        awaitView(
+            workflow,
+            v ->
+                v.state() == PaymentWorkflowState.NEEDS_ATTENTION
+                    && v.pendingEventIds().isEmpty()
+                    && !v.grantedCourseIds().isEmpty());
+
+    assertThat(view.publishedEventIds()).containsExactly(CREATED.eventId());
+    assertThat(view.grantedCourseIds()).containsExactly("course-1", "course-2");
+    assertThat(view.lastError()).contains(CONFIRMED.eventId()).contains("BAD_PAYLOAD");
+    verify(outbox, times(1)).publish(new PublishRequest(CONFIRMED.eventId()));
+    verify(outbox)
+        .markDead(
+            new MarkDeadRequest(CONFIRMED.eventId(), "BAD_PAYLOAD: unknown payload version 9"));
+    verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("NEEDS_ATTENTION");
+  }
+
+  @Test
+  void grantPaymentNotPaid_needsAttention_withoutRetrying() throws InterruptedException {
+    when(entitlements.grant(any()))
+        .thenThrow(ApplicationFailure.newFailure("payment is PENDING", "PAYMENT_NOT_PAID"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    env.start();
+
+    PaymentView view =
+        awaitView(
+            workflow,
+            v ->
+                v.state() == PaymentWorkflowState.NEEDS_ATTENTION && v.pendingEventIds().isEmpty());
+
+    assertThat(view.lastError()).contains("PAYMENT_NOT_PAID");
+    assertThat(view.grantedCourseIds()).isEmpty();
+    assertThat(view.publishedEventIds()).containsExactly(CONFIRMED.eventId());
+    verify(entitlements, times(1)).grant(any());
+    verify(outbox, never()).markDead(any());
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("NEEDS_ATTENTION");
+  }
+
+  @Test
+  void queryWhileAwaitingPayment_showsCreatedPublished_andAwaitingPayment()
+      throws InterruptedException {
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    env.start();
+
+    PaymentView view = awaitView(workflow, v -> v.publishedEventIds().contains(CREATED.eventId()));
+
+    assertThat(view.paymentId()).isEqualTo(PAYMENT_ID);
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    assertThat(view.pendingEventIds()).isEmpty();
+    assertThat(view.grantedCourseIds()).isEmpty();
+    assertThat(view.lastError()).isNull();
+    verify(entitlements, never()).grant(any());
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("AWAITING_PAYMENT");
+  }
+}
