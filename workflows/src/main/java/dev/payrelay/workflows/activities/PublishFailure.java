@@ -16,7 +16,9 @@ public enum PublishFailure {
   /** No outbox row with that id: a permanent error. */
   EVENT_NOT_FOUND(false),
   /** The row's payload cannot be published (unknown type or version): a permanent error. */
-  BAD_PAYLOAD(false);
+  BAD_PAYLOAD(false),
+  /** The row is DEAD: only an operator's replay may publish it again. */
+  EVENT_DEAD(false);
 
   private final boolean retryable;
 

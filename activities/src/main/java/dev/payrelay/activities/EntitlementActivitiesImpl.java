@@ -1,0 +1,39 @@
+package dev.payrelay.activities;
+
+import dev.payrelay.sql.EntitlementStore;
+import dev.payrelay.sql.GrantOutcome;
+import dev.payrelay.sql.PaymentNotPaidException;
+import dev.payrelay.workflows.activities.EntitlementActivities;
+import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
+import dev.payrelay.workflows.activities.GrantFailure;
+import dev.payrelay.workflows.activities.GrantResult;
+import io.temporal.failure.ApplicationFailure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Grants entitlements through {@link EntitlementStore}, idempotent by its unique business key. */
+public final class EntitlementActivitiesImpl implements EntitlementActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(EntitlementActivitiesImpl.class);
+
+  private final EntitlementStore entitlements;
+
+  /** Activities over {@code entitlements}. */
+  public EntitlementActivitiesImpl(EntitlementStore entitlements) {
+    this.entitlements = entitlements;
+  }
+
+  @Override
+  public GrantResult grant(GrantEntitlementsRequest request) {
+    GrantOutcome outcome;
+    try {
+      outcome = entitlements.grant(request.paymentId());
+    } catch (PaymentNotPaidException e) {
+      throw ApplicationFailure.newNonRetryableFailureWithCause(
+          e.getMessage(), GrantFailure.PAYMENT_NOT_PAID.name(), e);
+    }
+    log.info("payment {} user {}: granted {} already {}", outcome.paymentId(), outcome.userId(),
+        outcome.newlyGranted(), outcome.alreadyGranted());
+    return new GrantResult(outcome.paymentId(), outcome.newlyGranted(), outcome.alreadyGranted());
+  }
+}

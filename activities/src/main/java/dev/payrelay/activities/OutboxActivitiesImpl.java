@@ -1,0 +1,97 @@
+package dev.payrelay.activities;
+
+import dev.payrelay.activities.amqp.ConfirmingPublisher;
+import dev.payrelay.activities.amqp.OutboundMessage;
+import dev.payrelay.activities.amqp.PublishException;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.OutboxRow;
+import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OutboxActivities;
+import dev.payrelay.workflows.activities.PublishFailure;
+import dev.payrelay.workflows.activities.PublishRequest;
+import dev.payrelay.workflows.activities.PublishResult;
+import io.temporal.failure.ApplicationFailure;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes outbox rows through a {@link ConfirmingPublisher} and marks them SENT only after the
+ * broker's confirm with no return (DESIGN invariant 6). A failed publish leaves the row un-SENT
+ * with the attempt counted and the error kept, and fails the activity with the {@link
+ * PublishFailure} type so Temporal retries it.
+ */
+public final class OutboxActivitiesImpl implements OutboxActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(OutboxActivitiesImpl.class);
+
+  /** Payload versions this build can publish, per event type (all version 1 today). */
+  private static final Set<Integer> KNOWN_VERSIONS = Set.of(1);
+
+  private final OutboxStore outbox;
+  private final ConfirmingPublisher publisher;
+
+  /** Activities over {@code outbox} publishing with {@code publisher}. */
+  public OutboxActivitiesImpl(OutboxStore outbox, ConfirmingPublisher publisher) {
+    this.outbox = outbox;
+    this.publisher = publisher;
+  }
+
+  @Override
+  public PublishResult publish(PublishRequest request) {
+    OutboxRow row =
+        outbox
+            .find(request.eventId())
+            .orElseThrow(() -> failure(PublishFailure.EVENT_NOT_FOUND, "no outbox event " + request.eventId(), null));
+    if (row.status() == OutboxStatus.SENT) {
+      return new PublishResult(row.eventId(), true);
+    }
+    if (row.status() == OutboxStatus.DEAD) {
+      throw failure(PublishFailure.EVENT_DEAD, "event " + row.eventId() + " is DEAD: " + row.lastError(), null);
+    }
+    try {
+      publisher.publish(toMessage(row));
+    } catch (PublishException e) {
+      outbox.recordPublishFailure(row.eventId(), e.failure() + ": " + e.getMessage());
+      log.warn("publish of {} ({}) failed: {} {}", row.eventId(), row.eventType(), e.failure(), e.getMessage());
+      throw failure(e.failure(), e.getMessage(), e);
+    }
+    outbox.markSent(row.eventId());
+    log.info("event {} ({}) published and SENT", row.eventId(), row.eventType());
+    return new PublishResult(row.eventId(), false);
+  }
+
+  @Override
+  public void markDead(MarkDeadRequest request) {
+    if (outbox.markDead(request.eventId(), request.reason())) {
+      log.error("event {} is DEAD: {}", request.eventId(), request.reason());
+    }
+  }
+
+  private static OutboundMessage toMessage(OutboxRow row) {
+    try {
+      EventType.fromWireName(row.eventType());
+    } catch (IllegalArgumentException e) {
+      throw failure(PublishFailure.BAD_PAYLOAD, e.getMessage(), e);
+    }
+    if (!KNOWN_VERSIONS.contains(row.payloadVersion())) {
+      throw failure(PublishFailure.BAD_PAYLOAD, "unknown payload version " + row.payloadVersion() + " of " + row.eventType(), null);
+    }
+    return new OutboundMessage(
+        row.eventId(),
+        row.eventType(),
+        row.payloadVersion(),
+        row.routingKey(),
+        row.aggregateId(),
+        row.payload().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static ApplicationFailure failure(PublishFailure type, String message, Throwable cause) {
+    return type.retryable()
+        ? ApplicationFailure.newFailureWithCause(message, type.name(), cause)
+        : ApplicationFailure.newNonRetryableFailureWithCause(message, type.name(), cause);
+  }
+}

@@ -1,0 +1,110 @@
+package dev.payrelay.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.payrelay.sql.IdempotencyConflictException;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.json.JavalinJackson;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * payrelay's HTTP API (Javalin):
+ *
+ * <ul>
+ *   <li>{@code POST /v1/payments} (optional {@code Idempotency-Key} header): 201 created, 200 for
+ *       an idempotent repeat, 400 invalid, 422 key reused with another body, 502 channel
+ *       unavailable
+ *   <li>{@code GET /v1/payments/{id}}: the payment, its outbox events and entitlements; 404
+ *   <li>{@code POST /v1/webhooks/{channel}}: channel callbacks, answered in the channel's protocol
+ *   <li>{@code GET /health}: 200 when the database answers, else 503
+ *   <li>{@code GET /metrics}: Prometheus text exposition
+ * </ul>
+ */
+public final class ApiServer implements AutoCloseable {
+
+  private final Javalin app;
+
+  /**
+   * Builds (does not start) the server.
+   *
+   * @param databaseUp answers whether the database is reachable, for {@code /health}
+   */
+  public ApiServer(
+      PaymentService payments,
+      PaymentQueries queries,
+      WebhookService webhooks,
+      PrometheusMeterRegistry metrics,
+      BooleanSupplier databaseUp) {
+    ObjectMapper mapper =
+        JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+    this.app =
+        Javalin.create(
+            cfg -> {
+              cfg.showJavalinBanner = false;
+              cfg.jsonMapper(new JavalinJackson(mapper, false));
+              cfg.http.maxRequestSize = 1_000_000L;
+            });
+    app.post("/v1/payments", ctx -> createPayment(ctx, payments));
+    app.get("/v1/payments/{id}", ctx -> trail(ctx, queries));
+    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, webhooks));
+    app.get(
+        "/health",
+        ctx ->
+            ctx.status(databaseUp.getAsBoolean() ? 200 : 503)
+                .json(Map.of("database", databaseUp.getAsBoolean())));
+    app.get(
+        "/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4").result(metrics.scrape()));
+    app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
+    app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
+    app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
+    app.exception(
+        com.fasterxml.jackson.core.JacksonException.class,
+        (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));
+  }
+
+  /** Starts listening on {@code host:port} (0 = any free port). */
+  public ApiServer start(String host, int port) {
+    app.start(host, port);
+    return this;
+  }
+
+  /** The bound port. */
+  public int port() {
+    return app.port();
+  }
+
+  private static void createPayment(Context ctx, PaymentService payments) {
+    CreatePaymentRequest request = ctx.bodyAsClass(CreatePaymentRequest.class);
+    CreatedPaymentView view = payments.create(request, ctx.header("Idempotency-Key"));
+    ctx.status(view.created() ? 201 : 200).json(view);
+  }
+
+  private static void trail(Context ctx, PaymentQueries queries) {
+    queries
+        .trail(ctx.pathParam("id"))
+        .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
+  }
+
+  private static void webhook(Context ctx, WebhookService webhooks) {
+    WebhookResponse r =
+        webhooks.handle(ctx.pathParam("channel"), ctx.headerMap(), ctx.bodyAsBytes(), ctx.ip());
+    ctx.status(r.status()).contentType(r.contentType()).result(r.body());
+  }
+
+  private static void error(Context ctx, int status, String message) {
+    ctx.status(status).json(Map.of("error", message));
+  }
+
+  @Override
+  public void close() {
+    app.stop();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.payrelay.api;
+
+/**
+ * The payment was stored but the channel could not register it; the client retries with the same
+ * {@code Idempotency-Key} (HTTP 502).
+ */
+public final class ChannelUnavailableException extends RuntimeException {
+
+  private final String paymentId;
+
+  /** The stored payment and the channel's error. */
+  public ChannelUnavailableException(String paymentId, Throwable cause) {
+    super(
+        "payment "
+            + paymentId
+            + " stored but the channel did not register it: "
+            + cause.getMessage(),
+        cause);
+    this.paymentId = paymentId;
+  }
+
+  /** The payment that exists, PENDING, without a registration. */
+  public String paymentId() {
+    return paymentId;
+  }
+}

@@ -1,0 +1,141 @@
+package dev.payrelay.api;
+
+import dev.payrelay.domain.channel.CallbackRejectedException;
+import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.ChannelReply;
+import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.sql.InboxCompletion;
+import dev.payrelay.sql.LedgerResult;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.ReceivedCallback;
+import dev.payrelay.sql.WebhookInboxStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ingests a channel callback: store it raw, verify it over the raw bytes, apply it to the ledger in
+ * one transaction, answer the channel only after commit (DESIGN: ingestion needs the database
+ * alone). Every request that reached us ends in the inbox with its outcome, rejected ones too.
+ */
+public final class WebhookService {
+
+  private static final Logger log = LoggerFactory.getLogger(WebhookService.class);
+  private static final String JSON = "application/json";
+
+  private final WebhookInboxStore inbox;
+  private final PaymentLedger ledger;
+  private final ChannelRegistry channels;
+  private final MeterRegistry metrics;
+  private final Clock clock;
+
+  /** A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}. */
+  public WebhookService(
+      WebhookInboxStore inbox,
+      PaymentLedger ledger,
+      ChannelRegistry channels,
+      MeterRegistry metrics,
+      Clock clock) {
+    this.inbox = inbox;
+    this.ledger = ledger;
+    this.channels = channels;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * Handles one callback.
+   *
+   * @param channelName the channel named in the URL
+   * @param headers the request headers
+   * @param rawBody the exact request bytes
+   * @param remoteAddr the peer, for the inbox
+   * @return the answer: the channel's protocol reply for a verified callback; 401/400 with a JSON
+   *     error for a rejected one; 404 for an unknown channel
+   */
+  public WebhookResponse handle(
+      String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
+    long inboxId = inbox.record(new ReceivedCallback(channelName, headers, rawBody, remoteAddr));
+    Optional<PaymentChannel> channel = channels.find(channelName);
+    if (channel.isEmpty()) {
+      return finish(
+          inboxId,
+          channelName,
+          null,
+          "UNKNOWN_CHANNEL",
+          "no channel " + channelName,
+          404,
+          null,
+          null);
+    }
+    VerifiedCallback callback;
+    try {
+      callback =
+          channel.get().verifyCallback(new CallbackRequest(headers, rawBody, clock.instant()));
+    } catch (CallbackRejectedException e) {
+      return finish(
+          inboxId,
+          channelName,
+          false,
+          e.reason().name(),
+          e.getMessage(),
+          e.reason().httpStatus(),
+          null,
+          null);
+    }
+    LedgerResult result = ledger.apply(callback, inboxId, "CALLBACK");
+    ChannelReply reply = channel.get().reply(result.outcome());
+    complete(
+        inboxId,
+        channelName,
+        true,
+        result.outcome().name(),
+        result.detail(),
+        reply.httpStatus(),
+        callback.paymentId(),
+        callback.notificationId());
+    log.info(
+        "callback {} payment={} txn={} outcome={} http={}",
+        inboxId,
+        callback.paymentId(),
+        callback.channelTxnId(),
+        result.outcome(),
+        reply.httpStatus());
+    return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
+  }
+
+  private WebhookResponse finish(
+      long inboxId,
+      String channel,
+      Boolean valid,
+      String outcome,
+      String detail,
+      int status,
+      String paymentId,
+      String notificationId) {
+    complete(inboxId, channel, valid, outcome, detail, status, paymentId, notificationId);
+    log.warn("callback {} rejected: {} ({})", inboxId, outcome, detail);
+    String body = "{\"error\":\"" + outcome + "\",\"inboxId\":" + inboxId + "}";
+    return new WebhookResponse(status, JSON, body, inboxId);
+  }
+
+  private void complete(
+      long inboxId,
+      String channel,
+      Boolean valid,
+      String outcome,
+      String detail,
+      int status,
+      String paymentId,
+      String notificationId) {
+    inbox.complete(
+        inboxId, new InboxCompletion(valid, outcome, detail, status, paymentId, notificationId));
+    metrics
+        .counter("payrelay.webhook.callbacks", "channel", channel, "outcome", outcome)
+        .increment();
+  }
+}

@@ -1,0 +1,135 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.OutboxStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drains the outbox into Temporal (DESIGN invariant 5): claim due rows in a short transaction with
+ * a lease, hand each to its payment's workflow outside any transaction, then mark it DISPATCHED
+ * only where the lease token still matches. A failed hand-off returns the row to PENDING with a
+ * backoff computed in SQL time, so Temporal being down loses nothing.
+ *
+ * <p>Polling adapts: a full batch goes again at once; an empty round doubles the sleep up to {@code
+ * idlePollMax}; {@link #wake()} (called after a local commit) cuts the sleep short.
+ */
+public final class OutboxDispatcher implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(OutboxDispatcher.class);
+  private static final Duration MIN_POLL = Duration.ofMillis(20);
+
+  private final OutboxStore outbox;
+  private final Consumer<ClaimedEvent> handoff;
+  private final PayrelayConfig.DispatcherSettings settings;
+  private final String owner;
+  private final MeterRegistry metrics;
+  private final Semaphore wakeups = new Semaphore(0);
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  /**
+   * A dispatcher (not yet started).
+   *
+   * @param handoff hands one event to Temporal; throws when it cannot
+   * @param owner this instance's name, written as {@code lease_owner}
+   */
+  public OutboxDispatcher(
+      OutboxStore outbox,
+      Consumer<ClaimedEvent> handoff,
+      PayrelayConfig.DispatcherSettings settings,
+      String owner,
+      MeterRegistry metrics) {
+    this.outbox = outbox;
+    this.handoff = handoff;
+    this.settings = settings;
+    this.owner = owner;
+    this.metrics = metrics;
+    this.thread = Thread.ofPlatform().name("outbox-dispatcher").daemon().unstarted(this::loop);
+  }
+
+  /** Starts the dispatch loop on its own thread. */
+  public OutboxDispatcher start() {
+    thread.start();
+    return this;
+  }
+
+  /** Asks for a round now, e.g. right after this process committed an outbox event. */
+  public void wake() {
+    wakeups.release();
+  }
+
+  /**
+   * Runs one claim round.
+   *
+   * @return how many rows were claimed
+   */
+  public int dispatchOnce() {
+    List<ClaimedEvent> claimed = outbox.claim(owner, settings.batchSize(), settings.lease());
+    for (ClaimedEvent event : claimed) {
+      dispatch(event);
+    }
+    return claimed.size();
+  }
+
+  private void dispatch(ClaimedEvent event) {
+    try {
+      handoff.accept(event);
+    } catch (RuntimeException e) {
+      log.warn("hand-off of event {} ({}) failed, will retry: {}", event.eventId(), event.eventType(), e.toString());
+      outbox.releaseForRetry(event.eventId(), event.leaseToken(), "hand-off: " + e, settings.retryInitial(), settings.retryMax());
+      metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
+      return;
+    }
+    boolean marked = outbox.markDispatched(event.eventId(), event.leaseToken());
+    metrics.counter("payrelay.outbox.handoffs", "result", marked ? "dispatched" : "already_advanced").increment();
+  }
+
+  private void loop() {
+    Duration sleep = MIN_POLL;
+    while (running) {
+      int claimed;
+      try {
+        claimed = dispatchOnce();
+      } catch (RuntimeException e) {
+        log.warn("outbox claim failed (database unavailable?): {}", e.toString());
+        claimed = 0;
+      }
+      if (claimed >= settings.batchSize()) {
+        sleep = MIN_POLL;
+        continue;
+      }
+      sleep = claimed > 0 ? MIN_POLL : min(sleep.multipliedBy(2), settings.idlePollMax());
+      try {
+        if (wakeups.tryAcquire(sleep.toMillis(), TimeUnit.MILLISECONDS)) {
+          wakeups.drainPermits();
+          sleep = MIN_POLL;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    thread.interrupt();
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

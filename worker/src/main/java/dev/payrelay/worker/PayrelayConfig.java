@@ -1,0 +1,159 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.sql.DatabaseConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * payrelay's whole configuration, read once at start from environment variables into immutable
+ * records and passed by constructor. Every variable has a local-development default, so {@code
+ * payrelay dev} needs none.
+ *
+ * @param database {@code PAYRELAY_DB_URL} (default {@code jdbc:mysql://127.0.0.1:3306/payrelay}),
+ *     {@code PAYRELAY_DB_USER} (root), {@code PAYRELAY_DB_PASSWORD} (empty), {@code
+ *     PAYRELAY_DB_POOL} (10)
+ * @param amqp the broker
+ * @param temporal the Temporal frontend; embedded when no address is set
+ * @param api the HTTP API
+ * @param sandbox the sandbox channel and its simulator
+ * @param dispatcher the outbox dispatcher
+ */
+public record PayrelayConfig(
+    DatabaseConfig database,
+    AmqpSettings amqp,
+    TemporalSettings temporal,
+    ApiSettings api,
+    SandboxSettings sandbox,
+    DispatcherSettings dispatcher) {
+
+  /**
+   * The broker.
+   *
+   * @param uri {@code PAYRELAY_AMQP_URI}, default {@code amqp://guest:guest@127.0.0.1:5672/%2f}
+   * @param exchange {@code PAYRELAY_AMQP_EXCHANGE}, default {@code payrelay.events}
+   * @param confirmTimeout {@code PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS}, default 5000
+   */
+  public record AmqpSettings(String uri, String exchange, Duration confirmTimeout) {}
+
+  /**
+   * Temporal.
+   *
+   * @param address {@code PAYRELAY_TEMPORAL_ADDRESS} host:port, or null to embed the Java test
+   *     server (dev only)
+   * @param namespace {@code PAYRELAY_TEMPORAL_NAMESPACE}, default {@code default}
+   * @param embeddedPort {@code PAYRELAY_TEMPORAL_EMBEDDED_PORT}, default 7233
+   */
+  public record TemporalSettings(String address, String namespace, int embeddedPort) {
+
+    /** Whether to start the embedded test server. */
+    public boolean embedded() {
+      return address == null;
+    }
+
+    /** The frontend address to connect to. */
+    public String target() {
+      return embedded() ? "127.0.0.1:" + embeddedPort : address;
+    }
+  }
+
+  /**
+   * The HTTP API.
+   *
+   * @param host {@code PAYRELAY_API_HOST}, default 127.0.0.1
+   * @param port {@code PAYRELAY_API_PORT}, default 8080
+   * @param publicUrl {@code PAYRELAY_PUBLIC_URL}: how channels reach us, default {@code
+   *     http://host:port}
+   * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_MINUTES}, default 30
+   */
+  public record ApiSettings(String host, int port, URI publicUrl, Duration paymentTtl) {
+
+    /** The webhook URL for a channel, e.g. {@code http://127.0.0.1:8080/v1/webhooks/sandbox}. */
+    public URI webhookUrl(String channel) {
+      return URI.create(publicUrl.toString().replaceAll("/$", "") + "/v1/webhooks/" + channel);
+    }
+  }
+
+  /**
+   * The sandbox channel.
+   *
+   * @param url {@code PAYRELAY_SANDBOX_URL}, default {@code http://127.0.0.1:8090}
+   * @param port {@code PAYRELAY_SANDBOX_PORT} where {@code payrelay sandbox/dev} serves it, 8090
+   * @param merchantId {@code PAYRELAY_SANDBOX_MERCHANT_ID}, default {@code m_payrelay_dev}
+   * @param secret {@code PAYRELAY_SANDBOX_SECRET}: the HMAC key shared with the channel
+   * @param signatureTolerance {@code PAYRELAY_SANDBOX_TOLERANCE_SECONDS}, default 300
+   */
+  public record SandboxSettings(
+      URI url, int port, String merchantId, String secret, Duration signatureTolerance) {}
+
+  /**
+   * The outbox dispatcher.
+   *
+   * @param batchSize rows claimed per round ({@code PAYRELAY_DISPATCH_BATCH}, 50)
+   * @param lease claim lease ({@code PAYRELAY_DISPATCH_LEASE_SECONDS}, 30)
+   * @param idlePollMax the longest sleep when idle ({@code PAYRELAY_DISPATCH_POLL_MAX_MS}, 1000)
+   * @param retryInitial first backoff after a failed hand-off (1 s)
+   * @param retryMax backoff cap (5 min)
+   */
+  public record DispatcherSettings(
+      int batchSize, Duration lease, Duration idlePollMax, Duration retryInitial, Duration retryMax) {}
+
+  /**
+   * Reads the configuration from an environment map.
+   *
+   * @throws IllegalArgumentException naming the variable whose value is malformed
+   */
+  public static PayrelayConfig fromEnv(Map<String, String> env) {
+    Env e = new Env(env);
+    String apiHost = e.text("PAYRELAY_API_HOST", "127.0.0.1");
+    int apiPort = e.integer("PAYRELAY_API_PORT", 8080);
+    int sandboxPort = e.integer("PAYRELAY_SANDBOX_PORT", 8090);
+    return new PayrelayConfig(
+        new DatabaseConfig(
+            e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
+            e.text("PAYRELAY_DB_USER", "root"),
+            e.text("PAYRELAY_DB_PASSWORD", ""),
+            e.integer("PAYRELAY_DB_POOL", 10)),
+        new AmqpSettings(
+            e.text("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:5672/%2f"),
+            e.text("PAYRELAY_AMQP_EXCHANGE", "payrelay.events"),
+            Duration.ofMillis(e.integer("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", 5000))),
+        new TemporalSettings(
+            e.text("PAYRELAY_TEMPORAL_ADDRESS", null),
+            e.text("PAYRELAY_TEMPORAL_NAMESPACE", "default"),
+            e.integer("PAYRELAY_TEMPORAL_EMBEDDED_PORT", 7233)),
+        new ApiSettings(
+            apiHost,
+            apiPort,
+            URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort)),
+            Duration.ofMinutes(e.integer("PAYRELAY_PAYMENT_TTL_MINUTES", 30))),
+        new SandboxSettings(
+            URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort)),
+            sandboxPort,
+            e.text("PAYRELAY_SANDBOX_MERCHANT_ID", "m_payrelay_dev"),
+            e.text("PAYRELAY_SANDBOX_SECRET", "sandbox-dev-secret-change-me"),
+            Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300))),
+        new DispatcherSettings(
+            e.integer("PAYRELAY_DISPATCH_BATCH", 50),
+            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_LEASE_SECONDS", 30)),
+            Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(5)));
+  }
+
+  private record Env(Map<String, String> values) {
+    String text(String name, String fallback) {
+      String v = values.get(name);
+      return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    int integer(String name, int fallback) {
+      String v = text(name, null);
+      try {
+        return v == null ? fallback : Integer.parseInt(v);
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException(name + " must be an integer, got: " + v, ex);
+      }
+    }
+  }
+}
