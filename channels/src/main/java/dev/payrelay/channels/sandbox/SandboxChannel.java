@@ -18,6 +18,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Clock;
+import java.util.function.Function;
 
 /**
  * The adapter for the sandbox channel, an HMAC-signed test channel played by {@link
@@ -96,8 +97,9 @@ public final class SandboxChannel implements PaymentChannel {
             .POST(HttpRequest.BodyPublishers.ofByteArray(json.bytes(body)))
             .build();
     String what = "register " + request.paymentId();
-    JsonNode answer = answerJson(SandboxHttp.requireSuccess(http.exchange(post, what), what), what);
-    return new ChannelRegistration(request.paymentId(), readOrFail(answer, "pay_url", what));
+    SandboxHttp.Answer answer = SandboxHttp.requireSuccess(http.exchange(post, what), what);
+    String payUrl = read(answer, what, node -> SandboxJson.text(node, "pay_url"));
+    return new ChannelRegistration(request.paymentId(), payUrl);
   }
 
   /**
@@ -117,16 +119,15 @@ public final class SandboxChannel implements PaymentChannel {
     if (answer.status() == 404) {
       return new ChannelQueryResult(paymentId, ChannelPaymentStatus.NOT_FOUND, null, null);
     }
-    JsonNode node = answerJson(SandboxHttp.requireSuccess(answer, what), what);
-    try {
-      ChannelPaymentStatus status = ChannelPaymentStatus.valueOf(SandboxJson.text(node, "status"));
-      Money amount =
-          Money.parse(SandboxJson.text(node, "amount"), SandboxJson.text(node, "currency"));
-      String txn = SandboxJson.optionalText(node, "channel_txn_id").orElse(null);
-      return new ChannelQueryResult(paymentId, status, txn, amount);
-    } catch (IllegalArgumentException e) {
-      throw new ChannelException("sandbox " + what + " answer unreadable: " + e, false, e);
-    }
+    return read(
+        SandboxHttp.requireSuccess(answer, what),
+        what,
+        node ->
+            new ChannelQueryResult(
+                paymentId,
+                ChannelPaymentStatus.valueOf(SandboxJson.text(node, "status")),
+                SandboxJson.optionalText(node, "channel_txn_id").orElse(null),
+                Money.parse(SandboxJson.text(node, "amount"), SandboxJson.text(node, "currency"))));
   }
 
   /**
@@ -145,18 +146,14 @@ public final class SandboxChannel implements PaymentChannel {
     return new ChannelReply(status, "application/json", body.toString());
   }
 
-  private JsonNode answerJson(SandboxHttp.Answer answer, String what) throws ChannelException {
-    try {
-      return json.object(answer.body());
-    } catch (IllegalArgumentException e) {
-      throw new ChannelException("sandbox " + what + " answer unreadable: " + e, false, e);
-    }
-  }
-
-  private static String readOrFail(JsonNode node, String field, String what)
+  /**
+   * Reads a 2xx answer's JSON; an answer that is not the documented shape will not improve on
+   * retry, so it is a non-retryable ChannelException.
+   */
+  private <T> T read(SandboxHttp.Answer answer, String what, Function<JsonNode, T> reader)
       throws ChannelException {
     try {
-      return SandboxJson.text(node, field);
+      return reader.apply(json.object(answer.body()));
     } catch (IllegalArgumentException e) {
       throw new ChannelException("sandbox " + what + " answer unreadable: " + e, false, e);
     }
