@@ -1,0 +1,113 @@
+package dev.payrelay.channels.sandbox;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Posts signed notifications to a merchant's notify_url the way real channels do: at least once,
+ * retrying any non-2xx answer or connection error after each configured delay until a 2xx or the
+ * attempts run out. Each attempt is signed afresh (new timestamp) over the same body bytes, so
+ * retries carry the same notification id. Every attempt is logged.
+ */
+final class CallbackDeliverer {
+
+  private static final Logger log = LoggerFactory.getLogger(CallbackDeliverer.class);
+
+  private final HttpClient client;
+  private final SandboxSignature signer;
+  private final ScheduledExecutorService scheduler;
+  private final List<Duration> retryDelays;
+  private final Duration timeout;
+
+  CallbackDeliverer(
+      HttpClient client,
+      SandboxSignature signer,
+      ScheduledExecutorService scheduler,
+      List<Duration> retryDelays,
+      Duration timeout) {
+    this.client = client;
+    this.signer = signer;
+    this.scheduler = scheduler;
+    this.retryDelays = List.copyOf(retryDelays);
+    this.timeout = timeout;
+  }
+
+  /**
+   * Makes the first attempt on the caller's thread and, unless it got a 2xx, schedules the retries
+   * in the background.
+   *
+   * @return the first attempt's HTTP status, or null if it got no answer
+   */
+  Integer deliver(URI notifyUrl, SandboxNotification notification) {
+    Integer status = attempt(notifyUrl, notification, 1);
+    if (!isSuccess(status)) {
+      scheduleAttempt(notifyUrl, notification, 2);
+    }
+    return status;
+  }
+
+  private void scheduleAttempt(URI notifyUrl, SandboxNotification notification, int attempt) {
+    if (attempt > retryDelays.size() + 1) {
+      log.warn(
+          "callback gave up payment={} notification={} after {} attempts",
+          notification.paymentId(),
+          notification.notificationId(),
+          attempt - 1);
+      return;
+    }
+    Runnable retry =
+        () -> {
+          if (!isSuccess(attempt(notifyUrl, notification, attempt))) {
+            scheduleAttempt(notifyUrl, notification, attempt + 1);
+          }
+        };
+    try {
+      scheduler.schedule(retry, retryDelays.get(attempt - 2).toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closed) {
+      log.info("callback retry dropped, simulator closed: {}", notification.notificationId());
+    }
+  }
+
+  private Integer attempt(URI notifyUrl, SandboxNotification notification, int attempt) {
+    byte[] body = notification.toJson();
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(notifyUrl)
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    signer.headersFor(body).forEach(request::header);
+    Integer status = null;
+    String failure = "";
+    try {
+      status = client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      failure = " error=" + e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = " error=interrupted";
+    }
+    log.info(
+        "callback attempt={} payment={} notification={} url={} status={}{}",
+        attempt,
+        notification.paymentId(),
+        notification.notificationId(),
+        notifyUrl,
+        status == null ? "none" : status,
+        failure);
+    return status;
+  }
+
+  private static boolean isSuccess(Integer status) {
+    return status != null && status >= 200 && status < 300;
+  }
+}

@@ -1,0 +1,118 @@
+package dev.payrelay.channels.sandbox;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * A small HTTP server playing the sandbox payment channel, for development, demos and tests.
+ *
+ * <p>Endpoints (JSON unless noted; errors are {@code {"error":"..."}}):
+ *
+ * <ul>
+ *   <li>{@code POST /sandbox/v1/payments} {@code {payment_id, merchant_id, amount, currency,
+ *       description, expires_at, notify_url}} → 201 (new) or 200 (same again) {@code {payment_id,
+ *       pay_url, status}}; 409 another amount/currency for the id; 400 wrong merchant or bad field.
+ *   <li>{@code GET /sandbox/v1/payments/{id}} → 200 {@code {payment_id, merchant_id, status,
+ *       channel_txn_id, amount, currency}} or 404. A PENDING payment past expires_at reads CLOSED.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/pay}, optional body {@code {"amount","currency"}} to
+ *       report a different amount → 200 {@code {payment_id, channel_txn_id, notification_id,
+ *       callback_status}} (status of the first delivery attempt, null if none); paying a PAID
+ *       payment re-sends the same notification; 409 if closed or expired; 404 unknown.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 {@code {payment_id, status}}; 409 if
+ *       PAID.
+ *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
+ * </ul>
+ *
+ * <p>Callbacks are {@link SandboxNotification}s signed by {@link SandboxSignature} and retried per
+ * {@link SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
+ */
+public final class SandboxSimulator implements AutoCloseable {
+
+  private final SandboxSimulatorConfig config;
+  private final SimulatedPayments payments;
+  private final ScheduledExecutorService retries;
+  private final SimulatorApi api;
+  private final SandboxPayPage page;
+  private Javalin server;
+
+  /**
+   * @param config bind address, merchant, secret and callback retry policy
+   * @param clock the time source for expiry, paid_at and callback timestamps
+   * @param httpClient the client callbacks are delivered with
+   */
+  public SandboxSimulator(SandboxSimulatorConfig config, Clock clock, HttpClient httpClient) {
+    this.config = config;
+    this.payments = new SimulatedPayments(clock);
+    this.retries =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("sandbox-callback-retry").daemon().factory());
+    SandboxSignature signer =
+        new SandboxSignature(config.secret(), SandboxSignature.DEFAULT_TOLERANCE, clock);
+    CallbackDeliverer deliverer =
+        new CallbackDeliverer(
+            httpClient, signer, retries, config.callbackRetryDelays(), config.callbackTimeout());
+    SandboxJson json = new SandboxJson(new ObjectMapper());
+    this.api = new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl);
+    this.page = new SandboxPayPage(payments);
+  }
+
+  /**
+   * Binds {@code host:port} and starts serving.
+   *
+   * @return the bound port (the ephemeral one when configured with 0)
+   * @throws IllegalStateException if already started
+   */
+  public synchronized int start() {
+    if (server != null) {
+      throw new IllegalStateException("sandbox simulator already started");
+    }
+    Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
+    app.post("/sandbox/v1/payments", api::register);
+    app.get("/sandbox/v1/payments/{id}", api::get);
+    app.post("/sandbox/v1/payments/{id}/pay", api::pay);
+    app.post("/sandbox/v1/payments/{id}/close", api::close);
+    app.get("/sandbox/pay/{id}", page::render);
+    app.exception(
+        SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));
+    app.exception(IllegalArgumentException.class, (e, ctx) -> api.error(ctx, 400, e.getMessage()));
+    server = app.start(config.host(), config.port());
+    return server.port();
+  }
+
+  /**
+   * The bound port.
+   *
+   * @throws IllegalStateException if not started
+   */
+  public synchronized int port() {
+    if (server == null) {
+      throw new IllegalStateException("sandbox simulator not started");
+    }
+    return server.port();
+  }
+
+  /** {@code http://host:port}, the base URL a {@link SandboxChannelConfig} points at. */
+  public URI baseUrl() {
+    return URI.create("http://" + config.host() + ":" + port());
+  }
+
+  /** The simulator's current view of a payment (expiry applied), for tests and tools. */
+  public Optional<SimulatedPayment> payment(String paymentId) {
+    return payments.find(paymentId);
+  }
+
+  /** Stops the server and drops pending callback retries. Idempotent. */
+  @Override
+  public synchronized void close() {
+    retries.shutdownNow();
+    if (server != null) {
+      server.stop();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.payrelay.channels.sandbox;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.payrelay.domain.channel.CallbackRequest;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A stand-in for payrelay's webhook (or for a broken channel): a JDK HTTP server on 127.0.0.1 that
+ * records every request exactly as received and answers with planned statuses, then 200.
+ */
+final class CallbackReceiver implements AutoCloseable {
+
+  private final HttpServer server;
+  private final BlockingQueue<CallbackRequest> received = new LinkedBlockingQueue<>();
+  private final ConcurrentLinkedQueue<Integer> plannedStatuses = new ConcurrentLinkedQueue<>();
+
+  CallbackReceiver() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  /** {@code http://127.0.0.1:port}: every path answers the same way. */
+  URI baseUrl() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** The URL callbacks should be posted to. */
+  URI url() {
+    return URI.create(baseUrl() + "/webhooks/sandbox");
+  }
+
+  /** Answers the next requests with these statuses, in order; afterwards 200. */
+  void answerNext(Integer... statuses) {
+    plannedStatuses.addAll(List.of(statuses));
+  }
+
+  /** The next received request, or null if none arrives within the timeout. */
+  CallbackRequest next(long timeoutMillis) throws InterruptedException {
+    return received.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    Map<String, String> headers = new HashMap<>();
+    exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, values.getFirst()));
+    byte[] body = exchange.getRequestBody().readAllBytes();
+    received.add(new CallbackRequest(headers, body, Instant.now()));
+    Integer planned = plannedStatuses.poll();
+    int status = planned == null ? 200 : planned;
+    byte[] answer =
+        ("{\"code\":\"" + (status == 200 ? "SUCCESS" : "RETRY") + "\"}")
+            .getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, answer.length);
+    exchange.getResponseBody().write(answer);
+    exchange.close();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}
