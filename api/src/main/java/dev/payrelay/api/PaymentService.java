@@ -28,17 +28,26 @@ public final class PaymentService {
   private final ChannelRegistry channels;
   private final String merchantId;
   private final Duration timeToLive;
+  private final Runnable outboxCommitted;
 
   /**
+   * A service over {@code payments}.
+   *
    * @param merchantId our merchant account at the channels
    * @param timeToLive how long a new attempt stays payable
+   * @param outboxCommitted called after a payment and its outbox event committed
    */
   public PaymentService(
-      PaymentStore payments, ChannelRegistry channels, String merchantId, Duration timeToLive) {
+      PaymentStore payments,
+      ChannelRegistry channels,
+      String merchantId,
+      Duration timeToLive,
+      Runnable outboxCommitted) {
     this.payments = payments;
     this.channels = channels;
     this.merchantId = merchantId;
     this.timeToLive = timeToLive;
+    this.outboxCommitted = outboxCommitted;
   }
 
   /**
@@ -53,6 +62,9 @@ public final class PaymentService {
     NewPayment p = validate(request, idempotencyKey);
     PaymentChannel channel = channels.find(p.channel()).orElseThrow();
     CreatedPayment created = payments.create(p);
+    if (created.created()) {
+      outboxCommitted.run();
+    }
     PaymentRow row = created.payment();
     try {
       ChannelRegistration registration =

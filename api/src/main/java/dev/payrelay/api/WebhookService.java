@@ -32,19 +32,27 @@ public final class WebhookService {
   private final ChannelRegistry channels;
   private final MeterRegistry metrics;
   private final Clock clock;
+  private final Runnable outboxCommitted;
 
-  /** A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}. */
+  /**
+   * A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}.
+   *
+   * @param outboxCommitted called after a transaction that wrote an outbox event committed (wakes
+   *     an in-process dispatcher; a no-op when the dispatcher runs elsewhere)
+   */
   public WebhookService(
       WebhookInboxStore inbox,
       PaymentLedger ledger,
       ChannelRegistry channels,
       MeterRegistry metrics,
-      Clock clock) {
+      Clock clock,
+      Runnable outboxCommitted) {
     this.inbox = inbox;
     this.ledger = ledger;
     this.channels = channels;
     this.metrics = metrics;
     this.clock = clock;
+    this.outboxCommitted = outboxCommitted;
   }
 
   /**
@@ -88,6 +96,9 @@ public final class WebhookService {
           null);
     }
     LedgerResult result = ledger.apply(callback, inboxId, "CALLBACK");
+    if (result.eventId() != null) {
+      outboxCommitted.run();
+    }
     ChannelReply reply = channel.get().reply(result.outcome());
     complete(
         inboxId,

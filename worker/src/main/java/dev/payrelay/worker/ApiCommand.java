@@ -1,0 +1,31 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.api.ApiServer;
+import dev.payrelay.sql.Database;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code payrelay api}: the HTTP API alone; it needs only the database. */
+@Command(
+    name = "api",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve the HTTP API (payments, channel webhooks, /health, /metrics) on PAYRELAY_API_HOST:PAYRELAY_API_PORT.",
+      "Needs only the database: callbacks are accepted while Temporal or RabbitMQ are down."
+    })
+final class ApiCommand implements Callable<Integer> {
+
+  @Override
+  public Integer call() throws Exception {
+    PayrelayConfig config = PayrelayCommand.config();
+    Services services = Services.over(Database.open(config.database()));
+    // The dispatcher runs in the worker process, which polls; nothing to wake here.
+    ApiServer api = ApiRuntime.start(config, services, () -> {});
+    System.out.printf("api listening on http://%s:%d%n", config.api().host(), api.port());
+    PayrelayCommand.runUntilStopped(() -> {
+      api.close();
+      services.close();
+    });
+    return 0;
+  }
+}

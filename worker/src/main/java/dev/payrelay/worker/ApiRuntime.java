@@ -1,0 +1,47 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.ChannelRegistry;
+import dev.payrelay.api.PaymentQueries;
+import dev.payrelay.api.PaymentService;
+import dev.payrelay.api.WebhookService;
+import dev.payrelay.channels.sandbox.SandboxChannel;
+import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/** The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database. */
+public final class ApiRuntime {
+
+  private ApiRuntime() {}
+
+  /**
+   * Builds and starts the API server on the configured host and port.
+   *
+   * @param outboxCommitted called after each local commit that wrote an outbox event
+   */
+  public static ApiServer start(PayrelayConfig config, Services services, Runnable outboxCommitted) {
+    return build(config, services, outboxCommitted).start(config.api().host(), config.api().port());
+  }
+
+  /** Builds (does not start) the API server. */
+  public static ApiServer build(PayrelayConfig config, Services services, Runnable outboxCommitted) {
+    ChannelRegistry channels = new ChannelRegistry(List.of(sandboxChannel(config)));
+    return new ApiServer(
+        new PaymentService(services.payments(), channels, config.sandbox().merchantId(), config.api().paymentTtl(), outboxCommitted),
+        new PaymentQueries(services.payments(), services.outbox(), services.entitlements()),
+        new WebhookService(services.inbox(), services.ledger(), channels, services.metrics(), Clock.systemUTC(), outboxCommitted),
+        services.metrics(),
+        services::databaseUp);
+  }
+
+  private static SandboxChannel sandboxChannel(PayrelayConfig config) {
+    PayrelayConfig.SandboxSettings s = config.sandbox();
+    return new SandboxChannel(
+        new SandboxChannelConfig(s.url(), s.merchantId(), s.secret(), config.api().webhookUrl(SandboxChannel.NAME), s.signatureTolerance(), Duration.ofSeconds(5)),
+        Clock.systemUTC(),
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build());
+  }
+}

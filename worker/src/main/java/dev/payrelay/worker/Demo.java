@@ -1,0 +1,160 @@
+package dev.payrelay.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.UUID;
+
+/**
+ * The main job, end to end, against a running payrelay: create a payment, have the sandbox pay it
+ * (it sends the signed callback), then wait for the whole trail: payment PAID, its PaymentConfirmed
+ * event SENT, the message read from a queue bound to the exchange with {@code message_id =
+ * event_id}, and the entitlement granted.
+ */
+public final class Demo {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final PayrelayConfig config;
+  private final URI api;
+  private final PrintStream out;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /** A demo against the API at {@code api}. */
+  public Demo(PayrelayConfig config, URI api, PrintStream out) {
+    this.config = config;
+    this.api = api;
+    this.out = out;
+  }
+
+  /**
+   * Runs the trail.
+   *
+   * @return true only when every step of the trail was seen within {@code timeout}
+   */
+  public boolean run(Duration timeout) throws Exception {
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setUri(config.amqp().uri());
+    try (Connection connection = factory.newConnection("payrelay-demo");
+        Channel channel = connection.createChannel()) {
+      String queue = channel.queueDeclare().getQueue();
+      channel.queueBind(queue, config.amqp().exchange(), "payment.#");
+      String paymentId = createPayment();
+      Instant paidAt = Instant.now();
+      JsonNode pay = post(config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"), "{}", null);
+      out.printf("sandbox paid it: channel_txn_id=%s, callback answered HTTP %s%n",
+          pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
+      JsonNode trail = awaitTrail(paymentId, paidAt.plus(timeout));
+      if (trail == null) {
+        out.println("FAILED: trail incomplete within " + timeout.toSeconds() + " s; last state: " + get(paymentId));
+        return false;
+      }
+      return printTrail(trail, channel, queue, paidAt.plus(timeout));
+    }
+  }
+
+  private String createPayment() throws Exception {
+    String orderId = "demo-" + UUID.randomUUID().toString().substring(0, 8);
+    String body =
+        "{\"tenantId\":\"demo\",\"orderId\":\"" + orderId + "\",\"userId\":\"user-42\","
+            + "\"amountMinor\":1999,\"currency\":\"USD\",\"courseIds\":[\"course-java\",\"course-sql\"],"
+            + "\"channel\":\"sandbox\"}";
+    JsonNode created = post(api.resolve("/v1/payments"), body, "demo-" + orderId);
+    String paymentId = created.path("payment").path("paymentId").asText();
+    out.printf("created payment %s for order %s: 19.99 USD, pay at %s%n", paymentId, orderId, created.path("payUrl").asText());
+    return paymentId;
+  }
+
+  private JsonNode awaitTrail(String paymentId, Instant deadline) throws Exception {
+    while (Instant.now().isBefore(deadline)) {
+      JsonNode trail = get(paymentId);
+      boolean paid = "PAID".equals(trail.path("payment").path("status").asText());
+      boolean allSent = trail.path("events").size() == 2;
+      for (JsonNode e : trail.path("events")) {
+        allSent &= "SENT".equals(e.path("status").asText());
+      }
+      if (paid && allSent && trail.path("entitlements").size() == 2) {
+        return trail;
+      }
+      Thread.sleep(100);
+    }
+    return null;
+  }
+
+  private boolean printTrail(JsonNode trail, Channel channel, String queue, Instant deadline) throws Exception {
+    JsonNode payment = trail.path("payment");
+    out.printf("payment    %s status=%s channel_txn_id=%s paid_at=%s%n", payment.path("paymentId").asText(),
+        payment.path("status").asText(), payment.path("channelTxnId").asText(), payment.path("paidAt").asText());
+    String confirmedId = null;
+    for (JsonNode e : trail.path("events")) {
+      out.printf("event      %s %s status=%s sent_at=%s%n", e.path("eventId").asText(), e.path("eventType").asText(),
+          e.path("status").asText(), e.path("sentAt").asText());
+      if ("PaymentConfirmed".equals(e.path("eventType").asText())) {
+        confirmedId = e.path("eventId").asText();
+      }
+    }
+    GetResponse message = awaitMessage(channel, queue, confirmedId, deadline);
+    if (message == null) {
+      out.println("FAILED: no message with message_id " + confirmedId + " on the bound queue");
+      return false;
+    }
+    out.printf("message    queue=%s routing_key=%s message_id=%s type=%s body=%s%n", queue,
+        message.getEnvelope().getRoutingKey(), message.getProps().getMessageId(), message.getProps().getType(),
+        new String(message.getBody(), StandardCharsets.UTF_8));
+    LocalDateTime lastGrant = null;
+    for (JsonNode g : trail.path("entitlements")) {
+      out.printf("granted    user=%s course=%s purchase=%s at=%s%n", g.path("userId").asText(),
+          g.path("courseId").asText(), g.path("purchaseId").asText(), g.path("grantedAt").asText());
+      LocalDateTime at = LocalDateTime.parse(g.path("grantedAt").asText());
+      lastGrant = lastGrant == null || at.isAfter(lastGrant) ? at : lastGrant;
+    }
+    LocalDateTime paidAt = LocalDateTime.parse(payment.path("paidAt").asText());
+    out.printf("OK: callback→PAID→entitlement in %d ms (database clock: paid_at → last granted_at)%n",
+        Duration.between(paidAt, lastGrant).toMillis());
+    return true;
+  }
+
+  private static GetResponse awaitMessage(Channel channel, String queue, String messageId, Instant deadline)
+      throws Exception {
+    while (Instant.now().isBefore(deadline)) {
+      GetResponse r = channel.basicGet(queue, true);
+      if (r == null) {
+        Thread.sleep(50);
+      } else if (messageId != null && messageId.equals(r.getProps().getMessageId())) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private JsonNode get(String paymentId) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(r.body());
+  }
+
+  private JsonNode post(URI uri, String body, String idempotencyKey) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (idempotencyKey != null) {
+      request.header("Idempotency-Key", idempotencyKey);
+    }
+    HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() / 100 != 2) {
+      throw new IllegalStateException("POST " + uri + " answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body());
+  }
+}

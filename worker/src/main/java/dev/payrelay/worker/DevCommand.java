@@ -1,0 +1,25 @@
+package dev.payrelay.worker;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code payrelay dev}: everything in one process on local services. */
+@Command(
+    name = "dev",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Migrate the database (creating it if missing), start an embedded Temporal (Java test server on a port),",
+      "the worker with its outbox dispatcher, the API and the sandbox channel; print where each listens.",
+      "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672 (PAYRELAY_* variables override)."
+    })
+final class DevCommand implements Callable<Integer> {
+
+  @Override
+  public Integer call() throws Exception {
+    PayrelayConfig config = PayrelayCommand.config();
+    DevStack stack = DevStack.start(config, System.out);
+    System.out.println("payrelay dev is running; try: ./payrelay demo   (Ctrl-C stops)");
+    PayrelayCommand.runUntilStopped(stack);
+    return 0;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.api.ApiServer;
+import dev.payrelay.channels.sandbox.SandboxSimulator;
+import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
+import dev.payrelay.sql.Database;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Everything {@code payrelay dev} runs in one process: migrated database, embedded Temporal (the
+ * Java test server on a port, search attributes registered), the worker with its dispatcher, the
+ * API and the sandbox channel simulator.
+ */
+public final class DevStack implements AutoCloseable {
+
+  private final Services services;
+  private final TemporalConnection temporal;
+  private final SandboxSimulator sandbox;
+  private final WorkerRuntime worker;
+  private final ApiServer api;
+
+  private DevStack(Services services, TemporalConnection temporal, SandboxSimulator sandbox, WorkerRuntime worker, ApiServer api) {
+    this.services = services;
+    this.temporal = temporal;
+    this.sandbox = sandbox;
+    this.worker = worker;
+    this.api = api;
+  }
+
+  /**
+   * Starts the stack; prints where each part listens.
+   *
+   * @throws IllegalStateException if MySQL/MariaDB or RabbitMQ is not reachable (one line saying
+   *     how to start it)
+   */
+  public static DevStack start(PayrelayConfig config, PrintStream out) {
+    Preflight.check(config);
+    Database.createIfMissing(config.database());
+    Services services = Services.over(Database.open(config.database()));
+    int migrations = services.database().migrate();
+    out.printf("database   %s (%d migration(s) applied)%n", config.database().jdbcUrl(), migrations);
+    TemporalConnection temporal = TemporalConnection.open(config.temporal());
+    out.printf("temporal   %s (%s, namespace %s)%n", config.temporal().target(),
+        temporal.embedded() ? "embedded Java test server" : "external", config.temporal().namespace());
+    SandboxSimulator sandbox = startSandbox(config);
+    out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
+    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), "dev");
+    out.printf("rabbitmq   %s exchange %s, queue %s bound %s%n", WorkerRuntime.redact(config.amqp().uri()),
+        config.amqp().exchange(), AmqpTopology.DEMO_PAYMENT_EVENTS.queue(), AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern());
+    ApiServer api = ApiRuntime.start(config, services, worker::wakeDispatcher);
+    out.printf("api        http://%s:%d  (webhook %s)%n", config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
+    return new DevStack(services, temporal, sandbox, worker, api);
+  }
+
+  private static SandboxSimulator startSandbox(PayrelayConfig config) {
+    PayrelayConfig.SandboxSettings s = config.sandbox();
+    SandboxSimulator sandbox =
+        new SandboxSimulator(
+            SandboxSimulatorConfig.withDefaults(s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            Clock.systemUTC(),
+            HttpClient.newHttpClient());
+    sandbox.start();
+    return sandbox;
+  }
+
+  @Override
+  public void close() {
+    api.close();
+    sandbox.close();
+    worker.close();
+    temporal.close();
+    services.close();
+  }
+}

@@ -1,0 +1,65 @@
+package dev.payrelay.worker;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code payrelay} command. Configuration comes from {@code PAYRELAY_*} environment variables
+ * (see {@link PayrelayConfig}); with none set it runs against local MySQL/MariaDB and RabbitMQ with
+ * an embedded Temporal.
+ */
+@Command(
+    name = "payrelay",
+    mixinStandardHelpOptions = true,
+    version = "payrelay 0.1.0",
+    description = "Payment callbacks to PAID + outbox, Temporal workflows, RabbitMQ and entitlements, exactly once in effect.",
+    subcommands = {
+      DevCommand.class,
+      DemoCommand.class,
+      MigrateCommand.class,
+      ApiCommand.class,
+      WorkerCommand.class,
+      SandboxCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class PayrelayCommand implements Runnable {
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    CommandLine cli = new CommandLine(new PayrelayCommand());
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          commandLine.getErr().println("payrelay: " + e.getMessage());
+          return 2;
+        });
+    System.exit(cli.execute(args));
+  }
+
+  /** The configuration from this process's environment: the one place that reads it. */
+  static PayrelayConfig config() {
+    return PayrelayConfig.fromEnv(System.getenv());
+  }
+
+  /** Blocks until the JVM is asked to stop, then closes {@code resource}. */
+  static void runUntilStopped(AutoCloseable resource) throws InterruptedException {
+    Thread main = Thread.currentThread();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        System.err.println("payrelay: error while stopping: " + e);
+      }
+      main.interrupt();
+    }));
+    try {
+      Thread.currentThread().join();
+    } catch (InterruptedException stopped) {
+      // shutdown requested
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.channels.sandbox.SandboxSimulator;
+import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code payrelay sandbox}: the sandbox payment channel simulator alone. */
+@Command(
+    name = "sandbox",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve the sandbox payment channel on PAYRELAY_SANDBOX_PORT: register payments, a pay page,",
+      "POST /sandbox/v1/payments/{id}/pay sends an HMAC-SHA256 signed callback to the payment's notify_url."
+    })
+final class SandboxCommand implements Callable<Integer> {
+
+  @Override
+  public Integer call() throws Exception {
+    PayrelayConfig.SandboxSettings s = PayrelayCommand.config().sandbox();
+    SandboxSimulator sandbox =
+        new SandboxSimulator(
+            SandboxSimulatorConfig.withDefaults(s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            Clock.systemUTC(),
+            HttpClient.newHttpClient());
+    sandbox.start();
+    System.out.printf("sandbox channel listening on %s (merchant %s)%n", sandbox.baseUrl(), s.merchantId());
+    PayrelayCommand.runUntilStopped(sandbox);
+    return 0;
+  }
+}

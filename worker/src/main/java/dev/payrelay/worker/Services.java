@@ -1,0 +1,63 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.Database;
+import dev.payrelay.sql.EntitlementStore;
+import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.WebhookInboxStore;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The database-backed collaborators every process role shares, built once over one pool.
+ *
+ * @param database the pool
+ * @param payments payment attempts
+ * @param ledger the callback confirm transaction
+ * @param outbox outbox claims and write-backs
+ * @param inbox the webhook inbox
+ * @param entitlements grants
+ * @param metrics the process's meter registry, scraped at {@code /metrics}
+ */
+public record Services(
+    Database database,
+    PaymentStore payments,
+    PaymentLedger ledger,
+    OutboxStore outbox,
+    WebhookInboxStore inbox,
+    EntitlementStore entitlements,
+    PrometheusMeterRegistry metrics)
+    implements AutoCloseable {
+
+  /** Builds the stores over an open database. */
+  public static Services over(Database database) {
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    PaymentStore payments = new PaymentStore(database.dsl(), writer);
+    return new Services(
+        database,
+        payments,
+        new PaymentLedger(database.dsl(), payments, writer),
+        new OutboxStore(database.dsl()),
+        new WebhookInboxStore(database.dsl()),
+        new EntitlementStore(database.dsl(), payments),
+        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /** Whether the database answers a trivial query. */
+  public boolean databaseUp() {
+    try {
+      database.dsl().selectOne().fetch();
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    database.close();
+  }
+}

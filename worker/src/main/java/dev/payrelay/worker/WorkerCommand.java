@@ -1,0 +1,38 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.sql.Database;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code payrelay worker}: Temporal worker plus outbox dispatcher. */
+@Command(
+    name = "worker",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the Temporal worker (payment workflows, publish and grant activities) and the outbox dispatcher.",
+      "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, embeds a Java test server (development only)."
+    })
+final class WorkerCommand implements Callable<Integer> {
+
+  @Option(names = "--owner", description = "Lease owner name for this instance (default: host name and pid).")
+  String owner;
+
+  @Override
+  public Integer call() throws Exception {
+    PayrelayConfig config = PayrelayCommand.config();
+    String name = owner != null ? owner : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    Services services = Services.over(Database.open(config.database()));
+    TemporalConnection temporal = TemporalConnection.open(config.temporal());
+    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, List.of(), name);
+    System.out.printf("worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
+    PayrelayCommand.runUntilStopped(() -> {
+      worker.close();
+      temporal.close();
+      services.close();
+    });
+    return 0;
+  }
+}

@@ -1,0 +1,87 @@
+package dev.payrelay.worker;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.payrelay.activities.EntitlementActivitiesImpl;
+import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.activities.amqp.AmqpConfig;
+import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.activities.amqp.ConfirmingPublisher;
+import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.workflows.PaymentWorkflowImpl;
+import dev.payrelay.workflows.TaskQueues;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import java.util.List;
+
+/**
+ * The worker role: declares the AMQP topology, runs the Temporal worker (payment workflows and
+ * their activities) and the outbox dispatcher.
+ */
+public final class WorkerRuntime implements AutoCloseable {
+
+  private final ConfirmingPublisher publisher;
+  private final WorkerFactory factory;
+  private final OutboxDispatcher dispatcher;
+
+  private WorkerRuntime(ConfirmingPublisher publisher, WorkerFactory factory, OutboxDispatcher dispatcher) {
+    this.publisher = publisher;
+    this.factory = factory;
+    this.dispatcher = dispatcher;
+  }
+
+  /**
+   * Declares the topology, starts polling Temporal and draining the outbox.
+   *
+   * @param queues the queues this deployment owns on the exchange (dev and demo: the payment
+   *     events queue, so a normal run is routable)
+   * @throws IllegalStateException if the broker refuses the topology
+   */
+  public static WorkerRuntime start(
+      PayrelayConfig config, Services services, TemporalConnection temporal, List<QueueBinding> queues, String owner) {
+    PayrelayConfig.AmqpSettings amqp = config.amqp();
+    declareTopology(amqp, queues);
+    ConfirmingPublisher publisher =
+        new ConfirmingPublisher(new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), AmqpConfig.DEFAULT_CHANNEL_POOL_SIZE, "payrelay-" + owner));
+    WorkerFactory factory = WorkerFactory.newInstance(temporal.client());
+    Worker worker = factory.newWorker(TaskQueues.PAYMENTS);
+    worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
+    worker.registerActivitiesImplementations(
+        new OutboxActivitiesImpl(services.outbox(), publisher),
+        new EntitlementActivitiesImpl(services.entitlements()));
+    factory.start();
+    WorkflowHandoff handoff = new WorkflowHandoff(temporal.client());
+    OutboxDispatcher dispatcher =
+        new OutboxDispatcher(services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics()).start();
+    return new WorkerRuntime(publisher, factory, dispatcher);
+  }
+
+  /** Asks the dispatcher for a round now (after a local outbox commit). */
+  public void wakeDispatcher() {
+    dispatcher.wake();
+  }
+
+  private static void declareTopology(PayrelayConfig.AmqpSettings amqp, List<QueueBinding> queues) {
+    ConnectionFactory factory = new ConnectionFactory();
+    try {
+      factory.setUri(amqp.uri());
+      try (Connection connection = factory.newConnection("payrelay-topology")) {
+        new AmqpTopology().declare(connection, amqp.exchange(), queues);
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot declare AMQP topology at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
+    }
+  }
+
+  static String redact(String uri) {
+    return uri.replaceAll("//[^@/]*@", "//***@");
+  }
+
+  @Override
+  public void close() {
+    dispatcher.close();
+    factory.shutdown();
+    factory.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    publisher.close();
+  }
+}
