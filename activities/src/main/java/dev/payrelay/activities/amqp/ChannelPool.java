@@ -109,7 +109,9 @@ final class ChannelPool {
 
   private void drop(Slot slot) {
     if (slot.channel != null) {
-      slot.channel.discard();
+      if (!slot.channel.discard()) {
+        connection.abandon("a broken channel did not close in time");
+      }
       slot.channel = null;
       openChannels.decrementAndGet();
       log.debug("discarded a publishing channel");

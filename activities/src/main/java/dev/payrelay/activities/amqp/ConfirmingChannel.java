@@ -86,13 +86,23 @@ final class ConfirmingChannel {
     return usable && channel.isOpen();
   }
 
-  /** Closes the channel, waiting at most the connection's RPC timeout; never throws. */
-  void discard() {
+  /**
+   * Closes the channel, waiting at most the connection's RPC timeout for the broker's close-ok.
+   *
+   * @return false when the close-ok did not come in time: frames of this channel may still be on
+   *     the wire and would reach a new channel that reuses its number, so the caller must drop the
+   *     connection; true when closed or already closed
+   */
+  boolean discard() {
     usable = false;
     try {
-      channel.abort();
-    } catch (IOException | RuntimeException e) {
-      // Already closed or the connection is gone: either way the channel is no longer ours.
+      channel.close();
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (IOException | ShutdownSignalException e) {
+      // Already closed by the broker or with its connection: nothing is left on the wire.
+      return true;
     }
   }
 

@@ -63,6 +63,20 @@ final class PublisherConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Aborts the current connection (its other channels fail with a shutdown signal); the next {@link
+   * #open()} reconnects. Waits at most the timeout.
+   */
+  void abandon(String reason) {
+    synchronized (lock) {
+      Connection current = connection;
+      if (current != null && current.isOpen()) {
+        log.warn("aborting AMQP connection {}: {}", name, reason);
+        current.abort(timeoutMillis);
+      }
+    }
+  }
+
   /** True when the connection is open and the broker is not blocking publishes. */
   boolean isHealthy() {
     Connection current = connection;
