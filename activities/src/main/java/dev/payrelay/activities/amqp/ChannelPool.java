@@ -3,11 +3,12 @@ package dev.payrelay.activities.amqp;
 import com.rabbitmq.client.Channel;
 import dev.payrelay.workflows.activities.PublishFailure;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,23 +23,23 @@ final class ChannelPool {
 
   /** A borrowed slot; give it back with {@link #giveBack}. */
   static final class Slot {
-    private ConfirmingChannel channel;
+    // Written by the borrowing thread, read by openChannelCount() from any thread.
+    private volatile ConfirmingChannel channel;
 
     ConfirmingChannel channel() {
       return channel;
     }
   }
 
+  private final List<Slot> allSlots;
   private final BlockingQueue<Slot> slots;
   private final PublisherConnection connection;
-  private final AtomicInteger openChannels = new AtomicInteger();
 
   ChannelPool(int size, PublisherConnection connection) {
     this.slots = new ArrayBlockingQueue<>(size);
     this.connection = connection;
-    for (int i = 0; i < size; i++) {
-      slots.add(new Slot());
-    }
+    this.allSlots = Stream.generate(Slot::new).limit(size).toList();
+    slots.addAll(allSlots);
   }
 
   /**
@@ -64,7 +65,6 @@ final class ChannelPool {
       if (slot.channel == null || !slot.channel.isUsable()) {
         drop(slot);
         slot.channel = openChannel();
-        openChannels.incrementAndGet();
       }
       return slot;
     } catch (IOException | TimeoutException | RuntimeException e) {
@@ -82,12 +82,16 @@ final class ChannelPool {
     slots.add(slot);
   }
 
-  /**
-   * Channels the pool holds, idle or borrowed, including ones the broker closed that are replaced
-   * on their next borrow; never more than the pool size.
-   */
+  /** Open channels, idle or borrowed; never more than the pool size. */
   int openChannelCount() {
-    return openChannels.get();
+    int open = 0;
+    for (Slot slot : allSlots) {
+      ConfirmingChannel channel = slot.channel;
+      if (channel != null && channel.isOpen()) {
+        open++;
+      }
+    }
+    return open;
   }
 
   private ConfirmingChannel openChannel() throws IOException, TimeoutException {
@@ -113,7 +117,6 @@ final class ChannelPool {
         connection.abandon("a broken channel did not close in time");
       }
       slot.channel = null;
-      openChannels.decrementAndGet();
       log.debug("discarded a publishing channel");
     }
   }

@@ -81,6 +81,11 @@ final class ConfirmingChannel {
     }
   }
 
+  /** True until the channel is closed, by us, the broker or its connection. */
+  boolean isOpen() {
+    return channel.isOpen();
+  }
+
   /** False once a publish failed in a way that leaves the confirm state unknown, or it closed. */
   boolean isUsable() {
     return usable && channel.isOpen();

@@ -52,7 +52,7 @@ final class PublisherConnection implements AutoCloseable {
       }
       if (current != null) {
         current.abort(timeoutMillis);
-        log.warn("AMQP connection {} was closed: {}; reconnecting", name, current.getCloseReason());
+        log.warn("AMQP connection {} was closed ({}); reconnecting", name, closeReason(current));
       }
       Connection fresh = factory.newConnection(name);
       fresh.addBlockedListener(blockedListener());
@@ -98,6 +98,11 @@ final class PublisherConnection implements AutoCloseable {
         current.abort(timeoutMillis);
       }
     }
+  }
+
+  private static String closeReason(Connection closed) {
+    var reason = closed.getCloseReason();
+    return reason == null ? "no reason" : reason.getMessage();
   }
 
   private BlockedListener blockedListener() {
