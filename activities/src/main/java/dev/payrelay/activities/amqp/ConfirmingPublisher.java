@@ -68,6 +68,9 @@ public final class ConfirmingPublisher implements AutoCloseable {
    */
   public void publish(OutboundMessage message) throws PublishException {
     Objects.requireNonNull(message, "message");
+    if (connection.isClosed()) {
+      throw new IllegalStateException("publisher " + config.connectionName() + " is closed");
+    }
     if (connection.isBlocked()) {
       throw new PublishException(
           PublishFailure.BROKER_UNAVAILABLE, "connection blocked by a broker resource alarm");

@@ -83,6 +83,11 @@ final class PublisherConnection implements AutoCloseable {
     return current != null && current.isOpen() && !blocked;
   }
 
+  /** True after {@link #close()}. */
+  boolean isClosed() {
+    return closed;
+  }
+
   /** True while the broker has blocked this connection (resource alarm); publishes would stall. */
   boolean isBlocked() {
     return blocked;
@@ -125,7 +130,7 @@ final class PublisherConnection implements AutoCloseable {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(config.uri());
-    } catch (URISyntaxException | GeneralSecurityException e) {
+    } catch (URISyntaxException | GeneralSecurityException | IllegalArgumentException e) {
       // The message of these exceptions may echo the URI, which carries the password.
       throw new IllegalArgumentException("invalid AMQP uri (not shown: it holds credentials)");
     }

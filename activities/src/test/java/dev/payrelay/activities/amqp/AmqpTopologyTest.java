@@ -2,6 +2,7 @@ package dev.payrelay.activities.amqp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import java.io.IOException;
@@ -40,7 +41,7 @@ class AmqpTopologyTest {
     rabbit.declare(exchange, bindings);
 
     assertThat(rabbit.exchangeExists(exchange)).isTrue();
-    org.awaitility.Awaitility.await().until(() -> rabbit.messageCount(queue) == 1);
+    await().until(() -> rabbit.messageCount(queue) == 1);
   }
 
   @Test

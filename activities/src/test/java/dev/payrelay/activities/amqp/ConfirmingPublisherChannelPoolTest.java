@@ -93,6 +93,19 @@ class ConfirmingPublisherChannelPoolTest {
     }
   }
 
+  @Test
+  void publishAfterClose_isRejected_andHealthReportsDown() throws Exception {
+    ConfirmingPublisher publisher =
+        new ConfirmingPublisher(rabbit.config(exchange, RabbitFixture.PORT, seconds(5), 1));
+    publisher.publish(message("evt-open", "payment.created"));
+    publisher.close();
+
+    assertThat(publisher.isHealthy()).isFalse();
+    assertThatThrownBy(() -> publisher.publish(message("evt-closed", "payment.created")))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(rabbit.messageCount(queue)).isEqualTo(1);
+  }
+
   private static Duration seconds(long seconds) {
     return Duration.ofSeconds(seconds);
   }

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ final class RabbitFixture implements AutoCloseable {
       channel.exchangeDeclarePassive(exchange);
       channel.close();
       return true;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return false; // 404 closed the channel
     }
   }
