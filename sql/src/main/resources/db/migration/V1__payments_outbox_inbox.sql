@@ -21,7 +21,7 @@ CREATE TABLE payment_order (
   version          INT          NOT NULL DEFAULT 0,
   created_at       DATETIME(6)  NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   updated_at       DATETIME(6)  NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
-  CONSTRAINT pk_payment_order PRIMARY KEY (payment_id),
+  PRIMARY KEY (payment_id),
   -- A channel transaction pays exactly one payment (DESIGN invariant 4).
   CONSTRAINT uk_payment_channel_txn UNIQUE (channel, channel_txn_id),
   -- A retried create with the same Idempotency-Key returns the same payment.
@@ -33,7 +33,7 @@ CREATE INDEX ix_payment_order_order ON payment_order (tenant_id, order_id);
 CREATE TABLE purchase_item (
   payment_id  VARCHAR(64)  NOT NULL,
   course_id   VARCHAR(128) NOT NULL,
-  CONSTRAINT pk_purchase_item PRIMARY KEY (payment_id, course_id),
+  PRIMARY KEY (payment_id, course_id),
   CONSTRAINT fk_purchase_item_payment FOREIGN KEY (payment_id) REFERENCES payment_order (payment_id)
 );
 
@@ -61,7 +61,7 @@ CREATE TABLE outbox_event (
   updated_at       DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   dispatched_at    DATETIME(6)   NULL,
   sent_at          DATETIME(6)   NULL,
-  CONSTRAINT pk_outbox_event PRIMARY KEY (event_id),
+  PRIMARY KEY (event_id),
   CONSTRAINT uk_outbox_seq UNIQUE (seq),
   -- One event per business fact (DESIGN invariant 4): a replay is never a new event.
   CONSTRAINT uk_outbox_fact UNIQUE (aggregate_type, aggregate_id, event_type, fact_key)
@@ -86,7 +86,7 @@ CREATE TABLE webhook_inbox (
   outcome_detail      VARCHAR(2000) NULL,
   http_status         INT           NULL,
   processed_at        DATETIME(6)   NULL,
-  CONSTRAINT pk_webhook_inbox PRIMARY KEY (id)
+  PRIMARY KEY (id)
 );
 CREATE INDEX ix_webhook_inbox_payment ON webhook_inbox (payment_id);
 CREATE INDEX ix_webhook_inbox_notification ON webhook_inbox (channel, notification_id);
@@ -103,7 +103,7 @@ CREATE TABLE payment_exception (
   webhook_inbox_id  BIGINT        NULL,
   created_at        DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   resolved_at       DATETIME(6)   NULL,
-  CONSTRAINT pk_payment_exception PRIMARY KEY (id),
+  PRIMARY KEY (id),
   CONSTRAINT uk_payment_exception_dedupe UNIQUE (dedupe_key)
 );
 CREATE INDEX ix_payment_exception_payment ON payment_exception (payment_id, status);
@@ -115,7 +115,7 @@ CREATE TABLE entitlement (
   course_id    VARCHAR(128)  NOT NULL,
   purchase_id  VARCHAR(64)   NOT NULL,
   granted_at   DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
-  CONSTRAINT pk_entitlement PRIMARY KEY (id),
+  PRIMARY KEY (id),
   CONSTRAINT uk_entitlement_grant UNIQUE (user_id, course_id, purchase_id)
 );
 CREATE INDEX ix_entitlement_purchase ON entitlement (purchase_id);

@@ -32,8 +32,12 @@ public final class EntitlementActivitiesImpl implements EntitlementActivities {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           e.getMessage(), GrantFailure.PAYMENT_NOT_PAID.name(), e);
     }
-    log.info("payment {} user {}: granted {} already {}", outcome.paymentId(), outcome.userId(),
-        outcome.newlyGranted(), outcome.alreadyGranted());
+    log.info(
+        "payment {} user {}: granted {} already {}",
+        outcome.paymentId(),
+        outcome.userId(),
+        outcome.newlyGranted(),
+        outcome.alreadyGranted());
     return new GrantResult(outcome.paymentId(), outcome.newlyGranted(), outcome.alreadyGranted());
   }
 }

@@ -45,18 +45,31 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     OutboxRow row =
         outbox
             .find(request.eventId())
-            .orElseThrow(() -> failure(PublishFailure.EVENT_NOT_FOUND, "no outbox event " + request.eventId(), null));
+            .orElseThrow(
+                () ->
+                    failure(
+                        PublishFailure.EVENT_NOT_FOUND,
+                        "no outbox event " + request.eventId(),
+                        null));
     if (row.status() == OutboxStatus.SENT) {
       return new PublishResult(row.eventId(), true);
     }
     if (row.status() == OutboxStatus.DEAD) {
-      throw failure(PublishFailure.EVENT_DEAD, "event " + row.eventId() + " is DEAD: " + row.lastError(), null);
+      throw failure(
+          PublishFailure.EVENT_DEAD,
+          "event " + row.eventId() + " is DEAD: " + row.lastError(),
+          null);
     }
     try {
       publisher.publish(toMessage(row));
     } catch (PublishException e) {
       outbox.recordPublishFailure(row.eventId(), e.failure() + ": " + e.getMessage());
-      log.warn("publish of {} ({}) failed: {} {}", row.eventId(), row.eventType(), e.failure(), e.getMessage());
+      log.warn(
+          "publish of {} ({}) failed: {} {}",
+          row.eventId(),
+          row.eventType(),
+          e.failure(),
+          e.getMessage());
       throw failure(e.failure(), e.getMessage(), e);
     }
     outbox.markSent(row.eventId());
@@ -78,7 +91,10 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
       throw failure(PublishFailure.BAD_PAYLOAD, e.getMessage(), e);
     }
     if (!KNOWN_VERSIONS.contains(row.payloadVersion())) {
-      throw failure(PublishFailure.BAD_PAYLOAD, "unknown payload version " + row.payloadVersion() + " of " + row.eventType(), null);
+      throw failure(
+          PublishFailure.BAD_PAYLOAD,
+          "unknown payload version " + row.payloadVersion() + " of " + row.eventType(),
+          null);
     }
     return new OutboundMessage(
         row.eventId(),

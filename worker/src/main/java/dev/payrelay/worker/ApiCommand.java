@@ -22,10 +22,11 @@ final class ApiCommand implements Callable<Integer> {
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
     ApiServer api = ApiRuntime.start(config, services, () -> {});
     System.out.printf("api listening on http://%s:%d%n", config.api().host(), api.port());
-    PayrelayCommand.runUntilStopped(() -> {
-      api.close();
-      services.close();
-    });
+    PayrelayCommand.runUntilStopped(
+        () -> {
+          api.close();
+          services.close();
+        });
     return 0;
   }
 }

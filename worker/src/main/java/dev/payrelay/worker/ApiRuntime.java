@@ -12,7 +12,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
-/** The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database. */
+/**
+ * The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database.
+ */
 public final class ApiRuntime {
 
   private ApiRuntime() {}
@@ -22,17 +24,30 @@ public final class ApiRuntime {
    *
    * @param outboxCommitted called after each local commit that wrote an outbox event
    */
-  public static ApiServer start(PayrelayConfig config, Services services, Runnable outboxCommitted) {
+  public static ApiServer start(
+      PayrelayConfig config, Services services, Runnable outboxCommitted) {
     return build(config, services, outboxCommitted).start(config.api().host(), config.api().port());
   }
 
   /** Builds (does not start) the API server. */
-  public static ApiServer build(PayrelayConfig config, Services services, Runnable outboxCommitted) {
+  public static ApiServer build(
+      PayrelayConfig config, Services services, Runnable outboxCommitted) {
     ChannelRegistry channels = new ChannelRegistry(List.of(sandboxChannel(config)));
     return new ApiServer(
-        new PaymentService(services.payments(), channels, config.sandbox().merchantId(), config.api().paymentTtl(), outboxCommitted),
+        new PaymentService(
+            services.payments(),
+            channels,
+            config.sandbox().merchantId(),
+            config.api().paymentTtl(),
+            outboxCommitted),
         new PaymentQueries(services.payments(), services.outbox(), services.entitlements()),
-        new WebhookService(services.inbox(), services.ledger(), channels, services.metrics(), Clock.systemUTC(), outboxCommitted),
+        new WebhookService(
+            services.inbox(),
+            services.ledger(),
+            channels,
+            services.metrics(),
+            Clock.systemUTC(),
+            outboxCommitted),
         services.metrics(),
         services::databaseUp);
   }
@@ -40,7 +55,13 @@ public final class ApiRuntime {
   private static SandboxChannel sandboxChannel(PayrelayConfig config) {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     return new SandboxChannel(
-        new SandboxChannelConfig(s.url(), s.merchantId(), s.secret(), config.api().webhookUrl(SandboxChannel.NAME), s.signatureTolerance(), Duration.ofSeconds(5)),
+        new SandboxChannelConfig(
+            s.url(),
+            s.merchantId(),
+            s.secret(),
+            config.api().webhookUrl(SandboxChannel.NAME),
+            s.signatureTolerance(),
+            Duration.ofSeconds(5)),
         Clock.systemUTC(),
         HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build());
   }

@@ -53,12 +53,21 @@ public final class Demo {
       channel.queueBind(queue, config.amqp().exchange(), "payment.#");
       String paymentId = createPayment();
       Instant paidAt = Instant.now();
-      JsonNode pay = post(config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"), "{}", null);
-      out.printf("sandbox paid it: channel_txn_id=%s, callback answered HTTP %s%n",
+      JsonNode pay =
+          post(
+              config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"),
+              "{}",
+              null);
+      out.printf(
+          "sandbox paid it: channel_txn_id=%s, callback answered HTTP %s%n",
           pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
       JsonNode trail = awaitTrail(paymentId, paidAt.plus(timeout));
       if (trail == null) {
-        out.println("FAILED: trail incomplete within " + timeout.toSeconds() + " s; last state: " + get(paymentId));
+        out.println(
+            "FAILED: trail incomplete within "
+                + timeout.toSeconds()
+                + " s; last state: "
+                + get(paymentId));
         return false;
       }
       return printTrail(trail, channel, queue, paidAt.plus(timeout));
@@ -68,12 +77,16 @@ public final class Demo {
   private String createPayment() throws Exception {
     String orderId = "demo-" + UUID.randomUUID().toString().substring(0, 8);
     String body =
-        "{\"tenantId\":\"demo\",\"orderId\":\"" + orderId + "\",\"userId\":\"user-42\","
+        "{\"tenantId\":\"demo\",\"orderId\":\""
+            + orderId
+            + "\",\"userId\":\"user-42\","
             + "\"amountMinor\":1999,\"currency\":\"USD\",\"courseIds\":[\"course-java\",\"course-sql\"],"
             + "\"channel\":\"sandbox\"}";
     JsonNode created = post(api.resolve("/v1/payments"), body, "demo-" + orderId);
     String paymentId = created.path("payment").path("paymentId").asText();
-    out.printf("created payment %s for order %s: 19.99 USD, pay at %s%n", paymentId, orderId, created.path("payUrl").asText());
+    out.printf(
+        "created payment %s for order %s: 19.99 USD, pay at %s%n",
+        paymentId, orderId, created.path("payUrl").asText());
     return paymentId;
   }
 
@@ -93,14 +106,23 @@ public final class Demo {
     return null;
   }
 
-  private boolean printTrail(JsonNode trail, Channel channel, String queue, Instant deadline) throws Exception {
+  private boolean printTrail(JsonNode trail, Channel channel, String queue, Instant deadline)
+      throws Exception {
     JsonNode payment = trail.path("payment");
-    out.printf("payment    %s status=%s channel_txn_id=%s paid_at=%s%n", payment.path("paymentId").asText(),
-        payment.path("status").asText(), payment.path("channelTxnId").asText(), payment.path("paidAt").asText());
+    out.printf(
+        "payment    %s status=%s channel_txn_id=%s paid_at=%s%n",
+        payment.path("paymentId").asText(),
+        payment.path("status").asText(),
+        payment.path("channelTxnId").asText(),
+        payment.path("paidAt").asText());
     String confirmedId = null;
     for (JsonNode e : trail.path("events")) {
-      out.printf("event      %s %s status=%s sent_at=%s%n", e.path("eventId").asText(), e.path("eventType").asText(),
-          e.path("status").asText(), e.path("sentAt").asText());
+      out.printf(
+          "event      %s %s status=%s sent_at=%s%n",
+          e.path("eventId").asText(),
+          e.path("eventType").asText(),
+          e.path("status").asText(),
+          e.path("sentAt").asText());
       if ("PaymentConfirmed".equals(e.path("eventType").asText())) {
         confirmedId = e.path("eventId").asText();
       }
@@ -110,24 +132,33 @@ public final class Demo {
       out.println("FAILED: no message with message_id " + confirmedId + " on the bound queue");
       return false;
     }
-    out.printf("message    queue=%s routing_key=%s message_id=%s type=%s body=%s%n", queue,
-        message.getEnvelope().getRoutingKey(), message.getProps().getMessageId(), message.getProps().getType(),
+    out.printf(
+        "message    queue=%s routing_key=%s message_id=%s type=%s body=%s%n",
+        queue,
+        message.getEnvelope().getRoutingKey(),
+        message.getProps().getMessageId(),
+        message.getProps().getType(),
         new String(message.getBody(), StandardCharsets.UTF_8));
     LocalDateTime lastGrant = null;
     for (JsonNode g : trail.path("entitlements")) {
-      out.printf("granted    user=%s course=%s purchase=%s at=%s%n", g.path("userId").asText(),
-          g.path("courseId").asText(), g.path("purchaseId").asText(), g.path("grantedAt").asText());
+      out.printf(
+          "granted    user=%s course=%s purchase=%s at=%s%n",
+          g.path("userId").asText(),
+          g.path("courseId").asText(),
+          g.path("purchaseId").asText(),
+          g.path("grantedAt").asText());
       LocalDateTime at = LocalDateTime.parse(g.path("grantedAt").asText());
       lastGrant = lastGrant == null || at.isAfter(lastGrant) ? at : lastGrant;
     }
     LocalDateTime paidAt = LocalDateTime.parse(payment.path("paidAt").asText());
-    out.printf("OK: callback→PAID→entitlement in %d ms (database clock: paid_at → last granted_at)%n",
+    out.printf(
+        "OK: callback→PAID→entitlement in %d ms (database clock: paid_at → last granted_at)%n",
         Duration.between(paidAt, lastGrant).toMillis());
     return true;
   }
 
-  private static GetResponse awaitMessage(Channel channel, String queue, String messageId, Instant deadline)
-      throws Exception {
+  private static GetResponse awaitMessage(
+      Channel channel, String queue, String messageId, Instant deadline) throws Exception {
     while (Instant.now().isBefore(deadline)) {
       GetResponse r = channel.basicGet(queue, true);
       if (r == null) {
@@ -140,20 +171,25 @@ public final class Demo {
   }
 
   private JsonNode get(String paymentId) throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(r.body());
   }
 
   private JsonNode post(URI uri, String body, String idempotencyKey) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (idempotencyKey != null) {
       request.header("Idempotency-Key", idempotencyKey);
     }
     HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() / 100 != 2) {
-      throw new IllegalStateException("POST " + uri + " answered " + r.statusCode() + ": " + r.body());
+      throw new IllegalStateException(
+          "POST " + uri + " answered " + r.statusCode() + ": " + r.body());
     }
     return JSON.readTree(r.body());
   }

@@ -21,7 +21,10 @@ import picocli.CommandLine.Option;
     })
 final class DemoCommand implements Callable<Integer> {
 
-  @Option(names = "--timeout-seconds", defaultValue = "30", description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--timeout-seconds",
+      defaultValue = "30",
+      description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
   @Override
@@ -45,8 +48,11 @@ final class DemoCommand implements Callable<Integer> {
 
   private static boolean answers(URI health) {
     try {
-      HttpResponse<Void> r = HttpClient.newHttpClient().send(
-          HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                  HttpResponse.BodyHandlers.discarding());
       return r.statusCode() == 200;
     } catch (Exception e) {
       return false;

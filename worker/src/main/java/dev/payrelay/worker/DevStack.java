@@ -23,7 +23,12 @@ public final class DevStack implements AutoCloseable {
   private final WorkerRuntime worker;
   private final ApiServer api;
 
-  private DevStack(Services services, TemporalConnection temporal, SandboxSimulator sandbox, WorkerRuntime worker, ApiServer api) {
+  private DevStack(
+      Services services,
+      TemporalConnection temporal,
+      SandboxSimulator sandbox,
+      WorkerRuntime worker,
+      ApiServer api) {
     this.services = services;
     this.temporal = temporal;
     this.sandbox = sandbox;
@@ -42,17 +47,29 @@ public final class DevStack implements AutoCloseable {
     Database.createIfMissing(config.database());
     Services services = Services.over(Database.open(config.database()));
     int migrations = services.database().migrate();
-    out.printf("database   %s (%d migration(s) applied)%n", config.database().jdbcUrl(), migrations);
+    out.printf(
+        "database   %s (%d migration(s) applied)%n", config.database().jdbcUrl(), migrations);
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
-    out.printf("temporal   %s (%s, namespace %s)%n", config.temporal().target(),
-        temporal.embedded() ? "embedded Java test server" : "external", config.temporal().namespace());
+    out.printf(
+        "temporal   %s (%s, namespace %s)%n",
+        config.temporal().target(),
+        temporal.embedded() ? "embedded Java test server" : "external",
+        config.temporal().namespace());
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
-    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), "dev");
-    out.printf("rabbitmq   %s exchange %s, queue %s bound %s%n", WorkerRuntime.redact(config.amqp().uri()),
-        config.amqp().exchange(), AmqpTopology.DEMO_PAYMENT_EVENTS.queue(), AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern());
+    WorkerRuntime worker =
+        WorkerRuntime.start(
+            config, services, temporal, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), "dev");
+    out.printf(
+        "rabbitmq   %s exchange %s, queue %s bound %s%n",
+        WorkerRuntime.redact(config.amqp().uri()),
+        config.amqp().exchange(),
+        AmqpTopology.DEMO_PAYMENT_EVENTS.queue(),
+        AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern());
     ApiServer api = ApiRuntime.start(config, services, worker::wakeDispatcher);
-    out.printf("api        http://%s:%d  (webhook %s)%n", config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
+    out.printf(
+        "api        http://%s:%d  (webhook %s)%n",
+        config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
     return new DevStack(services, temporal, sandbox, worker, api);
   }
 
@@ -60,7 +77,8 @@ public final class DevStack implements AutoCloseable {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            SandboxSimulatorConfig.withDefaults(
+                s.url().getHost(), s.port(), s.merchantId(), s.secret()),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();

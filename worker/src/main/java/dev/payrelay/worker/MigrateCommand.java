@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "migrate",
     mixinStandardHelpOptions = true,
-    description = "Create the database if missing (utf8mb4) and apply the Flyway migrations (PAYRELAY_DB_*).")
+    description =
+        "Create the database if missing (utf8mb4) and apply the Flyway migrations (PAYRELAY_DB_*).")
 final class MigrateCommand implements Callable<Integer> {
 
   @Override

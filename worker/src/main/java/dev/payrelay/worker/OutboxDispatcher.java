@@ -82,13 +82,24 @@ public final class OutboxDispatcher implements AutoCloseable {
     try {
       handoff.accept(event);
     } catch (RuntimeException e) {
-      log.warn("hand-off of event {} ({}) failed, will retry: {}", event.eventId(), event.eventType(), e.toString());
-      outbox.releaseForRetry(event.eventId(), event.leaseToken(), "hand-off: " + e, settings.retryInitial(), settings.retryMax());
+      log.warn(
+          "hand-off of event {} ({}) failed, will retry: {}",
+          event.eventId(),
+          event.eventType(),
+          e.toString());
+      outbox.releaseForRetry(
+          event.eventId(),
+          event.leaseToken(),
+          "hand-off: " + e,
+          settings.retryInitial(),
+          settings.retryMax());
       metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
       return;
     }
     boolean marked = outbox.markDispatched(event.eventId(), event.leaseToken());
-    metrics.counter("payrelay.outbox.handoffs", "result", marked ? "dispatched" : "already_advanced").increment();
+    metrics
+        .counter("payrelay.outbox.handoffs", "result", marked ? "dispatched" : "already_advanced")
+        .increment();
   }
 
   private void loop() {

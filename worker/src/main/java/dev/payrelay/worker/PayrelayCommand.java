@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
     name = "payrelay",
     mixinStandardHelpOptions = true,
     version = "payrelay 0.1.0",
-    description = "Payment callbacks to PAID + outbox, Temporal workflows, RabbitMQ and entitlements, exactly once in effect.",
+    description =
+        "Payment callbacks to PAID + outbox, Temporal workflows, RabbitMQ and entitlements, exactly once in effect.",
     subcommands = {
       DevCommand.class,
       DemoCommand.class,
@@ -48,14 +49,17 @@ public final class PayrelayCommand implements Runnable {
   /** Blocks until the JVM is asked to stop, then closes {@code resource}. */
   static void runUntilStopped(AutoCloseable resource) throws InterruptedException {
     Thread main = Thread.currentThread();
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        System.err.println("payrelay: error while stopping: " + e);
-      }
-      main.interrupt();
-    }));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    resource.close();
+                  } catch (Exception e) {
+                    System.err.println("payrelay: error while stopping: " + e);
+                  }
+                  main.interrupt();
+                }));
     try {
       Thread.currentThread().join();
     } catch (InterruptedException stopped) {

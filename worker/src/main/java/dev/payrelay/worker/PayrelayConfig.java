@@ -96,7 +96,11 @@ public record PayrelayConfig(
    * @param retryMax backoff cap (5 min)
    */
   public record DispatcherSettings(
-      int batchSize, Duration lease, Duration idlePollMax, Duration retryInitial, Duration retryMax) {}
+      int batchSize,
+      Duration lease,
+      Duration idlePollMax,
+      Duration retryInitial,
+      Duration retryMax) {}
 
   /**
    * Reads the configuration from an environment map.

@@ -23,11 +23,17 @@ public final class Preflight {
    */
   public static void check(PayrelayConfig config) {
     URI db = URI.create(config.database().jdbcUrl().substring("jdbc:".length()));
-    require(db.getHost(), db.getPort() < 0 ? 3306 : db.getPort(), "MySQL/MariaDB",
+    require(
+        db.getHost(),
+        db.getPort() < 0 ? 3306 : db.getPort(),
+        "MySQL/MariaDB",
         "start it: start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql"
             + " (or: docker compose up -d mysql)");
     URI amqp = URI.create(config.amqp().uri());
-    require(amqp.getHost(), amqp.getPort() < 0 ? 5672 : amqp.getPort(), "RabbitMQ",
+    require(
+        amqp.getHost(),
+        amqp.getPort() < 0 ? 5672 : amqp.getPort(),
+        "RabbitMQ",
         "start it: rabbitmq-server -detached (or: docker compose up -d rabbitmq)");
   }
 
@@ -35,7 +41,8 @@ public final class Preflight {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(host, port), TIMEOUT_MS);
     } catch (IOException e) {
-      throw new IllegalStateException(what + " is not reachable at " + host + ":" + port + " — " + howToStart);
+      throw new IllegalStateException(
+          what + " is not reachable at " + host + ":" + port + " — " + howToStart);
     }
   }
 }

@@ -22,11 +22,13 @@ final class SandboxCommand implements Callable<Integer> {
     PayrelayConfig.SandboxSettings s = PayrelayCommand.config().sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            SandboxSimulatorConfig.withDefaults(
+                s.url().getHost(), s.port(), s.merchantId(), s.secret()),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();
-    System.out.printf("sandbox channel listening on %s (merchant %s)%n", sandbox.baseUrl(), s.merchantId());
+    System.out.printf(
+        "sandbox channel listening on %s (merchant %s)%n", sandbox.baseUrl(), s.merchantId());
     PayrelayCommand.runUntilStopped(sandbox);
     return 0;
   }

@@ -62,11 +62,15 @@ public final class TemporalConnection implements AutoCloseable {
   private void registerSearchAttributes(String namespace) {
     OperatorServiceStubs operator =
         OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder().setChannel(stubs.getRawChannel()).validateAndBuildWithDefaults());
+            OperatorServiceStubsOptions.newBuilder()
+                .setChannel(stubs.getRawChannel())
+                .validateAndBuildWithDefaults());
     AddSearchAttributesRequest.Builder request =
         AddSearchAttributesRequest.newBuilder().setNamespace(namespace);
     PaymentSearchAttributes.ALL.forEach(
-        key -> request.putSearchAttributes(key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
+        key ->
+            request.putSearchAttributes(
+                key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     try {
       operator.blockingStub().addSearchAttributes(request.build());
       log.info("registered search attributes {}", request.getSearchAttributesMap().keySet());

@@ -17,22 +17,29 @@ import picocli.CommandLine.Option;
     })
 final class WorkerCommand implements Callable<Integer> {
 
-  @Option(names = "--owner", description = "Lease owner name for this instance (default: host name and pid).")
+  @Option(
+      names = "--owner",
+      description = "Lease owner name for this instance (default: host name and pid).")
   String owner;
 
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
-    String name = owner != null ? owner : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    String name =
+        owner != null
+            ? owner
+            : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
     Services services = Services.over(Database.open(config.database()));
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, List.of(), name);
-    System.out.printf("worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
-    PayrelayCommand.runUntilStopped(() -> {
-      worker.close();
-      temporal.close();
-      services.close();
-    });
+    System.out.printf(
+        "worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
+    PayrelayCommand.runUntilStopped(
+        () -> {
+          worker.close();
+          temporal.close();
+          services.close();
+        });
     return 0;
   }
 }

@@ -24,7 +24,8 @@ public final class WorkerRuntime implements AutoCloseable {
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
 
-  private WorkerRuntime(ConfirmingPublisher publisher, WorkerFactory factory, OutboxDispatcher dispatcher) {
+  private WorkerRuntime(
+      ConfirmingPublisher publisher, WorkerFactory factory, OutboxDispatcher dispatcher) {
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
@@ -33,16 +34,26 @@ public final class WorkerRuntime implements AutoCloseable {
   /**
    * Declares the topology, starts polling Temporal and draining the outbox.
    *
-   * @param queues the queues this deployment owns on the exchange (dev and demo: the payment
-   *     events queue, so a normal run is routable)
+   * @param queues the queues this deployment owns on the exchange (dev and demo: the payment events
+   *     queue, so a normal run is routable)
    * @throws IllegalStateException if the broker refuses the topology
    */
   public static WorkerRuntime start(
-      PayrelayConfig config, Services services, TemporalConnection temporal, List<QueueBinding> queues, String owner) {
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      List<QueueBinding> queues,
+      String owner) {
     PayrelayConfig.AmqpSettings amqp = config.amqp();
     declareTopology(amqp, queues);
     ConfirmingPublisher publisher =
-        new ConfirmingPublisher(new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), AmqpConfig.DEFAULT_CHANNEL_POOL_SIZE, "payrelay-" + owner));
+        new ConfirmingPublisher(
+            new AmqpConfig(
+                amqp.uri(),
+                amqp.exchange(),
+                amqp.confirmTimeout(),
+                AmqpConfig.DEFAULT_CHANNEL_POOL_SIZE,
+                "payrelay-" + owner));
     WorkerFactory factory = WorkerFactory.newInstance(temporal.client());
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS);
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
@@ -52,7 +63,9 @@ public final class WorkerRuntime implements AutoCloseable {
     factory.start();
     WorkflowHandoff handoff = new WorkflowHandoff(temporal.client());
     OutboxDispatcher dispatcher =
-        new OutboxDispatcher(services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics()).start();
+        new OutboxDispatcher(
+                services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())
+            .start();
     return new WorkerRuntime(publisher, factory, dispatcher);
   }
 
@@ -69,7 +82,8 @@ public final class WorkerRuntime implements AutoCloseable {
         new AmqpTopology().declare(connection, amqp.exchange(), queues);
       }
     } catch (Exception e) {
-      throw new IllegalStateException("cannot declare AMQP topology at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot declare AMQP topology at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
     }
   }
 

@@ -14,9 +14,9 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
 
 /**
- * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id
- * is the business key {@code payment-{paymentId}}, so it starts the workflow if needed and signals
- * it either way; repeating it is harmless because the workflow dedupes by event id.
+ * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id is
+ * the business key {@code payment-{paymentId}}, so it starts the workflow if needed and signals it
+ * either way; repeating it is harmless because the workflow dedupes by event id.
  */
 public final class WorkflowHandoff {
 
@@ -45,7 +45,8 @@ public final class WorkflowHandoff {
     BatchRequest request = client.newSignalWithStartRequest();
     request.add(
         workflow::run,
-        new PaymentWorkflowInput(event.paymentId(), event.tenantId(), event.orderId(), event.channel()));
+        new PaymentWorkflowInput(
+            event.paymentId(), event.tenantId(), event.orderId(), event.channel()));
     request.add(
         workflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
