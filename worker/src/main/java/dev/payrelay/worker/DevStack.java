@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
@@ -43,6 +44,15 @@ public final class DevStack implements AutoCloseable {
    *     how to start it)
    */
   public static DevStack start(PayrelayConfig config, PrintStream out) {
+    return start(config, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), out);
+  }
+
+  /**
+   * Starts the stack with {@code queues} declared on the exchange (tests use their own names).
+   *
+   * @throws IllegalStateException if MySQL/MariaDB or RabbitMQ is not reachable
+   */
+  public static DevStack start(PayrelayConfig config, List<QueueBinding> queues, PrintStream out) {
     Preflight.check(config);
     Database.createIfMissing(config.database());
     Services services = Services.over(Database.open(config.database()));
@@ -71,6 +81,21 @@ public final class DevStack implements AutoCloseable {
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
     return new DevStack(services, temporal, sandbox, worker, api);
+  }
+
+  /** The database-backed services, for tests that inspect state. */
+  public Services services() {
+    return services;
+  }
+
+  /** The sandbox simulator. */
+  public SandboxSimulator sandbox() {
+    return sandbox;
+  }
+
+  /** The Temporal connection. */
+  public TemporalConnection temporal() {
+    return temporal;
   }
 
   private static SandboxSimulator startSandbox(PayrelayConfig config) {
