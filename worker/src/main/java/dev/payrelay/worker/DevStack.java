@@ -67,15 +67,15 @@ public final class DevStack implements AutoCloseable {
         config.temporal().namespace());
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
-    WorkerRuntime worker =
-        WorkerRuntime.start(
-            config, services, temporal, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), "dev");
-    out.printf(
-        "rabbitmq   %s exchange %s, queue %s bound %s%n",
-        WorkerRuntime.redact(config.amqp().uri()),
-        config.amqp().exchange(),
-        AmqpTopology.DEMO_PAYMENT_EVENTS.queue(),
-        AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern());
+    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, queues, "dev");
+    for (QueueBinding q : queues) {
+      out.printf(
+          "rabbitmq   %s exchange %s, queue %s bound %s%n",
+          WorkerRuntime.redact(config.amqp().uri()),
+          config.amqp().exchange(),
+          q.queue(),
+          q.routingKeyPattern());
+    }
     ApiServer api = ApiRuntime.start(config, services, worker::wakeDispatcher);
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",

@@ -1,0 +1,253 @@
+package dev.payrelay.worker;
+
+import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.GetResponse;
+import dev.payrelay.channels.sandbox.SandboxNotification;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The main job on real signed HTTP callbacks, MariaDB, RabbitMQ and a Temporal test server. */
+class EndToEndTest {
+
+  private static final Duration TRAIL_TIMEOUT = Duration.ofSeconds(30);
+  private static PayrelayHarness payrelay;
+  private static DSLContext dsl;
+
+  @BeforeAll
+  static void start() throws Exception {
+    payrelay = new PayrelayHarness(EndToEndTest.class);
+    dsl = payrelay.stack.services().database().dsl();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    payrelay.close();
+  }
+
+  @Test
+  void sandboxPays_paymentIsPaid_eventSentOnce_messageRouted_entitlementsGranted()
+      throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "course-a", "course-b");
+    HttpResponse<String> pay =
+        payrelay.post(
+            payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+            "{}".getBytes(),
+            Map.of("Content-Type", "application/json"));
+    assertThat(pay.statusCode()).isEqualTo(200);
+
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> sentEvents(paymentId) == 2 && granted(paymentId) == 2);
+
+    assertThat(status(paymentId)).isEqualTo("PAID");
+    String confirmedId = confirmedEventIds(paymentId).get(0);
+    List<GetResponse> messages = drainFor(paymentId);
+    assertThat(messages).extracting(m -> m.getProps().getMessageId()).containsOnlyOnce(confirmedId);
+    GetResponse confirmed =
+        messages.stream()
+            .filter(m -> m.getProps().getMessageId().equals(confirmedId))
+            .findFirst()
+            .orElseThrow();
+    assertThat(confirmed.getEnvelope().getRoutingKey()).isEqualTo("payment.confirmed");
+    assertThat(confirmed.getProps().getDeliveryMode()).isEqualTo(2);
+    JsonNode body = new ObjectMapper().readTree(confirmed.getBody());
+    assertThat(body.path("amountMinor").asLong()).isEqualTo(1050);
+    assertThat(body.path("courseIds")).hasSize(2);
+  }
+
+  @Test
+  void sameCallbackTwiceInARow_isAcceptedOnce_andGrantsOncePerCourse() throws Exception {
+    String paymentId = payrelay.createPayment(500, "JPY", "c1", "c2");
+    PayrelayHarness.SignedCallback cb =
+        payrelay.signedCallback(paid(paymentId, "sbx_twice_" + paymentId, "500", "JPY"));
+
+    HttpResponse<String> first = payrelay.postWebhook(cb.raw(), cb.headers());
+    HttpResponse<String> second = payrelay.postWebhook(cb.raw(), cb.headers());
+
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.body()).contains("CONFIRMED");
+    assertThat(second.statusCode()).isEqualTo(200);
+    assertThat(second.body()).contains("DUPLICATE");
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> sentEvents(paymentId) == 2 && granted(paymentId) == 2);
+    assertThat(confirmedEventIds(paymentId)).hasSize(1);
+    assertThat(
+            dsl.fetchCount(
+                PAYMENT_ORDER,
+                PAYMENT_ORDER.PAYMENT_ID.eq(paymentId).and(PAYMENT_ORDER.VERSION.eq(1))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void sameCallbackTenTimesConcurrently_isConfirmedOnce_andGrantsOncePerCourse() throws Exception {
+    String paymentId = payrelay.createPayment(2000, "EUR", "x", "y", "z");
+    PayrelayHarness.SignedCallback cb =
+        payrelay.signedCallback(paid(paymentId, "sbx_ten_" + paymentId, "20.00", "EUR"));
+
+    List<HttpResponse<String>> answers =
+        concurrently(10, () -> payrelay.postWebhook(cb.raw(), cb.headers()));
+
+    assertThat(answers).allSatisfy(a -> assertThat(a.statusCode()).isEqualTo(200));
+    assertThat(answers).filteredOn(a -> a.body().contains("CONFIRMED")).hasSize(1);
+    assertThat(answers).filteredOn(a -> a.body().contains("DUPLICATE")).hasSize(9);
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> sentEvents(paymentId) == 2 && granted(paymentId) == 3);
+    assertThat(confirmedEventIds(paymentId)).hasSize(1);
+    assertThat(dsl.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.PAYMENT_ID.eq(paymentId))).isEqualTo(10);
+  }
+
+  @Test
+  void reserializedOrTamperedCallback_gets401_andLeavesPaymentPendingWithoutEvent()
+      throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "c1");
+    PayrelayHarness.SignedCallback cb =
+        payrelay.signedCallback(paid(paymentId, "sbx_t_" + paymentId, "10.50", "USD"));
+    ObjectMapper json = new ObjectMapper();
+    byte[] reserialized =
+        json.writerWithDefaultPrettyPrinter().writeValueAsBytes(json.readTree(cb.raw()));
+    byte[] tampered = cb.raw().clone();
+    int digit = new String(tampered, StandardCharsets.UTF_8).indexOf("10.50") + 1;
+    tampered[digit] = (byte) '1';
+
+    assertThat(json.readTree(reserialized)).isEqualTo(json.readTree(cb.raw()));
+    assertThat(payrelay.postWebhook(reserialized, cb.headers()).statusCode()).isEqualTo(401);
+    assertThat(payrelay.postWebhook(tampered, cb.headers()).statusCode()).isEqualTo(401);
+
+    assertThat(status(paymentId)).isEqualTo("PENDING");
+    assertThat(confirmedEventIds(paymentId)).isEmpty();
+    assertThat(
+            dsl.fetchCount(
+                WEBHOOK_INBOX,
+                WEBHOOK_INBOX
+                    .OUTCOME
+                    .eq("BAD_SIGNATURE")
+                    .and(WEBHOOK_INBOX.SIGNATURE_VALID.isFalse())))
+        .isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  void amountOneMinorUnitShort_staysPending_withOneException_andNoEvent() throws Exception {
+    assertMismatch(1050, "USD", Map.of("amount", "10.49"), "AMOUNT_MISMATCH");
+  }
+
+  @Test
+  void wrongCurrency_staysPending_withOneException_andNoEvent() throws Exception {
+    assertMismatch(1050, "USD", Map.of("currency", "EUR"), "CURRENCY_MISMATCH");
+  }
+
+  private void assertMismatch(
+      long amount, String currency, Map<String, String> override, String kind) throws Exception {
+    String paymentId = payrelay.createPayment(amount, currency, "c1");
+    HttpResponse<String> pay =
+        payrelay.post(
+            payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+            new ObjectMapper().writeValueAsBytes(override),
+            Map.of("Content-Type", "application/json"));
+    assertThat(pay.statusCode()).isEqualTo(200);
+
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(
+            () ->
+                dsl.fetchCount(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId)) == 1);
+    assertThat(
+            dsl.fetchCount(
+                PAYMENT_EXCEPTION,
+                PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId).and(PAYMENT_EXCEPTION.KIND.eq(kind))))
+        .isEqualTo(1);
+    assertThat(status(paymentId)).isEqualTo("PENDING");
+    assertThat(confirmedEventIds(paymentId)).isEmpty();
+    assertThat(granted(paymentId)).isZero();
+  }
+
+  private static SandboxNotification paid(
+      String paymentId, String txn, String amount, String currency) {
+    return new SandboxNotification(
+        "ntf_" + txn, "m_payrelay_dev", paymentId, txn, amount, currency, "PAID", Instant.now());
+  }
+
+  private static String status(String paymentId) {
+    return dsl.select(PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchSingle()
+        .value1();
+  }
+
+  private static int sentEvents(String paymentId) {
+    return dsl.fetchCount(
+        OUTBOX_EVENT, OUTBOX_EVENT.AGGREGATE_ID.eq(paymentId).and(OUTBOX_EVENT.STATUS.eq("SENT")));
+  }
+
+  private static List<String> confirmedEventIds(String paymentId) {
+    return dsl.select(OUTBOX_EVENT.EVENT_ID)
+        .from(OUTBOX_EVENT)
+        .where(
+            OUTBOX_EVENT
+                .AGGREGATE_ID
+                .eq(paymentId)
+                .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed")))
+        .fetch(OUTBOX_EVENT.EVENT_ID);
+  }
+
+  private static int granted(String paymentId) {
+    return dsl.fetchCount(ENTITLEMENT, ENTITLEMENT.PURCHASE_ID.eq(paymentId));
+  }
+
+  /** Every message on the test queue for this payment (messages of other tests are dropped). */
+  private static List<GetResponse> drainFor(String paymentId) throws Exception {
+    List<GetResponse> mine = new ArrayList<>();
+    try (Channel ch = payrelay.amqpChannel()) {
+      for (GetResponse r = ch.basicGet(payrelay.queue, true);
+          r != null;
+          r = ch.basicGet(payrelay.queue, true)) {
+        if (new String(r.getBody(), StandardCharsets.UTF_8).contains(paymentId)) {
+          mine.add(r);
+        }
+      }
+    }
+    return mine;
+  }
+
+  private static <T> List<T> concurrently(int n, java.util.concurrent.Callable<T> task)
+      throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(n);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        futures.add(pool.submit(task));
+      }
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

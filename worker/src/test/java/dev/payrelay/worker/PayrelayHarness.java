@@ -1,0 +1,159 @@
+package dev.payrelay.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.channels.sandbox.SandboxSignature;
+import dev.payrelay.sql.testing.TestDatabase;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A whole payrelay (DevStack: API, worker, dispatcher, sandbox, port-bound Temporal test server) on
+ * a fresh database and its own exchange and queue names, for one test class.
+ */
+final class PayrelayHarness implements AutoCloseable {
+
+  static final String SECRET = "e2e-secret";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  final TestDatabase db;
+  final PayrelayConfig config;
+  final String queue;
+  final DevStack stack;
+  final HttpClient http = HttpClient.newHttpClient();
+  private final Connection amqp;
+
+  PayrelayHarness(Class<?> owner) throws Exception {
+    db = TestDatabase.create(owner);
+    String suffix =
+        owner.getSimpleName().toLowerCase() + "." + UUID.randomUUID().toString().substring(0, 8);
+    String exchange = "payrelay.test." + suffix;
+    queue = exchange + ".events";
+    int apiPort = freePort();
+    int sandboxPort = freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("PAYRELAY_DB_URL", db.config().jdbcUrl());
+    env.put("PAYRELAY_DB_USER", db.config().user());
+    env.put("PAYRELAY_DB_PASSWORD", db.config().password());
+    env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
+    env.put("PAYRELAY_TEMPORAL_EMBEDDED_PORT", String.valueOf(freePort()));
+    env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
+    env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
+    env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
+    config = PayrelayConfig.fromEnv(env);
+    stack =
+        DevStack.start(
+            config,
+            List.of(new QueueBinding(queue, "payment.#")),
+            new PrintStream(OutputStream.nullOutputStream()));
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setUri(config.amqp().uri());
+    amqp = factory.newConnection("payrelay-test-reader");
+  }
+
+  URI api(String path) {
+    return URI.create("http://127.0.0.1:" + config.api().port() + path);
+  }
+
+  URI sandbox(String path) {
+    return config.sandbox().url().resolve(path);
+  }
+
+  /** Creates a sandbox payment; returns its id. */
+  String createPayment(long amountMinor, String currency, String... courses) throws Exception {
+    String body =
+        JSON.writeValueAsString(
+            Map.of(
+                "tenantId",
+                "t1",
+                "orderId",
+                "o-" + UUID.randomUUID(),
+                "userId",
+                "u-" + UUID.randomUUID().toString().substring(0, 6),
+                "amountMinor",
+                amountMinor,
+                "currency",
+                currency,
+                "courseIds",
+                List.of(courses),
+                "channel",
+                "sandbox"));
+    HttpResponse<String> r =
+        post(api("/v1/payments"), body.getBytes(), Map.of("Content-Type", "application/json"));
+    if (r.statusCode() != 201) {
+      throw new IllegalStateException("create answered " + r.statusCode() + ": " + r.body());
+    }
+    return JSON.readTree(r.body()).path("payment").path("paymentId").asText();
+  }
+
+  /** The signed callback the sandbox would send: raw bytes and headers. */
+  SignedCallback signedCallback(SandboxNotification n) {
+    byte[] raw = n.toJson();
+    Map<String, String> headers =
+        new HashMap<>(
+            new SandboxSignature(SECRET, Duration.ofMinutes(5), Clock.systemUTC()).headersFor(raw));
+    headers.put("Content-Type", "application/json");
+    return new SignedCallback(raw, headers);
+  }
+
+  record SignedCallback(byte[] raw, Map<String, String> headers) {}
+
+  HttpResponse<String> postWebhook(byte[] raw, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    return post(api("/v1/webhooks/sandbox"), raw, headers);
+  }
+
+  HttpResponse<String> post(URI uri, byte[] body, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  JsonNode trail(String paymentId) throws Exception {
+    return JSON.readTree(
+        http.send(
+                HttpRequest.newBuilder(api("/v1/payments/" + paymentId)).build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body());
+  }
+
+  Channel amqpChannel() throws IOException {
+    return amqp.createChannel();
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    stack.close();
+    try (Channel ch = amqp.createChannel()) {
+      ch.queueDelete(queue);
+      ch.exchangeDelete(config.amqp().exchange());
+    }
+    amqp.close();
+    db.close();
+  }
+}
