@@ -1,0 +1,154 @@
+package dev.payrelay.activities.amqp;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.rabbitmq.client.GetResponse;
+import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.OutboxRow;
+import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.PublishRequest;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Duration;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The publish activity on a real database and broker: SENT only after a routed, confirmed publish.
+ */
+class OutboxActivitiesImplTest {
+
+  private static TestDatabase db;
+  private static RabbitFixture rabbit;
+  private static DSLContext dsl;
+  private static PaymentStore payments;
+  private static OutboxStore outbox;
+  private static ConfirmingPublisher publisher;
+  private static OutboxActivitiesImpl activities;
+  private static String exchange;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    db = TestDatabase.create(OutboxActivitiesImplTest.class);
+    rabbit = new RabbitFixture();
+    dsl = db.database().dsl();
+    payments = new PaymentStore(dsl, new OutboxWriter(new EventJson()));
+    outbox = new OutboxStore(dsl);
+    exchange = rabbit.exchangeName("payrelay.test.outbox-activities");
+    rabbit.declare(exchange, List.of());
+    publisher =
+        new ConfirmingPublisher(
+            rabbit.config(exchange, RabbitFixture.PORT, Duration.ofSeconds(5), 2));
+    activities = new OutboxActivitiesImpl(outbox, publisher);
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    publisher.close();
+    rabbit.close();
+    db.close();
+  }
+
+  @Test
+  void unroutablePublish_failsRetryably_andLeavesTheRowUnsentWithTheAttemptCounted() {
+    String eventId = createdEventOfNewPayment();
+    // No queue of this exchange is bound for this key, whatever other tests bound.
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.ROUTING_KEY, "payment.nobody-listens")
+        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+        .execute();
+
+    assertThatThrownBy(() -> activities.publish(new PublishRequest(eventId)))
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.getType()).isEqualTo("UNROUTABLE");
+              assertThat(f.isNonRetryable()).isFalse();
+            });
+
+    OutboxRow row = outbox.find(eventId).orElseThrow();
+    assertThat(row.status()).isEqualTo(OutboxStatus.PENDING);
+    assertThat(row.attempts()).isEqualTo(1);
+    assertThat(row.lastError()).contains("UNROUTABLE");
+    assertThat(row.sentAt()).isNull();
+  }
+
+  @Test
+  void routedPublish_marksSent_withMessageIdEqualToEventId_andARepeatPublishesNothing()
+      throws Exception {
+    String queue = rabbit.queueName("payrelay.test.outbox-activities.created");
+    rabbit.declare(exchange, List.of(new QueueBinding(queue, "payment.created")));
+    String eventId = createdEventOfNewPayment();
+
+    assertThat(activities.publish(new PublishRequest(eventId)).alreadySent()).isFalse();
+    assertThat(activities.publish(new PublishRequest(eventId)).alreadySent()).isTrue();
+
+    assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+    GetResponse message = rabbit.get(queue);
+    assertThat(message).isNotNull();
+    assertThat(message.getProps().getMessageId()).isEqualTo(eventId);
+    assertThat(rabbit.get(queue)).as("published once").isNull();
+  }
+
+  @Test
+  void unknownPayloadVersion_isANonRetryableBadPayload_andNothingIsPublished() {
+    String eventId = createdEventOfNewPayment();
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.PAYLOAD_VERSION, 99)
+        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+        .execute();
+
+    assertThatThrownBy(() -> activities.publish(new PublishRequest(eventId)))
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.getType()).isEqualTo("BAD_PAYLOAD");
+              assertThat(f.isNonRetryable()).isTrue();
+            });
+    assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.PENDING);
+  }
+
+  @Test
+  void deadEvent_isNotPublishedAgain_untilAnOperatorReplaysIt() {
+    String eventId = createdEventOfNewPayment();
+    activities.markDead(new MarkDeadRequest(eventId, "UNROUTABLE: retries exhausted"));
+
+    assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.DEAD);
+    assertThatThrownBy(() -> activities.publish(new PublishRequest(eventId)))
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class, f -> assertThat(f.getType()).isEqualTo("EVENT_DEAD"));
+  }
+
+  @Test
+  void missingEvent_isANonRetryableEventNotFound() {
+    assertThatThrownBy(
+            () -> activities.publish(new PublishRequest("00000000-0000-0000-0000-000000000000")))
+        .isInstanceOfSatisfying(
+            ApplicationFailure.class,
+            f -> {
+              assertThat(f.getType()).isEqualTo("EVENT_NOT_FOUND");
+              assertThat(f.isNonRetryable()).isTrue();
+            });
+  }
+
+  private static String createdEventOfNewPayment() {
+    String paymentId =
+        payments
+            .create(Payments.newPayment(Money.parse("1.00", "USD"), "c1"))
+            .payment()
+            .paymentId();
+    return outbox.forPayment(paymentId).get(0).eventId();
+  }
+}
