@@ -1,6 +1,5 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
@@ -9,7 +8,6 @@ import dev.payrelay.sql.Database;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.time.Clock;
-import java.util.List;
 
 /**
  * Everything {@code payrelay dev} runs in one process: migrated database, embedded Temporal (the
@@ -44,15 +42,6 @@ public final class DevStack implements AutoCloseable {
    *     how to start it)
    */
   public static DevStack start(PayrelayConfig config, PrintStream out) {
-    return start(config, List.of(AmqpTopology.DEMO_PAYMENT_EVENTS), out);
-  }
-
-  /**
-   * Starts the stack with {@code queues} declared on the exchange (tests use their own names).
-   *
-   * @throws IllegalStateException if MySQL/MariaDB or RabbitMQ is not reachable
-   */
-  public static DevStack start(PayrelayConfig config, List<QueueBinding> queues, PrintStream out) {
     Preflight.check(config);
     Database.createIfMissing(config.database());
     Services services = Services.over(Database.open(config.database()));
@@ -67,8 +56,8 @@ public final class DevStack implements AutoCloseable {
         config.temporal().namespace());
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
-    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, queues, "dev");
-    for (QueueBinding q : queues) {
+    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, "dev");
+    for (QueueBinding q : config.amqp().queues()) {
       out.printf(
           "rabbitmq   %s exchange %s, queue %s bound %s%n",
           WorkerRuntime.redact(config.amqp().uri()),
@@ -102,8 +91,7 @@ public final class DevStack implements AutoCloseable {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(
-                s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret()),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();

@@ -1,8 +1,12 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.sql.DatabaseConfig;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,8 +37,18 @@ public record PayrelayConfig(
    * @param uri {@code PAYRELAY_AMQP_URI}, default {@code amqp://guest:guest@127.0.0.1:5672/%2f}
    * @param exchange {@code PAYRELAY_AMQP_EXCHANGE}, default {@code payrelay.events}
    * @param confirmTimeout {@code PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS}, default 5000
+   * @param queues {@code PAYRELAY_AMQP_QUEUES}: the durable queues payrelay declares and binds at
+   *     start, as {@code queue=pattern[,queue=pattern...]}; default {@code
+   *     payrelay.payment-events=payment.#} so a normal run is routable; empty string for none
    */
-  public record AmqpSettings(String uri, String exchange, Duration confirmTimeout) {}
+  public record AmqpSettings(
+      String uri, String exchange, Duration confirmTimeout, List<QueueBinding> queues) {
+
+    /** Copies the list. */
+    public AmqpSettings {
+      queues = List.copyOf(queues);
+    }
+  }
 
   /**
    * Temporal.
@@ -77,14 +91,22 @@ public record PayrelayConfig(
   /**
    * The sandbox channel.
    *
-   * @param url {@code PAYRELAY_SANDBOX_URL}, default {@code http://127.0.0.1:8090}
+   * @param url {@code PAYRELAY_SANDBOX_URL}: how payrelay reaches the channel, default {@code
+   *     http://127.0.0.1:8090}
+   * @param bindHost {@code PAYRELAY_SANDBOX_BIND}: where {@code payrelay sandbox/dev} serves it,
+   *     default 127.0.0.1
    * @param port {@code PAYRELAY_SANDBOX_PORT} where {@code payrelay sandbox/dev} serves it, 8090
    * @param merchantId {@code PAYRELAY_SANDBOX_MERCHANT_ID}, default {@code m_payrelay_dev}
    * @param secret {@code PAYRELAY_SANDBOX_SECRET}: the HMAC key shared with the channel
    * @param signatureTolerance {@code PAYRELAY_SANDBOX_TOLERANCE_SECONDS}, default 300
    */
   public record SandboxSettings(
-      URI url, int port, String merchantId, String secret, Duration signatureTolerance) {}
+      URI url,
+      String bindHost,
+      int port,
+      String merchantId,
+      String secret,
+      Duration signatureTolerance) {}
 
   /**
    * The outbox dispatcher.
@@ -109,6 +131,7 @@ public record PayrelayConfig(
    */
   public static PayrelayConfig fromEnv(Map<String, String> env) {
     Env e = new Env(env);
+    Map<String, String> values = env;
     String apiHost = e.text("PAYRELAY_API_HOST", "127.0.0.1");
     int apiPort = e.integer("PAYRELAY_API_PORT", 8080);
     int sandboxPort = e.integer("PAYRELAY_SANDBOX_PORT", 8090);
@@ -121,7 +144,8 @@ public record PayrelayConfig(
         new AmqpSettings(
             e.text("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:5672/%2f"),
             e.text("PAYRELAY_AMQP_EXCHANGE", "payrelay.events"),
-            Duration.ofMillis(e.integer("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", 5000))),
+            Duration.ofMillis(e.integer("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", 5000)),
+            queues(values.getOrDefault("PAYRELAY_AMQP_QUEUES", DEFAULT_QUEUES))),
         new TemporalSettings(
             e.text("PAYRELAY_TEMPORAL_ADDRESS", null),
             e.text("PAYRELAY_TEMPORAL_NAMESPACE", "default"),
@@ -133,6 +157,7 @@ public record PayrelayConfig(
             Duration.ofMinutes(e.integer("PAYRELAY_PAYMENT_TTL_MINUTES", 30))),
         new SandboxSettings(
             URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort)),
+            e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
             sandboxPort,
             e.text("PAYRELAY_SANDBOX_MERCHANT_ID", "m_payrelay_dev"),
             e.text("PAYRELAY_SANDBOX_SECRET", "sandbox-dev-secret-change-me"),
@@ -143,6 +168,27 @@ public record PayrelayConfig(
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
             Duration.ofMinutes(5)));
+  }
+
+  private static final String DEFAULT_QUEUES =
+      AmqpTopology.DEMO_PAYMENT_EVENTS.queue()
+          + "="
+          + AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern();
+
+  private static List<QueueBinding> queues(String spec) {
+    List<QueueBinding> queues = new ArrayList<>();
+    for (String item : spec.split(",")) {
+      if (item.isBlank()) {
+        continue;
+      }
+      String[] parts = item.trim().split("=", 2);
+      if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+        throw new IllegalArgumentException(
+            "PAYRELAY_AMQP_QUEUES must be queue=pattern[,queue=pattern...], got: " + spec);
+      }
+      queues.add(new QueueBinding(parts[0].trim(), parts[1].trim()));
+    }
+    return queues;
   }
 
   private record Env(Map<String, String> values) {

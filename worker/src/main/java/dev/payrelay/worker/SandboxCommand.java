@@ -22,8 +22,7 @@ final class SandboxCommand implements Callable<Integer> {
     PayrelayConfig.SandboxSettings s = PayrelayCommand.config().sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(
-                s.url().getHost(), s.port(), s.merchantId(), s.secret()),
+            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret()),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();

@@ -75,9 +75,15 @@ public final class TemporalConnection implements AutoCloseable {
       operator.blockingStub().addSearchAttributes(request.build());
       log.info("registered search attributes {}", request.getSearchAttributesMap().keySet());
     } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() != Status.Code.ALREADY_EXISTS) {
+      if (e.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
+        return;
+      }
+      if (embedded()) {
         throw e;
       }
+      // A real cluster's operators may register them out of band (docker-compose does) and deny
+      // this call; the worker still runs, and the workflows' upserts report what is missing.
+      log.warn("could not register search attributes on {}: {}", namespace, e.getStatus());
     }
   }
 

@@ -2,7 +2,6 @@ package dev.payrelay.worker;
 
 import dev.payrelay.sql.Database;
 import java.net.InetAddress;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,7 +30,7 @@ final class WorkerCommand implements Callable<Integer> {
             : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
     Services services = Services.over(Database.open(config.database()));
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
-    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, List.of(), name);
+    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(
         "worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
     PayrelayCommand.runUntilStopped(

@@ -34,18 +34,12 @@ public final class WorkerRuntime implements AutoCloseable {
   /**
    * Declares the topology, starts polling Temporal and draining the outbox.
    *
-   * @param queues the queues this deployment owns on the exchange (dev and demo: the payment events
-   *     queue, so a normal run is routable)
    * @throws IllegalStateException if the broker refuses the topology
    */
   public static WorkerRuntime start(
-      PayrelayConfig config,
-      Services services,
-      TemporalConnection temporal,
-      List<QueueBinding> queues,
-      String owner) {
+      PayrelayConfig config, Services services, TemporalConnection temporal, String owner) {
     PayrelayConfig.AmqpSettings amqp = config.amqp();
-    declareTopology(amqp, queues);
+    declareTopology(amqp, amqp.queues());
     ConfirmingPublisher publisher =
         new ConfirmingPublisher(
             new AmqpConfig(

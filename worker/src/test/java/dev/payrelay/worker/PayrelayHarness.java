@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -53,16 +52,13 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_DB_USER", db.config().user());
     env.put("PAYRELAY_DB_PASSWORD", db.config().password());
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
+    env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
     env.put("PAYRELAY_TEMPORAL_EMBEDDED_PORT", String.valueOf(freePort()));
     env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
     env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
     config = PayrelayConfig.fromEnv(env);
-    stack =
-        DevStack.start(
-            config,
-            List.of(new QueueBinding(queue, "payment.#")),
-            new PrintStream(OutputStream.nullOutputStream()));
+    stack = DevStack.start(config, new PrintStream(OutputStream.nullOutputStream()));
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(config.amqp().uri());
     amqp = factory.newConnection("payrelay-test-reader");
