@@ -30,6 +30,7 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
+    Preflight.check(config);
     URI api = URI.create("http://" + config.api().host() + ":" + config.api().port());
     DevStack stack = null;
     if (!answers(api.resolve("/health"))) {

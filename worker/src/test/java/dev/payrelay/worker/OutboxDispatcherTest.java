@@ -1,0 +1,131 @@
+package dev.payrelay.worker;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.SqlTime;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dispatcher on a real database, with Temporal replaced by a hand-off that fails or records:
+ * ingestion needs the database alone, and a failed hand-off loses nothing.
+ */
+class OutboxDispatcherTest {
+
+  private static final PayrelayConfig.DispatcherSettings SETTINGS =
+      new PayrelayConfig.DispatcherSettings(
+          10,
+          Duration.ofSeconds(30),
+          Duration.ofMillis(200),
+          Duration.ofSeconds(10),
+          Duration.ofMinutes(5));
+
+  private static TestDatabase db;
+  private static Services services;
+  private static DSLContext dsl;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestDatabase.create(OutboxDispatcherTest.class);
+    services = Services.over(db.database());
+    dsl = db.database().dsl();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    db.close();
+  }
+
+  @BeforeEach
+  void settleEarlierRows() {
+    dsl.update(OUTBOX_EVENT).set(OUTBOX_EVENT.STATUS, "SENT").execute();
+  }
+
+  @Test
+  void temporalDown_callbackStillConfirms_andEventsStayPendingWithBackoffInDatabaseTime() {
+    PaymentRow payment = paidPayment();
+    OutboxDispatcher dispatcher =
+        dispatcher(
+            e -> {
+              throw new IllegalStateException("UNAVAILABLE: temporal is down");
+            });
+    LocalDateTime before = dsl.select(SqlTime.now()).fetchSingle().value1();
+
+    assertThat(dispatcher.dispatchOnce()).isEqualTo(2);
+
+    var rows =
+        dsl.selectFrom(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.AGGREGATE_ID.eq(payment.paymentId()))
+            .fetch();
+    assertThat(rows)
+        .hasSize(2)
+        .allSatisfy(
+            r -> {
+              assertThat(r.getStatus()).isEqualTo("PENDING");
+              assertThat(r.getAttempts()).isEqualTo(1);
+              assertThat(r.getLastError()).contains("temporal is down");
+              assertThat(r.getNextAttemptAt()).isAfter(before.plusSeconds(4));
+            });
+    assertThat(dispatcher.dispatchOnce()).as("backing off, not due yet").isZero();
+  }
+
+  @Test
+  void handOff_marksDispatched_inOutboxOrder() {
+    PaymentRow payment = paidPayment();
+    List<ClaimedEvent> handedOff = new ArrayList<>();
+
+    assertThat(dispatcher(handedOff::add).dispatchOnce()).isEqualTo(2);
+
+    assertThat(handedOff)
+        .extracting(ClaimedEvent::eventType)
+        .containsExactly("PaymentCreated", "PaymentConfirmed");
+    assertThat(handedOff).allSatisfy(e -> assertThat(e.paymentId()).isEqualTo(payment.paymentId()));
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(payment.paymentId())
+                    .and(OUTBOX_EVENT.STATUS.eq("DISPATCHED"))))
+        .isEqualTo(2);
+  }
+
+  private static OutboxDispatcher dispatcher(java.util.function.Consumer<ClaimedEvent> handoff) {
+    return new OutboxDispatcher(
+        services.outbox(), handoff, SETTINGS, "test", new SimpleMeterRegistry());
+  }
+
+  private static PaymentRow paidPayment() {
+    PaymentRow p =
+        services.payments().create(Payments.newPayment(Money.parse("7.00", "USD"), "c1")).payment();
+    services
+        .ledger()
+        .apply(
+            new VerifiedCallback(
+                "n",
+                p.merchantId(),
+                p.paymentId(),
+                "t-" + p.paymentId(),
+                p.amount(),
+                ChannelPaymentStatus.PAID),
+            null,
+            "CALLBACK");
+    return p;
+  }
+}
