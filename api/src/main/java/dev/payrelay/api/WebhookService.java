@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
+import org.jooq.exception.DataAccessException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,7 @@ public final class WebhookService {
 
   private static final Logger log = LoggerFactory.getLogger(WebhookService.class);
   private static final String JSON = "application/json";
+  private static final String CALLBACKS = "payrelay.webhook.callbacks";
 
   private final WebhookInboxStore inbox;
   private final PaymentLedger ledger;
@@ -63,37 +65,51 @@ public final class WebhookService {
    * @param rawBody the exact request bytes
    * @param remoteAddr the peer, for the inbox
    * @return the answer: the channel's protocol reply for a verified callback; 401/400 with a JSON
-   *     error for a rejected one; 404 for an unknown channel
+   *     error for a rejected one; 404 for an unknown channel; 503 when the database failed (the
+   *     channel retries; a stored request keeps outcome RECEIVED)
    */
   public WebhookResponse handle(
       String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
-    long inboxId = inbox.record(new ReceivedCallback(channelName, headers, rawBody, remoteAddr));
+    long inboxId;
+    try {
+      inboxId = inbox.record(new ReceivedCallback(channelName, headers, rawBody, remoteAddr));
+    } catch (DataAccessException e) {
+      // Not stored, so not acknowledged: the channel's retry will bring it again.
+      log.error("callback on {} could not be stored: {}", channelName, e.toString());
+      metrics.counter(CALLBACKS, "channel", channelName, "outcome", "NOT_STORED").increment();
+      return new WebhookResponse(503, JSON, "{\"error\":\"NOT_STORED\"}", -1);
+    }
+    try {
+      return decide(inboxId, channelName, headers, rawBody);
+    } catch (DataAccessException e) {
+      // Stored but undecided (outcome stays RECEIVED); the channel's retry decides it again.
+      log.error("callback {} stored but not decided: {}", inboxId, e.toString());
+      metrics.counter(CALLBACKS, "channel", channelName, "outcome", "NOT_DECIDED").increment();
+      return new WebhookResponse(
+          503, JSON, "{\"error\":\"NOT_DECIDED\",\"inboxId\":" + inboxId + "}", inboxId);
+    }
+  }
+
+  private WebhookResponse decide(
+      long inboxId, String channelName, Map<String, String> headers, byte[] rawBody) {
     Optional<PaymentChannel> channel = channels.find(channelName);
     if (channel.isEmpty()) {
-      return finish(
+      return reject(
           inboxId,
           channelName,
-          null,
-          "UNKNOWN_CHANNEL",
-          "no channel " + channelName,
-          404,
-          null,
-          null);
+          new InboxCompletion(
+              null, "UNKNOWN_CHANNEL", "no channel " + channelName, 404, null, null));
     }
     VerifiedCallback callback;
     try {
       callback =
           channel.get().verifyCallback(new CallbackRequest(headers, rawBody, clock.instant()));
     } catch (CallbackRejectedException e) {
-      return finish(
+      return reject(
           inboxId,
           channelName,
-          false,
-          e.reason().name(),
-          e.getMessage(),
-          e.reason().httpStatus(),
-          null,
-          null);
+          new InboxCompletion(
+              false, e.reason().name(), e.getMessage(), e.reason().httpStatus(), null, null));
     }
     LedgerResult result = ledger.apply(callback, inboxId, "CALLBACK");
     if (result.eventId() != null) {
@@ -103,12 +119,13 @@ public final class WebhookService {
     complete(
         inboxId,
         channelName,
-        true,
-        result.outcome().name(),
-        result.detail(),
-        reply.httpStatus(),
-        callback.paymentId(),
-        callback.notificationId());
+        new InboxCompletion(
+            true,
+            result.outcome().name(),
+            result.detail(),
+            reply.httpStatus(),
+            callback.paymentId(),
+            callback.notificationId()));
     log.info(
         "callback {} payment={} txn={} outcome={} http={}",
         inboxId,
@@ -119,34 +136,15 @@ public final class WebhookService {
     return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
   }
 
-  private WebhookResponse finish(
-      long inboxId,
-      String channel,
-      Boolean valid,
-      String outcome,
-      String detail,
-      int status,
-      String paymentId,
-      String notificationId) {
-    complete(inboxId, channel, valid, outcome, detail, status, paymentId, notificationId);
-    log.warn("callback {} rejected: {} ({})", inboxId, outcome, detail);
-    String body = "{\"error\":\"" + outcome + "\",\"inboxId\":" + inboxId + "}";
-    return new WebhookResponse(status, JSON, body, inboxId);
+  private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {
+    complete(inboxId, channel, c);
+    log.warn("callback {} rejected: {} ({})", inboxId, c.outcome(), c.detail());
+    String body = "{\"error\":\"" + c.outcome() + "\",\"inboxId\":" + inboxId + "}";
+    return new WebhookResponse(c.httpStatus(), JSON, body, inboxId);
   }
 
-  private void complete(
-      long inboxId,
-      String channel,
-      Boolean valid,
-      String outcome,
-      String detail,
-      int status,
-      String paymentId,
-      String notificationId) {
-    inbox.complete(
-        inboxId, new InboxCompletion(valid, outcome, detail, status, paymentId, notificationId));
-    metrics
-        .counter("payrelay.webhook.callbacks", "channel", channel, "outcome", outcome)
-        .increment();
+  private void complete(long inboxId, String channel, InboxCompletion c) {
+    inbox.complete(inboxId, c);
+    metrics.counter(CALLBACKS, "channel", channel, "outcome", c.outcome()).increment();
   }
 }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.domain.channel.ChannelPaymentStatus;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -69,18 +67,6 @@ class EntitlementStoreTest {
   }
 
   private static PaymentRow paidPayment(String... courses) {
-    PaymentRow p =
-        payments.create(Payments.newPayment(Money.parse("1.00", "USD"), courses)).payment();
-    ledger.apply(
-        new VerifiedCallback(
-            "n",
-            p.merchantId(),
-            p.paymentId(),
-            "t-" + p.paymentId(),
-            p.amount(),
-            ChannelPaymentStatus.PAID),
-        null,
-        "CALLBACK");
-    return p;
+    return Payments.paid(payments, ledger, Money.parse("1.00", "USD"), courses);
   }
 }

@@ -87,7 +87,8 @@ public final class DevStack implements AutoCloseable {
     return temporal;
   }
 
-  private static SandboxSimulator startSandbox(PayrelayConfig config) {
+  /** Starts the sandbox channel simulator on its configured bind address and port. */
+  static SandboxSimulator startSandbox(PayrelayConfig config) {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(

@@ -1,9 +1,6 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.channels.sandbox.SandboxSimulator;
-import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
-import java.net.http.HttpClient;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -19,15 +16,11 @@ final class SandboxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PayrelayConfig.SandboxSettings s = PayrelayCommand.config().sandbox();
-    SandboxSimulator sandbox =
-        new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret()),
-            Clock.systemUTC(),
-            HttpClient.newHttpClient());
-    sandbox.start();
+    PayrelayConfig config = PayrelayCommand.config();
+    SandboxSimulator sandbox = DevStack.startSandbox(config);
     System.out.printf(
-        "sandbox channel listening on %s (merchant %s)%n", sandbox.baseUrl(), s.merchantId());
+        "sandbox channel listening on %s (merchant %s)%n",
+        sandbox.baseUrl(), config.sandbox().merchantId());
     PayrelayCommand.runUntilStopped(sandbox);
     return 0;
   }

@@ -4,8 +4,6 @@ import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.domain.channel.ChannelPaymentStatus;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.SqlTime;
@@ -112,20 +110,6 @@ class OutboxDispatcherTest {
   }
 
   private static PaymentRow paidPayment() {
-    PaymentRow p =
-        services.payments().create(Payments.newPayment(Money.parse("7.00", "USD"), "c1")).payment();
-    services
-        .ledger()
-        .apply(
-            new VerifiedCallback(
-                "n",
-                p.merchantId(),
-                p.paymentId(),
-                "t-" + p.paymentId(),
-                p.amount(),
-                ChannelPaymentStatus.PAID),
-            null,
-            "CALLBACK");
-    return p;
+    return Payments.paid(services.payments(), services.ledger(), Money.parse("7.00", "USD"), "c1");
   }
 }

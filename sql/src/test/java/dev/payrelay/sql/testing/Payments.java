@@ -1,7 +1,12 @@
 package dev.payrelay.sql.testing;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.sql.NewPayment;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.PaymentStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -13,6 +18,23 @@ public final class Payments {
   public static final String MERCHANT = "m_test";
 
   private Payments() {}
+
+  /** Creates a payment and confirms it through the ledger as a matching channel callback would. */
+  public static PaymentRow paid(
+      PaymentStore payments, PaymentLedger ledger, Money amount, String... courseIds) {
+    PaymentRow p = payments.create(newPayment(amount, courseIds)).payment();
+    ledger.apply(
+        new VerifiedCallback(
+            "n-" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "t-" + p.paymentId(),
+            p.amount(),
+            ChannelPaymentStatus.PAID),
+        null,
+        "CALLBACK");
+    return p;
+  }
 
   /** A sandbox payment of {@code amount} buying {@code courseIds}, without idempotency key. */
   public static NewPayment newPayment(Money amount, String... courseIds) {
