@@ -12,6 +12,8 @@ package dev.payrelay.sql;
  * @param channel the payment's channel
  * @param leaseToken the token every write-back must match
  * @param attempts hand-off and publish failures so far
+ * @param redispatch true when the row was already DISPATCHED and its confirm is overdue (the safety
+ *     net hands it over again)
  */
 public record ClaimedEvent(
     String eventId,
@@ -22,4 +24,5 @@ public record ClaimedEvent(
     String orderId,
     String channel,
     String leaseToken,
-    int attempts) {}
+    int attempts,
+    boolean redispatch) {}

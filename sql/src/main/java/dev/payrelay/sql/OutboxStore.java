@@ -6,11 +6,14 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Records;
 import org.jooq.impl.DSL;
 
 /**
@@ -29,9 +32,11 @@ public final class OutboxStore {
   }
 
   /**
-   * Leases up to {@code limit} due PENDING rows, earliest due first. A row's lease expiry is also
-   * its next due time, so rows of a dispatcher that died are claimable again once the lease runs
-   * out.
+   * Leases up to {@code limit} due rows, earliest due first: PENDING rows whose next attempt is
+   * due, then DISPATCHED rows whose broker confirm is overdue (the safety net: their workflow may
+   * have been lost, e.g. with the embedded dev server; handing them over again is harmless because
+   * the workflow dedupes by event id). A row's lease expiry is also its next due time, so rows of a
+   * dispatcher that died are claimable again once the lease runs out.
    *
    * @param owner the claiming instance, for operators
    * @param limit the batch size
@@ -43,18 +48,10 @@ public final class OutboxStore {
     return dsl.transactionResult(
         cfg -> {
           DSLContext tx = cfg.dsl();
-          List<String> ids =
-              tx.select(OUTBOX_EVENT.EVENT_ID)
-                  .from(OUTBOX_EVENT)
-                  .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
-                  .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
-                  // Exactly the claim index's order: InnoDB then reads (and locks) only the rows
-                  // it returns, so concurrent dispatchers skip each other's rows instead of all.
-                  .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
-                  .limit(limit)
-                  .forUpdate()
-                  .skipLocked()
-                  .fetch(OUTBOX_EVENT.EVENT_ID);
+          List<String> ids = new ArrayList<>(lockDue(tx, OutboxStatus.PENDING, limit));
+          if (ids.size() < limit) {
+            ids.addAll(lockDue(tx, OutboxStatus.DISPATCHED, limit - ids.size()));
+          }
           if (ids.isEmpty()) {
             return List.of();
           }
@@ -75,39 +72,62 @@ public final class OutboxStore {
                   PAYMENT_ORDER.ORDER_ID,
                   PAYMENT_ORDER.CHANNEL,
                   OUTBOX_EVENT.LEASE_TOKEN,
-                  OUTBOX_EVENT.ATTEMPTS)
+                  OUTBOX_EVENT.ATTEMPTS,
+                  OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()))
               .from(OUTBOX_EVENT)
               .join(PAYMENT_ORDER)
               .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
               .where(OUTBOX_EVENT.EVENT_ID.in(ids))
               .orderBy(OUTBOX_EVENT.SEQ)
-              .fetch(org.jooq.Records.mapping(ClaimedEvent::new));
+              .fetch(Records.mapping(ClaimedEvent::new));
         });
+  }
+
+  /** Rows a dispatcher may still write back: not yet confirmed by the broker, and not DEAD. */
+  private static Condition unconfirmed() {
+    return OUTBOX_EVENT.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name());
+  }
+
+  private static List<String> lockDue(DSLContext tx, OutboxStatus status, int limit) {
+    return tx.select(OUTBOX_EVENT.EVENT_ID)
+        .from(OUTBOX_EVENT)
+        .where(OUTBOX_EVENT.STATUS.eq(status.name()))
+        .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
+        // Exactly the claim index's order: InnoDB then reads (and locks) only the rows it
+        // returns, so concurrent dispatchers skip each other's rows instead of all of them.
+        .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .fetch(OUTBOX_EVENT.EVENT_ID);
   }
 
   /**
    * Marks a claimed row DISPATCHED after its hand-off, only while the lease token still matches and
-   * the row is still PENDING.
+   * the row is not yet SENT or DEAD. It becomes due again for the safety net after {@code
+   * confirmWithin} unless the publish marks it SENT first.
    *
    * @return false when the row moved on without us: the lease expired and someone else claimed it,
    *     or the publish already marked it SENT (both harmless)
    */
-  public boolean markDispatched(String eventId, String leaseToken) {
+  public boolean markDispatched(String eventId, String leaseToken, Duration confirmWithin) {
     return dsl.update(OUTBOX_EVENT)
             .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
             .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
+            .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(confirmWithin))
             .setNull(OUTBOX_EVENT.LEASE_UNTIL)
             .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
             .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
             .and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken))
-            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .and(unconfirmed())
             .execute()
         == 1;
   }
 
   /**
-   * Returns a claimed row to PENDING after a failed hand-off, due again after exponential backoff
-   * with jitter computed in SQL: {@code min(max, initial * 2^attempts) * [0.5, 1.0)}.
+   * Puts a claimed row back after a failed hand-off (its status unchanged), due again after
+   * exponential backoff with jitter computed in SQL: {@code min(max, initial * 2^attempts) * [0.5,
+   * 1.0)}.
    *
    * @return false when the lease token no longer matches (someone else owns the row now)
    */
@@ -128,7 +148,7 @@ public final class OutboxStore {
             .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
             .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
             .and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken))
-            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .and(unconfirmed())
             .execute()
         == 1;
   }

@@ -107,8 +107,8 @@ class OutboxStoreTest {
     createPayment();
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
 
-    assertThat(outbox.markDispatched(e.eventId(), "not-the-token")).isFalse();
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken())).isTrue();
+    assertThat(outbox.markDispatched(e.eventId(), "not-the-token", LEASE)).isFalse();
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).isTrue();
     assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.DISPATCHED);
   }
 
@@ -118,9 +118,26 @@ class OutboxStoreTest {
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
 
     assertThat(outbox.markSent(e.eventId())).isTrue();
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken())).isFalse();
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).isFalse();
     assertThat(outbox.markSent(e.eventId())).as("second markSent is a no-op").isFalse();
     assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+  }
+
+  @Test
+  void dispatchedRowNotSentInTime_isClaimedAgain_asARedispatch() {
+    createPayment();
+    ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
+    assertThat(e.redispatch()).isFalse();
+
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), Duration.ZERO)).isTrue();
+    ClaimedEvent again = outbox.claim("d2", 10, LEASE).get(0);
+
+    assertThat(again.eventId()).isEqualTo(e.eventId());
+    assertThat(again.redispatch()).isTrue();
+    assertThat(again.leaseToken()).isNotEqualTo(e.leaseToken());
+    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).as("old token").isFalse();
+    assertThat(outbox.markDispatched(again.eventId(), again.leaseToken(), LEASE)).isTrue();
+    assertThat(outbox.claim("d3", 10, LEASE)).as("confirm not yet overdue").isEmpty();
   }
 
   @Test

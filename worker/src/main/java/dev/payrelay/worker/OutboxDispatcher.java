@@ -96,10 +96,11 @@ public final class OutboxDispatcher implements AutoCloseable {
       metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
       return;
     }
-    boolean marked = outbox.markDispatched(event.eventId(), event.leaseToken());
-    metrics
-        .counter("payrelay.outbox.handoffs", "result", marked ? "dispatched" : "already_advanced")
-        .increment();
+    boolean marked =
+        outbox.markDispatched(event.eventId(), event.leaseToken(), settings.redispatchAfter());
+    String result =
+        !marked ? "already_advanced" : event.redispatch() ? "redispatched" : "dispatched";
+    metrics.counter("payrelay.outbox.handoffs", "result", result).increment();
   }
 
   private void loop() {

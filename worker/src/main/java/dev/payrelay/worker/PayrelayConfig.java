@@ -116,13 +116,16 @@ public record PayrelayConfig(
    * @param idlePollMax the longest sleep when idle ({@code PAYRELAY_DISPATCH_POLL_MAX_MS}, 1000)
    * @param retryInitial first backoff after a failed hand-off (1 s)
    * @param retryMax backoff cap (5 min)
+   * @param redispatchAfter a DISPATCHED row not SENT after this long is handed over again ({@code
+   *     PAYRELAY_DISPATCH_REDISPATCH_SECONDS}, 120)
    */
   public record DispatcherSettings(
       int batchSize,
       Duration lease,
       Duration idlePollMax,
       Duration retryInitial,
-      Duration retryMax) {}
+      Duration retryMax,
+      Duration redispatchAfter) {}
 
   /**
    * Reads the configuration from an environment map.
@@ -167,7 +170,8 @@ public record PayrelayConfig(
             Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_LEASE_SECONDS", 30)),
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
-            Duration.ofMinutes(5)));
+            Duration.ofMinutes(5),
+            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 120))));
   }
 
   private static final String DEFAULT_QUEUES =

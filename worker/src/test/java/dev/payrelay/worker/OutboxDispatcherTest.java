@@ -32,7 +32,8 @@ class OutboxDispatcherTest {
           Duration.ofSeconds(30),
           Duration.ofMillis(200),
           Duration.ofSeconds(10),
-          Duration.ofMinutes(5));
+          Duration.ofMinutes(5),
+          Duration.ofMinutes(2));
 
   private static TestDatabase db;
   private static Services services;
