@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.workflows.PaymentSearchAttributes;
+import dev.payrelay.workflows.WorkflowIds;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -62,6 +64,18 @@ class EndToEndTest {
         .until(() -> sentEvents(paymentId) == 2 && granted(paymentId) == 2);
 
     assertThat(status(paymentId)).isEqualTo("PAID");
+    await().atMost(TRAIL_TIMEOUT).until(() -> "FULFILLED".equals(paymentState(paymentId)));
+    var attributes =
+        payrelay
+            .stack
+            .temporal()
+            .client()
+            .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
+            .describe()
+            .getTypedSearchAttributes();
+    assertThat(attributes.get(PaymentSearchAttributes.PAYMENT_ID)).isEqualTo(paymentId);
+    assertThat(attributes.get(PaymentSearchAttributes.TENANT_ID)).isEqualTo("t1");
+    assertThat(attributes.get(PaymentSearchAttributes.ORDER_ID)).startsWith("o-");
     String confirmedId = confirmedEventIds(paymentId).get(0);
     List<GetResponse> messages = drainFor(paymentId);
     assertThat(messages).extracting(m -> m.getProps().getMessageId()).containsOnlyOnce(confirmedId);
@@ -188,6 +202,17 @@ class EndToEndTest {
       String paymentId, String txn, String amount, String currency) {
     return new SandboxNotification(
         "ntf_" + txn, "m_payrelay_dev", paymentId, txn, amount, currency, "PAID", Instant.now());
+  }
+
+  private static String paymentState(String paymentId) {
+    return payrelay
+        .stack
+        .temporal()
+        .client()
+        .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
+        .describe()
+        .getTypedSearchAttributes()
+        .get(PaymentSearchAttributes.PAYMENT_STATE);
   }
 
   private static String status(String paymentId) {
