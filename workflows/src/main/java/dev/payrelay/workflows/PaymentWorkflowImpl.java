@@ -20,7 +20,6 @@ import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
-import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,6 +107,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private final List<String> publishedEventIds = new ArrayList<>();
   private final List<String> grantedCourseIds = new ArrayList<>();
   private String inFlightEventId;
+  private boolean confirmed;
+  private boolean granted;
   private String paymentId;
   private PaymentWorkflowState state = AWAITING_PAYMENT;
   private String lastError;
@@ -121,15 +122,22 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
         PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
         PaymentSearchAttributes.PAYMENT_STATE.valueSet(state.name()));
+    // Publish and grant are separate facts (DESIGN invariant 1): the grant runs on its own
+    // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
+    // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
+    Async.procedure(this::grantOnceConfirmed);
     while (true) {
       // Re-checked after every handler: a signal that lands while we would complete is handled
-      // first, because a non-empty queue wins over FULFILLED.
-      Workflow.await(() -> !events.isEmpty() || state == FULFILLED);
+      // first, because a non-empty queue keeps us here.
+      Workflow.await(() -> !events.isEmpty() || fulfilled());
       Optional<OutboxEventSignal> next = events.take();
       if (next.isEmpty()) {
+        moveTo(FULFILLED);
         return state();
       }
-      handle(next.get());
+      inFlightEventId = next.get().eventId();
+      publish(next.get());
+      inFlightEventId = null;
     }
   }
 
@@ -137,6 +145,10 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   public void onOutboxEvent(OutboxEventSignal signal) {
     if (!events.offer(signal)) {
       log.info("ignoring repeated outbox event {} (seq {})", signal.eventId(), signal.seq());
+      return;
+    }
+    if (PAYMENT_CONFIRMED.equals(signal.eventType())) {
+      confirmed = true;
     }
   }
 
@@ -156,21 +168,15 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         lastError);
   }
 
-  private void handle(OutboxEventSignal event) {
-    inFlightEventId = event.eventId();
-    if (PAYMENT_CONFIRMED.equals(event.eventType())) {
-      moveTo(PAID);
-      // Publish and grant are separate facts (DESIGN invariant 1) and neither needs the other,
-      // so both start at once: a broker outage must not delay the buyer's entitlement, and a
-      // database hiccup on the grant must not delay the event other services wait for.
-      Promise<Void> granting = Async.procedure(this::grant);
-      Promise<Void> publishing = Async.procedure(this::publish, event);
-      Promise.allOf(granting, publishing).get();
-      moveTo(FULFILLED);
-    } else {
-      publish(event);
-    }
-    inFlightEventId = null;
+  /** Done when PAID, granted, and every event held was published (none DEAD, none queued). */
+  private boolean fulfilled() {
+    return granted && events.isEmpty() && inFlightEventId == null && state != NEEDS_ATTENTION;
+  }
+
+  private void grantOnceConfirmed() {
+    Workflow.await(() -> confirmed);
+    moveTo(PAID);
+    grant();
   }
 
   private void publish(OutboxEventSignal event) {
@@ -203,6 +209,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       GrantResult result = entitlements.grant(new GrantEntitlementsRequest(paymentId));
       grantedCourseIds.addAll(result.newlyGranted());
       grantedCourseIds.addAll(result.alreadyGranted());
+      granted = true;
     } catch (ActivityFailure e) {
       needsAttention("grant failed: " + reasonOf(e));
     }

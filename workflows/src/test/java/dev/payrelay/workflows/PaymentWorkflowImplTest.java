@@ -30,6 +30,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.TestWorkflowExtension;
 import io.temporal.worker.Worker;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,5 +196,27 @@ class PaymentWorkflowImplTest {
     assertThat(view.lastError()).isNull();
     verify(entitlements, never()).grant(any());
     assertThat(paymentStateAttribute(workflow)).isEqualTo("AWAITING_PAYMENT");
+  }
+
+  @Test
+  void brokerDownForAnEarlierEvent_doesNotDelayTheGrant() throws InterruptedException {
+    when(outbox.publish(new PublishRequest(CREATED.eventId())))
+        .thenThrow(ApplicationFailure.newFailure("no route", "UNROUTABLE"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(CONFIRMED);
+    env.start();
+
+    // Granted while PaymentCreated is still retrying and nothing has been published yet.
+    PaymentView early = awaitView(workflow, v -> !v.grantedCourseIds().isEmpty());
+    assertThat(early.publishedEventIds()).isEmpty();
+    assertThat(early.state()).isEqualTo(PaymentWorkflowState.PAID);
+
+    env.sleep(Duration.ofMinutes(15)); // past PaymentCreated's publish retries
+    PaymentView later = workflow.state();
+    assertThat(later.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(later.publishedEventIds()).containsExactly(CONFIRMED.eventId());
+    verify(outbox).markDead(any(MarkDeadRequest.class));
+    verify(outbox, times(12)).publish(new PublishRequest(CREATED.eventId()));
+    verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
   }
 }
