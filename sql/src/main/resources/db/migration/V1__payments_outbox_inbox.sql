@@ -1,6 +1,8 @@
 -- payrelay schema, first version. The single source of truth: jOOQ classes are generated from
 -- this file at build time. Portable between MySQL 8 and MariaDB 10.11 (no engine- or
--- vendor-only syntax); times are DATETIME(6) written from the database clock (NOW(6)).
+-- vendor-only syntax); times are DATETIME(6) in UTC written from the database clock (NOW(6)).
+-- Every table compares text byte for byte (utf8mb4_bin): ids, idempotency keys and channel
+-- transaction ids are case- and accent-sensitive, as the systems that issue them are.
 
 -- One payment attempt for an order. Money is amount_minor (ISO 4217 minor units) + currency.
 CREATE TABLE payment_order (
@@ -26,7 +28,7 @@ CREATE TABLE payment_order (
   CONSTRAINT uk_payment_channel_txn UNIQUE (channel, channel_txn_id),
   -- A retried create with the same Idempotency-Key returns the same payment.
   CONSTRAINT uk_payment_idempotency UNIQUE (tenant_id, idempotency_key)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 CREATE INDEX ix_payment_order_order ON payment_order (tenant_id, order_id);
 
 -- What a payment buys: the courses to unlock once it is PAID.
@@ -35,7 +37,7 @@ CREATE TABLE purchase_item (
   course_id   VARCHAR(128) NOT NULL,
   PRIMARY KEY (payment_id, course_id),
   CONSTRAINT fk_purchase_item_payment FOREIGN KEY (payment_id) REFERENCES payment_order (payment_id)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 
 -- Transactional outbox: written in the same transaction as the state change it announces.
 CREATE TABLE outbox_event (
@@ -65,7 +67,7 @@ CREATE TABLE outbox_event (
   CONSTRAINT uk_outbox_seq UNIQUE (seq),
   -- One event per business fact (DESIGN invariant 4): a replay is never a new event.
   CONSTRAINT uk_outbox_fact UNIQUE (aggregate_type, aggregate_id, event_type, fact_key)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 -- Serves the claim: WHERE status = 'PENDING' AND next_attempt_at <= NOW(6)
 -- ORDER BY next_attempt_at, seq LIMIT n FOR UPDATE SKIP LOCKED, reading only the rows it locks.
 CREATE INDEX ix_outbox_claim ON outbox_event (status, next_attempt_at, seq);
@@ -87,7 +89,7 @@ CREATE TABLE webhook_inbox (
   http_status         INT           NULL,
   processed_at        DATETIME(6)   NULL,
   PRIMARY KEY (id)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 CREATE INDEX ix_webhook_inbox_payment ON webhook_inbox (payment_id);
 CREATE INDEX ix_webhook_inbox_notification ON webhook_inbox (channel, notification_id);
 
@@ -105,7 +107,7 @@ CREATE TABLE payment_exception (
   resolved_at       DATETIME(6)   NULL,
   PRIMARY KEY (id),
   CONSTRAINT uk_payment_exception_dedupe UNIQUE (dedupe_key)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 CREATE INDEX ix_payment_exception_payment ON payment_exception (payment_id, status);
 
 -- Granted access. The unique business key makes a repeated grant a no-op.
@@ -117,5 +119,5 @@ CREATE TABLE entitlement (
   granted_at   DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   PRIMARY KEY (id),
   CONSTRAINT uk_entitlement_grant UNIQUE (user_id, course_id, purchase_id)
-);
+) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 CREATE INDEX ix_entitlement_purchase ON entitlement (purchase_id);

@@ -1,5 +1,7 @@
 package dev.payrelay.api;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -11,6 +13,8 @@ import io.javalin.json.JavalinJackson;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * payrelay's HTTP API (Javalin):
@@ -26,6 +30,8 @@ import java.util.function.BooleanSupplier;
  * </ul>
  */
 public final class ApiServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
 
   private final Javalin app;
 
@@ -44,6 +50,10 @@ public final class ApiServer implements AutoCloseable {
         JsonMapper.builder()
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            // Money is never guessed: 19.99, "1999" or 1e3 for amountMinor is a 400, not a 19.
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
     this.app =
         Javalin.create(
@@ -52,7 +62,10 @@ public final class ApiServer implements AutoCloseable {
               cfg.jsonMapper(new JavalinJackson(mapper, false));
               cfg.http.maxRequestSize = 1_000_000L;
             });
-    app.post("/v1/payments", ctx -> createPayment(ctx, payments));
+    app.post(
+        "/v1/payments",
+        ctx ->
+            createPayment(ctx, payments, mapper.readValue(ctx.body(), CreatePaymentRequest.class)));
     app.get("/v1/payments/{id}", ctx -> trail(ctx, queries));
     app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, webhooks));
     app.get(
@@ -68,6 +81,12 @@ public final class ApiServer implements AutoCloseable {
     app.exception(
         com.fasterxml.jackson.core.JacksonException.class,
         (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));
+    app.exception(
+        Exception.class,
+        (e, ctx) -> {
+          log.error("{} {} failed", ctx.method(), ctx.path(), e);
+          error(ctx, 500, "internal error: " + e.getClass().getSimpleName());
+        });
   }
 
   /** Starts listening on {@code host:port} (0 = any free port). */
@@ -81,8 +100,9 @@ public final class ApiServer implements AutoCloseable {
     return app.port();
   }
 
-  private static void createPayment(Context ctx, PaymentService payments) {
-    CreatePaymentRequest request = ctx.bodyAsClass(CreatePaymentRequest.class);
+  /** {@code request} is null for a JSON {@code null} body; the service refuses it with a 400. */
+  private static void createPayment(
+      Context ctx, PaymentService payments, CreatePaymentRequest request) {
     CreatedPaymentView view = payments.create(request, ctx.header("Idempotency-Key"));
     ctx.status(view.created() ? 201 : 200).json(view);
   }

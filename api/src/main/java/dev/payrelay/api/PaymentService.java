@@ -1,5 +1,7 @@
 package dev.payrelay.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
@@ -9,11 +11,9 @@ import dev.payrelay.sql.CreatedPayment;
 import dev.payrelay.sql.NewPayment;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,6 +24,7 @@ import java.util.List;
  */
 public final class PaymentService {
 
+  private final ObjectMapper canonical = new ObjectMapper();
   private final PaymentStore payments;
   private final ChannelRegistry channels;
   private final String merchantId;
@@ -74,7 +75,7 @@ public final class PaymentService {
                   row.merchantId(),
                   row.amount(),
                   "order " + row.orderId(),
-                  row.expiresAt().toInstant(ZoneOffset.UTC)));
+                  row.expiresAt()));
       return new CreatedPaymentView(row, registration.payUrl(), created.created());
     } catch (ChannelException e) {
       throw new ChannelUnavailableException(row.paymentId(), e);
@@ -83,21 +84,22 @@ public final class PaymentService {
 
   private NewPayment validate(CreatePaymentRequest r, String idempotencyKey) {
     require(r != null, "a JSON body is required");
-    requireText(r.tenantId(), "tenantId");
-    requireText(r.orderId(), "orderId");
-    requireText(r.userId(), "userId");
-    requireText(r.channel(), "channel");
+    // Bounds are the columns' widths (V1 migration), so no valid request fails in the database.
+    requireText(r.tenantId(), "tenantId", 64);
+    requireText(r.orderId(), "orderId", 128);
+    requireText(r.userId(), "userId", 128);
+    requireText(r.channel(), "channel", 32);
     require(channels.find(r.channel()).isPresent(), "unknown channel: " + r.channel());
     require(
         r.amountMinor() != null && r.amountMinor() > 0, "amountMinor must be a positive integer");
     require(r.courseIds() != null && !r.courseIds().isEmpty(), "courseIds must not be empty");
-    r.courseIds().forEach(c -> requireText(c, "courseIds[]"));
+    r.courseIds().forEach(c -> requireText(c, "courseIds[]", 128));
     require(
         new LinkedHashSet<>(r.courseIds()).size() == r.courseIds().size(),
         "courseIds must be unique");
     require(
-        idempotencyKey == null || idempotencyKey.length() <= 128,
-        "Idempotency-Key is longer than 128");
+        idempotencyKey == null || (!idempotencyKey.isBlank() && idempotencyKey.length() <= 128),
+        "Idempotency-Key must be 1..128 characters when present");
     Money amount;
     try {
       amount = Money.ofMinor(r.amountMinor(), r.currency());
@@ -117,10 +119,10 @@ public final class PaymentService {
         timeToLive);
   }
 
-  private static void requireText(String value, String field) {
+  private static void requireText(String value, String field, int maxLength) {
     require(
-        value != null && !value.isBlank() && value.length() <= 128,
-        field + " must be 1..128 characters");
+        value != null && !value.isBlank() && value.length() <= maxLength,
+        field + " must be 1.." + maxLength + " characters");
   }
 
   private static void require(boolean condition, String message) {
@@ -129,22 +131,16 @@ public final class PaymentService {
     }
   }
 
-  /** SHA-256 over the request's fields, so a reused Idempotency-Key with another body is caught. */
-  static String requestHash(CreatePaymentRequest r) {
-    String canonical =
-        String.join(
-            "\u001f",
-            r.tenantId(),
-            r.orderId(),
-            r.userId(),
-            String.valueOf(r.amountMinor()),
-            r.currency(),
-            String.join("\u001e", r.courseIds()),
-            r.channel());
+  /**
+   * SHA-256 over the request's canonical JSON (record fields in declaration order, strings escaped
+   * by Jackson), so a reused Idempotency-Key with any other body is caught.
+   */
+  String requestHash(CreatePaymentRequest r) {
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
+      byte[] json = canonical.writeValueAsBytes(r);
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode " + r, e);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }

@@ -76,7 +76,9 @@ public final class WebhookService {
     } catch (DataAccessException e) {
       // Not stored, so not acknowledged: the channel's retry will bring it again.
       log.error("callback on {} could not be stored: {}", channelName, e.toString());
-      metrics.counter(CALLBACKS, "channel", channelName, "outcome", "NOT_STORED").increment();
+      metrics
+          .counter(CALLBACKS, "channel", label(channelName), "outcome", "NOT_STORED")
+          .increment();
       return new WebhookResponse(503, JSON, "{\"error\":\"NOT_STORED\"}", -1);
     }
     try {
@@ -84,7 +86,9 @@ public final class WebhookService {
     } catch (DataAccessException e) {
       // Stored but undecided (outcome stays RECEIVED); the channel's retry decides it again.
       log.error("callback {} stored but not decided: {}", inboxId, e.toString());
-      metrics.counter(CALLBACKS, "channel", channelName, "outcome", "NOT_DECIDED").increment();
+      metrics
+          .counter(CALLBACKS, "channel", label(channelName), "outcome", "NOT_DECIDED")
+          .increment();
       return new WebhookResponse(
           503, JSON, "{\"error\":\"NOT_DECIDED\",\"inboxId\":" + inboxId + "}", inboxId);
     }
@@ -116,7 +120,7 @@ public final class WebhookService {
       outboxCommitted.run();
     }
     ChannelReply reply = channel.get().reply(result.outcome());
-    complete(
+    completeAfterCommit(
         inboxId,
         channelName,
         new InboxCompletion(
@@ -143,8 +147,30 @@ public final class WebhookService {
     return new WebhookResponse(c.httpStatus(), JSON, body, inboxId);
   }
 
+  /**
+   * Records the outcome of an applied callback. The ledger has committed, so a failure here must
+   * not turn the channel's answer into an error: the row keeps outcome RECEIVED and the log says
+   * why.
+   */
+  private void completeAfterCommit(long inboxId, String channel, InboxCompletion c) {
+    try {
+      complete(inboxId, channel, c);
+    } catch (DataAccessException e) {
+      log.error(
+          "callback {} applied ({}) but its inbox row was not updated: {}",
+          inboxId,
+          c.outcome(),
+          e.toString());
+    }
+  }
+
   private void complete(long inboxId, String channel, InboxCompletion c) {
     inbox.complete(inboxId, c);
-    metrics.counter(CALLBACKS, "channel", channel, "outcome", c.outcome()).increment();
+    metrics.counter(CALLBACKS, "channel", label(channel), "outcome", c.outcome()).increment();
+  }
+
+  /** The channel as a metric label: only configured names, so a URL cannot mint time series. */
+  private String label(String channel) {
+    return channels.find(channel).isPresent() ? channel : "unknown";
   }
 }

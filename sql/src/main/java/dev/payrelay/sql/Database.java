@@ -60,7 +60,8 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * Creates the configured database (utf8mb4) if it does not exist yet. Idempotent.
+   * Creates the configured database (utf8mb4, binary collation) if it does not exist yet.
+   * Idempotent.
    *
    * @throws DatabaseUnavailableException if the server cannot be reached or refuses the login
    */
@@ -73,9 +74,7 @@ public final class Database implements AutoCloseable {
             DriverManager.getConnection(config.serverUrl(), config.user(), config.password());
         Statement s = c.createStatement()) {
       s.execute(
-          "CREATE DATABASE IF NOT EXISTS `"
-              + name
-              + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
+          "CREATE DATABASE IF NOT EXISTS `" + name + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
     } catch (SQLException e) {
       throw new DatabaseUnavailableException(config.serverUrl(), e);
     }

@@ -1,6 +1,6 @@
 package dev.payrelay.sql;
 
-import java.time.LocalDateTime;
+import java.time.Instant;
 
 /**
  * A granted entitlement.
@@ -8,7 +8,7 @@ import java.time.LocalDateTime;
  * @param userId the buyer
  * @param courseId the course unlocked
  * @param purchaseId the payment that bought it
- * @param grantedAt when (UTC)
+ * @param grantedAt when
  */
 public record EntitlementRow(
-    String userId, String courseId, String purchaseId, LocalDateTime grantedAt) {}
+    String userId, String courseId, String purchaseId, Instant grantedAt) {}

@@ -6,7 +6,6 @@ import dev.payrelay.domain.PaymentStatus;
 import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.Records;
 import org.jooq.exception.DataAccessException;
 
 /**
@@ -57,7 +56,8 @@ public final class EntitlementStore {
         .from(ENTITLEMENT)
         .where(ENTITLEMENT.PURCHASE_ID.eq(paymentId))
         .orderBy(ENTITLEMENT.COURSE_ID)
-        .fetch(Records.mapping(EntitlementRow::new));
+        .fetch(
+            r -> new EntitlementRow(r.value1(), r.value2(), r.value3(), SqlTime.utc(r.value4())));
   }
 
   private boolean insert(String userId, String courseId, String purchaseId) {

@@ -1,10 +1,10 @@
 package dev.payrelay.sql;
 
 import dev.payrelay.domain.event.OutboxStatus;
-import java.time.LocalDateTime;
+import java.time.Instant;
 
 /**
- * An {@code outbox_event} row as publishers and operators read it. Times are UTC.
+ * An {@code outbox_event} row as publishers and operators read it.
  *
  * @param eventId the event id, also the AMQP message id
  * @param seq the outbox write order
@@ -30,5 +30,5 @@ public record OutboxRow(
     OutboxStatus status,
     int attempts,
     String lastError,
-    LocalDateTime createdAt,
-    LocalDateTime sentAt) {}
+    Instant createdAt,
+    Instant sentAt) {}

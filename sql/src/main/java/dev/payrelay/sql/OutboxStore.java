@@ -236,7 +236,7 @@ public final class OutboxStore {
         OutboxStatus.valueOf(r.getStatus()),
         r.getAttempts(),
         r.getLastError(),
-        r.getCreatedAt(),
-        r.getSentAt());
+        SqlTime.utc(r.getCreatedAt()),
+        SqlTime.utc(r.getSentAt()));
   }
 }

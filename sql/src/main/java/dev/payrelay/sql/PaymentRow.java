@@ -3,13 +3,10 @@ package dev.payrelay.sql;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.PaymentSnapshot;
-import java.time.LocalDateTime;
+import java.time.Instant;
 import java.util.List;
 
-/**
- * A {@code payment_order} row with its purchased course ids. Times are the database's local
- * DATETIME(6) values (the server runs in UTC in our deployments).
- */
+/** A {@code payment_order} row with its purchased course ids. */
 public record PaymentRow(
     String paymentId,
     String tenantId,
@@ -20,9 +17,9 @@ public record PaymentRow(
     Money amount,
     PaymentStatus status,
     String channelTxnId,
-    LocalDateTime paidAt,
-    LocalDateTime expiresAt,
-    LocalDateTime createdAt,
+    Instant paidAt,
+    Instant expiresAt,
+    Instant createdAt,
     List<String> courseIds) {
 
   /** The fields a callback is judged against. */

@@ -8,7 +8,6 @@ import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentCreated;
 import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -115,7 +114,7 @@ public final class PaymentStore {
         row.amount().minorUnits(),
         row.amount().currencyCode(),
         row.courseIds(),
-        row.expiresAt().toInstant(ZoneOffset.UTC).toString());
+        row.expiresAt().toString());
   }
 
   static List<String> courseIds(DSLContext dsl, String paymentId) {
@@ -137,9 +136,9 @@ public final class PaymentStore {
         Money.ofMinor(r.getAmountMinor(), r.getCurrency()),
         PaymentStatus.valueOf(r.getStatus()),
         r.getChannelTxnId(),
-        r.getPaidAt(),
-        r.getExpiresAt(),
-        r.getCreatedAt(),
+        SqlTime.utc(r.getPaidAt()),
+        SqlTime.utc(r.getExpiresAt()),
+        SqlTime.utc(r.getCreatedAt()),
         List.copyOf(courseIds));
   }
 }

@@ -1,7 +1,9 @@
 package dev.payrelay.sql;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
 
@@ -17,6 +19,13 @@ public final class SqlTime {
   /** {@code NOW(6)}: the server's time with microseconds. */
   public static Field<LocalDateTime> now() {
     return DSL.field("NOW(6)", LocalDateTime.class);
+  }
+
+  /**
+   * A DATETIME(6) payrelay wrote (always UTC, see {@link Database}) as an instant; null stays null.
+   */
+  public static Instant utc(LocalDateTime databaseTime) {
+    return databaseTime == null ? null : databaseTime.toInstant(ZoneOffset.UTC);
   }
 
   /** {@code NOW(6) + delay}, at microsecond precision. */

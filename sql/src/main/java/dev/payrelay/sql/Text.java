@@ -8,6 +8,12 @@ final class Text {
 
   private Text() {}
 
+  /** {@code s} cut to the declared length of {@code column}; null stays null. */
+  static String fit(String s, org.jooq.Field<String> column) {
+    int length = column.getDataType().length();
+    return s == null || length <= 0 || s.length() <= length ? s : s.substring(0, length);
+  }
+
   /** {@code s} cut to {@link #MAX_DETAIL} characters; null stays null. */
   static String truncate(String s) {
     return s == null || s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL);

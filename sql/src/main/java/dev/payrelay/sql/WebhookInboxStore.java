@@ -2,19 +2,26 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 
 /**
  * The webhook inbox: every callback is stored, raw, before it is verified, so nothing that reached
- * us is lost, including rejected requests.
+ * us is lost, including rejected requests. Credential headers are redacted; ids longer than their
+ * columns are cut to fit (the raw body keeps them whole).
  */
 public final class WebhookInboxStore {
 
   /** Outcome of a row stored and not yet decided (e.g. the process died mid-request). */
   public static final String RECEIVED = "RECEIVED";
+
+  /** Credentials a proxy or client may add; never stored. */
+  private static final Set<String> SECRET_HEADERS =
+      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie");
 
   private final DSLContext dsl;
 
@@ -26,7 +33,7 @@ public final class WebhookInboxStore {
   /** Stores the raw request in its own committed transaction; returns the inbox id. */
   public long record(ReceivedCallback request) {
     return dsl.insertInto(WEBHOOK_INBOX)
-        .set(WEBHOOK_INBOX.CHANNEL, request.channel())
+        .set(WEBHOOK_INBOX.CHANNEL, Text.fit(request.channel(), WEBHOOK_INBOX.CHANNEL))
         .set(WEBHOOK_INBOX.RECEIVED_AT, SqlTime.now())
         .set(WEBHOOK_INBOX.REMOTE_ADDR, request.remoteAddr())
         .set(WEBHOOK_INBOX.HEADERS, headersText(request.headers()))
@@ -49,8 +56,10 @@ public final class WebhookInboxStore {
             .set(WEBHOOK_INBOX.OUTCOME, c.outcome())
             .set(WEBHOOK_INBOX.OUTCOME_DETAIL, Text.truncate(c.detail()))
             .set(WEBHOOK_INBOX.HTTP_STATUS, c.httpStatus())
-            .set(WEBHOOK_INBOX.PAYMENT_ID, c.paymentId())
-            .set(WEBHOOK_INBOX.NOTIFICATION_ID, c.notificationId())
+            .set(WEBHOOK_INBOX.PAYMENT_ID, Text.fit(c.paymentId(), WEBHOOK_INBOX.PAYMENT_ID))
+            .set(
+                WEBHOOK_INBOX.NOTIFICATION_ID,
+                Text.fit(c.notificationId(), WEBHOOK_INBOX.NOTIFICATION_ID))
             .set(WEBHOOK_INBOX.PROCESSED_AT, SqlTime.now())
             .where(WEBHOOK_INBOX.ID.eq(inboxId))
             .execute();
@@ -62,7 +71,13 @@ public final class WebhookInboxStore {
   private static String headersText(Map<String, String> headers) {
     return new TreeMap<>(headers)
         .entrySet().stream()
-            .map(e -> e.getKey() + ": " + e.getValue())
+            .map(
+                e ->
+                    e.getKey()
+                        + ": "
+                        + (SECRET_HEADERS.contains(e.getKey().toLowerCase(Locale.ROOT))
+                            ? "[redacted]"
+                            : e.getValue()))
             .collect(Collectors.joining("\n"));
   }
 }

@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     name = "api",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve the HTTP API (payments, channel webhooks, /health, /metrics) on PAYRELAY_API_HOST:PAYRELAY_API_PORT.",
+      "Serve the HTTP API only: payments, channel webhooks, /health, /metrics.",
+      "Listens on PAYRELAY_API_HOST:PAYRELAY_API_PORT.",
       "Needs only the database: callbacks are accepted while Temporal or RabbitMQ are down."
     })
 final class ApiCommand implements Callable<Integer> {

@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.util.UUID;
 
 /**
@@ -139,7 +138,7 @@ public final class Demo {
         message.getProps().getMessageId(),
         message.getProps().getType(),
         new String(message.getBody(), StandardCharsets.UTF_8));
-    LocalDateTime lastGrant = null;
+    Instant lastGrant = null;
     for (JsonNode g : trail.path("entitlements")) {
       out.printf(
           "granted    user=%s course=%s purchase=%s at=%s%n",
@@ -147,10 +146,10 @@ public final class Demo {
           g.path("courseId").asText(),
           g.path("purchaseId").asText(),
           g.path("grantedAt").asText());
-      LocalDateTime at = LocalDateTime.parse(g.path("grantedAt").asText());
+      Instant at = Instant.parse(g.path("grantedAt").asText());
       lastGrant = lastGrant == null || at.isAfter(lastGrant) ? at : lastGrant;
     }
-    LocalDateTime paidAt = LocalDateTime.parse(payment.path("paidAt").asText());
+    Instant paidAt = Instant.parse(payment.path("paidAt").asText());
     out.printf(
         "OK: callback→PAID→entitlement in %d ms (database clock: paid_at → last granted_at)%n",
         Duration.between(paidAt, lastGrant).toMillis());

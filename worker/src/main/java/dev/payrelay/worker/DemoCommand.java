@@ -14,8 +14,9 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Create a payment, have the sandbox pay it (signed callback), and print the trail: payment PAID,",
-      "event SENT with its id, the message read from a queue bound to the exchange, the granted entitlements.",
+      "Run the main job once on a real signed callback and print its trail.",
+      "Creates a payment, has the sandbox pay it, then shows: payment PAID, events SENT with their ids,",
+      "the message read from a queue bound to the exchange, the granted entitlements.",
       "Uses a running 'payrelay dev' when its API answers, else starts one in this process.",
       "Exits 0 only when the whole trail was seen."
     })

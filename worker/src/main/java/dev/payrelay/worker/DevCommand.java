@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
     name = "dev",
     mixinStandardHelpOptions = true,
     description = {
-      "Migrate the database (creating it if missing), start an embedded Temporal (Java test server on a port),",
-      "the worker with its outbox dispatcher, the API and the sandbox channel; print where each listens.",
+      "Run everything in one process: database migrated, embedded Temporal, worker, API, sandbox.",
+      "Creates the database if missing; Temporal is the Java test server on a port (search attributes",
+      "registered); the worker runs the outbox dispatcher. Prints where each part listens.",
       "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672 (PAYRELAY_* variables override)."
     })
 final class DevCommand implements Callable<Integer> {

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     name = "sandbox",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve the sandbox payment channel on PAYRELAY_SANDBOX_PORT: register payments, a pay page,",
+      "Serve the sandbox payment channel simulator only.",
+      "On PAYRELAY_SANDBOX_PORT: register payments, a pay page,",
       "POST /sandbox/v1/payments/{id}/pay sends an HMAC-SHA256 signed callback to the payment's notify_url."
     })
 final class SandboxCommand implements Callable<Integer> {

@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
     name = "worker",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the Temporal worker (payment workflows, publish and grant activities) and the outbox dispatcher.",
+      "Run the Temporal worker and the outbox dispatcher.",
+      "Payment workflows with their publish and grant activities, and the outbox hand-off to them.",
       "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, embeds a Java test server (development only)."
     })
 final class WorkerCommand implements Callable<Integer> {

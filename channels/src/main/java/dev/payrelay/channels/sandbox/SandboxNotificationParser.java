@@ -9,6 +9,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Parses the body of a sandbox callback whose signature has already been verified. The shape is
@@ -33,6 +34,8 @@ final class SandboxNotificationParser {
    *     decimals than the currency's ISO 4217 exponent), an unknown status, or a {@code paid_at}
    *     that is not ISO-8601 with an offset
    */
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
   VerifiedCallback parse(byte[] rawBody) throws CallbackRejectedException {
     try {
       JsonNode node = json.object(rawBody);
@@ -41,16 +44,34 @@ final class SandboxNotificationParser {
       ChannelPaymentStatus status = status(SandboxJson.text(node, "status"));
       checkPaidAt(node);
       return new VerifiedCallback(
-          SandboxJson.text(node, "notification_id"),
-          SandboxJson.text(node, "merchant_id"),
-          SandboxJson.text(node, "payment_id"),
-          SandboxJson.text(node, "channel_txn_id"),
+          identifier(node, "notification_id"),
+          identifier(node, "merchant_id"),
+          identifier(node, "payment_id"),
+          identifier(node, "channel_txn_id"),
           amount,
           status);
     } catch (IllegalArgumentException e) {
       throw new CallbackRejectedException(
           Reason.MALFORMED, "malformed sandbox notification: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * An id field as the sandbox protocol defines ids: 1 to 64 characters of {@code [A-Za-z0-9_.:-]}
+   * (like the ASCII out_trade_no / transaction_id of real channels), so nothing longer or stranger
+   * reaches our columns.
+   */
+  private static String identifier(JsonNode node, String field) {
+    String value = SandboxJson.text(node, field);
+    if (!ID.matcher(value).matches()) {
+      throw new IllegalArgumentException(
+          field + " must be 1-64 characters of [A-Za-z0-9_.:-], got " + abbreviate(value));
+    }
+    return value;
+  }
+
+  private static String abbreviate(String value) {
+    return value.length() <= 80 ? value : value.substring(0, 80) + "...";
   }
 
   private static ChannelPaymentStatus status(String text) {
