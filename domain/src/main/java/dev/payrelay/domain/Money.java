@@ -55,7 +55,7 @@ public record Money(long minorUnits, Currency currency) {
     }
     BigDecimal value = new BigDecimal(decimal);
     int exponent = exponent(currency);
-    if (value.stripTrailingZeros().scale() > exponent) {
+    if (value.scale() > exponent) {
       throw new IllegalArgumentException(
           "amount "
               + decimal

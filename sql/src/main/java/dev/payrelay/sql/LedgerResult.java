@@ -7,7 +7,8 @@ import dev.payrelay.domain.channel.CallbackOutcome;
  *
  * @param outcome the recorded outcome
  * @param paymentId the payment it concerned
- * @param eventId the {@code PaymentConfirmed} event written, only for CONFIRMED; else null
+ * @param eventId the outbox event written: {@code PaymentConfirmed} for CONFIRMED, {@code
+ *     PaymentExceptionRecorded} for a newly recorded exception; null when nothing was written
  * @param exceptionId the {@code payment_exception} row for an exception outcome; else null
  * @param detail a human-readable explanation for the inbox row and logs
  */

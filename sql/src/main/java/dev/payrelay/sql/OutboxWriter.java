@@ -39,13 +39,29 @@ public final class OutboxWriter {
    */
   public String appendPaymentEvent(
       DSLContext tx, EventType type, String paymentId, Object payload, int payloadVersion) {
+    return appendPaymentEvent(tx, type, paymentId, "", payload, payloadVersion);
+  }
+
+  /**
+   * Inserts a PENDING event for a fact that may happen more than once per payment, told apart by
+   * {@code factKey} (e.g. the exception id of a {@code PaymentExceptionRecorded}).
+   *
+   * @throws org.jooq.exception.DataAccessException on a duplicate (payment, type, factKey)
+   */
+  public String appendPaymentEvent(
+      DSLContext tx,
+      EventType type,
+      String paymentId,
+      String factKey,
+      Object payload,
+      int payloadVersion) {
     String eventId = UUID.randomUUID().toString();
     tx.insertInto(OUTBOX_EVENT)
         .set(OUTBOX_EVENT.EVENT_ID, eventId)
         .set(OUTBOX_EVENT.AGGREGATE_TYPE, PAYMENT_AGGREGATE)
         .set(OUTBOX_EVENT.AGGREGATE_ID, paymentId)
         .set(OUTBOX_EVENT.EVENT_TYPE, type.wireName())
-        .set(OUTBOX_EVENT.FACT_KEY, "")
+        .set(OUTBOX_EVENT.FACT_KEY, factKey)
         .set(OUTBOX_EVENT.ROUTING_KEY, type.routingKey())
         .set(OUTBOX_EVENT.PAYLOAD_VERSION, payloadVersion)
         .set(OUTBOX_EVENT.PAYLOAD, json.encode(payload))

@@ -2,45 +2,106 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentExceptionRecorded;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 /**
  * Records verified callbacks that disagree with our records, for review (DESIGN invariant 2). One
  * row per (kind, payment, channel transaction): a channel replaying the same disagreeing callback
- * finds the existing row through the unique key {@code uk_payment_exception_dedupe}.
+ * finds the existing row through the unique key {@code uk_payment_exception_dedupe}. A new row and
+ * its {@code PaymentExceptionRecorded} outbox event commit together, so the payment's workflow
+ * learns of every exception and shows NEEDS_ATTENTION.
  */
 final class PaymentExceptions {
 
+  /** Status of an exception waiting for an operator. */
+  static final String OPEN = "OPEN";
+
+  /** Status of an exception an operator resolved. */
+  static final String RESOLVED = "RESOLVED";
+
   private static final String DEDUPE_KEY = "uk_payment_exception_dedupe";
 
-  private PaymentExceptions() {}
+  private final DSLContext dsl;
+  private final OutboxWriter outbox;
 
-  /** Inserts an OPEN exception, or returns the id of the one already recorded for the same key. */
-  static long record(
-      DSLContext dsl, String paymentId, String kind, String txnId, String details, Long inboxId) {
-    String dedupeKey = kind + ":" + paymentId + ":" + txnId;
+  PaymentExceptions(DSLContext dsl, OutboxWriter outbox) {
+    this.dsl = dsl;
+    this.outbox = outbox;
+  }
+
+  /**
+   * An exception as recorded.
+   *
+   * @param id the row id
+   * @param eventId the outbox event written with it, or null when it was already recorded
+   */
+  record Recorded(long id, String eventId) {}
+
+  /** Inserts an OPEN exception with its event, or finds the one already recorded for the key. */
+  Recorded record(
+      String paymentId, String kind, VerifiedCallback cb, String details, Long inboxId) {
+    String dedupeKey = kind + ":" + paymentId + ":" + cb.channelTxnId();
     try {
-      return dsl.insertInto(PAYMENT_EXCEPTION)
-          .set(PAYMENT_EXCEPTION.PAYMENT_ID, paymentId)
-          .set(PAYMENT_EXCEPTION.KIND, kind)
-          .set(PAYMENT_EXCEPTION.DEDUPE_KEY, dedupeKey)
-          .set(PAYMENT_EXCEPTION.DETAILS, details)
-          .set(PAYMENT_EXCEPTION.STATUS, "OPEN")
-          .set(PAYMENT_EXCEPTION.WEBHOOK_INBOX_ID, inboxId)
-          .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.now())
-          .returningResult(PAYMENT_EXCEPTION.ID)
-          .fetchSingle()
-          .value1();
+      return dsl.transactionResult(
+          cfg -> insert(cfg.dsl(), paymentId, kind, dedupeKey, cb, details, inboxId));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
         throw e;
       }
-      return dsl.select(PAYMENT_EXCEPTION.ID)
-          .from(PAYMENT_EXCEPTION)
-          .where(PAYMENT_EXCEPTION.DEDUPE_KEY.eq(dedupeKey))
-          .fetchSingle()
-          .value1();
+      long existing =
+          dsl.select(PAYMENT_EXCEPTION.ID)
+              .from(PAYMENT_EXCEPTION)
+              .where(PAYMENT_EXCEPTION.DEDUPE_KEY.eq(dedupeKey))
+              .fetchSingle()
+              .value1();
+      return new Recorded(existing, null);
     }
+  }
+
+  private Recorded insert(
+      DSLContext tx,
+      String paymentId,
+      String kind,
+      String dedupeKey,
+      VerifiedCallback cb,
+      String details,
+      Long inboxId) {
+    long id =
+        tx.insertInto(PAYMENT_EXCEPTION)
+            .set(PAYMENT_EXCEPTION.PAYMENT_ID, paymentId)
+            .set(PAYMENT_EXCEPTION.KIND, kind)
+            .set(PAYMENT_EXCEPTION.DEDUPE_KEY, dedupeKey)
+            .set(PAYMENT_EXCEPTION.DETAILS, details)
+            .set(PAYMENT_EXCEPTION.STATUS, OPEN)
+            .set(PAYMENT_EXCEPTION.WEBHOOK_INBOX_ID, inboxId)
+            .set(PAYMENT_EXCEPTION.CHANNEL_TXN_ID, cb.channelTxnId())
+            .set(PAYMENT_EXCEPTION.CHANNEL_AMOUNT_MINOR, cb.amount().minorUnits())
+            .set(PAYMENT_EXCEPTION.CHANNEL_CURRENCY, cb.amount().currencyCode())
+            .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.now())
+            .returningResult(PAYMENT_EXCEPTION.ID)
+            .fetchSingle()
+            .value1();
+    PaymentExceptionRecorded payload =
+        new PaymentExceptionRecorded(
+            paymentId,
+            id,
+            kind,
+            details,
+            cb.channelTxnId(),
+            cb.amount().minorUnits(),
+            cb.amount().currencyCode());
+    String eventId =
+        outbox.appendPaymentEvent(
+            tx,
+            EventType.PAYMENT_EXCEPTION_RECORDED,
+            paymentId,
+            String.valueOf(id),
+            payload,
+            PaymentExceptionRecorded.VERSION);
+    return new Recorded(id, eventId);
   }
 }

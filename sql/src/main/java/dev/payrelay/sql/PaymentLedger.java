@@ -28,12 +28,14 @@ public final class PaymentLedger {
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final OutboxWriter outbox;
+  private final PaymentExceptions exceptions;
 
   /** A ledger over {@code dsl}. */
   public PaymentLedger(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
     this.outbox = outbox;
+    this.exceptions = new PaymentExceptions(dsl, outbox);
   }
 
   /**
@@ -73,18 +75,7 @@ public final class PaymentLedger {
       if (!UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
         throw e;
       }
-      String detail = "channel transaction " + cb.channelTxnId() + " already paid another payment";
-      long exceptionId =
-          PaymentExceptions.record(
-              dsl,
-              row.paymentId(),
-              CallbackOutcome.TXN_CONFLICT.name(),
-              cb.channelTxnId(),
-              detail,
-              inboxId);
-      return Optional.of(
-          new LedgerResult(
-              CallbackOutcome.TXN_CONFLICT, row.paymentId(), null, exceptionId, detail));
+      return Optional.of(record(CallbackOutcome.TXN_CONFLICT, row, cb, inboxId));
     }
   }
 
@@ -121,12 +112,12 @@ public final class PaymentLedger {
   private LedgerResult record(
       CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb, Long inboxId) {
     String detail = describe(outcome, ours, cb);
-    Long exceptionId =
-        outcome.isException()
-            ? PaymentExceptions.record(
-                dsl, ours.paymentId(), outcome.name(), cb.channelTxnId(), detail, inboxId)
-            : null;
-    return new LedgerResult(outcome, cb.paymentId(), null, exceptionId, detail);
+    if (!outcome.isException()) {
+      return new LedgerResult(outcome, cb.paymentId(), null, null, detail);
+    }
+    PaymentExceptions.Recorded recorded =
+        exceptions.record(ours.paymentId(), outcome.name(), cb, detail, inboxId);
+    return new LedgerResult(outcome, ours.paymentId(), recorded.eventId(), recorded.id(), detail);
   }
 
   private static String describe(CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb) {
@@ -139,6 +130,13 @@ public final class PaymentLedger {
             + cb.channelTxnId()
             + " merchant "
             + cb.merchantId();
+    if (outcome == CallbackOutcome.TXN_CONFLICT) {
+      return outcome
+          + ": channel transaction "
+          + cb.channelTxnId()
+          + " already paid another payment; "
+          + theirs;
+    }
     if (ours == null) {
       return outcome + ": no payment " + cb.paymentId() + "; " + theirs;
     }

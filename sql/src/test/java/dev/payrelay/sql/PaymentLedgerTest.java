@@ -169,6 +169,94 @@ class PaymentLedgerTest {
         .isEqualTo(1);
   }
 
+  @Test
+  void replayedMismatch_isOneExceptionWithOneEvent() {
+    PaymentRow p = create("10.50", "USD");
+    VerifiedCallback cb = paid(p, "txn-" + p.paymentId(), "10.00", "USD");
+
+    LedgerResult first = ledger.apply(cb, null, "CALLBACK");
+    LedgerResult replay = ledger.apply(cb, null, "CALLBACK");
+
+    assertThat(first.eventId()).isNotNull();
+    assertThat(replay.eventId()).isNull();
+    assertThat(replay.exceptionId()).isEqualTo(first.exceptionId());
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(p.paymentId())
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentExceptionRecorded"))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void otherMerchant_isMerchantMismatch_andNeverPaid() {
+    PaymentRow p = create("1.00", "USD");
+    VerifiedCallback cb =
+        new VerifiedCallback(
+            "n",
+            "m_other",
+            p.paymentId(),
+            "txn-m-" + p.paymentId(),
+            p.amount(),
+            ChannelPaymentStatus.PAID);
+    assertThat(ledger.apply(cb, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.MERCHANT_MISMATCH);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(exceptions(p, "MERCHANT_MISMATCH")).isEqualTo(1);
+  }
+
+  @Test
+  void secondChannelTransactionForAPaidPayment_isDoublePayment_andKeepsTheFirst() {
+    PaymentRow p = create("1.00", "USD");
+    ledger.apply(paid(p, "txn-a-" + p.paymentId(), "1.00", "USD"), null, "CALLBACK");
+    assertThat(
+            ledger
+                .apply(paid(p, "txn-b-" + p.paymentId(), "1.00", "USD"), null, "CALLBACK")
+                .outcome())
+        .isEqualTo(CallbackOutcome.DOUBLE_PAYMENT);
+    assertThat(payments.find(p.paymentId()).orElseThrow().channelTxnId())
+        .isEqualTo("txn-a-" + p.paymentId());
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void pendingStatusAfterPaid_isStale_andNeverMovesStateBack() {
+    PaymentRow p = create("1.00", "USD");
+    String txn = "txn-s-" + p.paymentId();
+    ledger.apply(paid(p, txn, "1.00", "USD"), null, "CALLBACK");
+    VerifiedCallback pending =
+        new VerifiedCallback(
+            "n2", p.merchantId(), p.paymentId(), txn, p.amount(), ChannelPaymentStatus.PENDING);
+    assertThat(ledger.apply(pending, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.STALE_STATUS);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.PAID);
+  }
+
+  @Test
+  void twentyConcurrentCallbacksWithDifferentTransactions_confirmOnce_restAreDoublePayments()
+      throws Exception {
+    PaymentRow p = create("2.00", "USD");
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    List<CallbackOutcome> outcomes =
+        concurrently(
+            20,
+            () ->
+                ledger
+                    .apply(
+                        paid(p, "txn-c" + n.incrementAndGet() + "-" + p.paymentId(), "2.00", "USD"),
+                        null,
+                        "CALLBACK")
+                    .outcome());
+
+    assertThat(outcomes).containsOnlyOnce(CallbackOutcome.CONFIRMED);
+    assertThat(outcomes).filteredOn(o -> o == CallbackOutcome.DOUBLE_PAYMENT).hasSize(19);
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+    assertThat(exceptions(p, "DOUBLE_PAYMENT")).isEqualTo(19);
+  }
+
   private static PaymentRow create(String amount, String currency) {
     return payments
         .create(Payments.newPayment(Money.parse(amount, currency), "c1", "c2"))

@@ -8,7 +8,14 @@ public enum EventType {
   /** A payment attempt was created and is waiting for the channel. */
   PAYMENT_CREATED("PaymentCreated", "payment.created"),
   /** The channel's verified word that the payment is PAID was applied to our ledger. */
-  PAYMENT_CONFIRMED("PaymentConfirmed", "payment.confirmed");
+  PAYMENT_CONFIRMED("PaymentConfirmed", "payment.confirmed"),
+  /**
+   * A verified callback disagreed with our records; the payment needs an operator. Repeatable: one
+   * per recorded exception.
+   */
+  PAYMENT_EXCEPTION_RECORDED("PaymentExceptionRecorded", "payment.exception_recorded"),
+  /** The payment was closed: it will not be paid (for now only by an operator's decision). */
+  PAYMENT_CLOSED("PaymentClosed", "payment.closed");
 
   private final String wireName;
   private final String routingKey;

@@ -1,0 +1,33 @@
+package dev.payrelay.domain;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What an operator decides for a payment with an open exception (the {@code resolve} signal's
+ * {@code action}).
+ */
+public enum ResolutionAction {
+  /**
+   * Accept the channel's word: mark PAID with the channel's transaction and amount as recorded in
+   * the exception, write {@code PaymentConfirmed} (source OPERATOR), then grant.
+   */
+  ACCEPT_AS_PAID,
+  /** Close the payment: it will not be paid, nothing is granted. Refused for a PAID payment. */
+  CLOSE,
+  /** Record that the channel's money must go back; the refund itself is a later step. */
+  MARK_FOR_REFUND;
+
+  /** Parses an action name case-insensitively; empty for anything else. */
+  public static Optional<ResolutionAction> parse(String name) {
+    if (name == null) {
+      return Optional.empty();
+    }
+    for (ResolutionAction action : values()) {
+      if (action.name().equals(name.trim().toUpperCase(Locale.ROOT))) {
+        return Optional.of(action);
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,222 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentClosed;
+import dev.payrelay.domain.event.PaymentConfirmed;
+import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
+import java.util.List;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
+ * transaction: its effect (payment state, outbox event), the exceptions closed, and the {@code
+ * operator_action} audit row commit together; a refused one writes only its audit row.
+ */
+public final class PaymentResolutions {
+
+  /** The {@code operator_action.target_type} of payment resolutions. */
+  public static final String TARGET = "payment";
+
+  private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
+
+  private final DSLContext dsl;
+  private final PaymentStore payments;
+  private final OutboxWriter outbox;
+
+  /** Resolutions over {@code dsl}. */
+  public PaymentResolutions(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
+    this.dsl = dsl;
+    this.payments = payments;
+    this.outbox = outbox;
+  }
+
+  /**
+   * Applies {@code decision}, or refuses it with a reason, auditing either way. Idempotent in
+   * effect: a repeat finds no open exception (or a final payment) and is refused.
+   */
+  public ResolutionOutcome resolve(OperatorDecision decision) {
+    try {
+      return dsl.transactionResult(cfg -> apply(cfg.dsl(), decision));
+    } catch (Refused refused) {
+      return reject(
+          decision.paymentId(),
+          decision.operator(),
+          decision.action().name(),
+          decision.reason(),
+          refused.getMessage());
+    } catch (DataAccessException e) {
+      if (UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
+        return reject(
+            decision.paymentId(),
+            decision.operator(),
+            decision.action().name(),
+            decision.reason(),
+            "the channel transaction already pays another payment");
+      }
+      throw e;
+    }
+  }
+
+  /** Audits a refused request (invalid action, missing operator or reason, or refused effect). */
+  public ResolutionOutcome reject(
+      String paymentId, String operator, String action, String reason, String why) {
+    long id =
+        OperatorActions.record(
+            dsl, operator, action, TARGET, paymentId, reason, OperatorActions.REJECTED, why);
+    return new ResolutionOutcome(false, id, why, null);
+  }
+
+  private ResolutionOutcome apply(DSLContext tx, OperatorDecision d) {
+    PaymentRow payment = lock(tx, d.paymentId());
+    List<PaymentExceptionRecord> open = openExceptions(tx, d.paymentId());
+    String eventId;
+    String done;
+    switch (d.action()) {
+      case ACCEPT_AS_PAID -> {
+        PaymentExceptionRecord accepted = acceptable(payment, open);
+        eventId = acceptAsPaid(tx, payment, accepted);
+        done =
+            "PAID with channel transaction "
+                + accepted.getChannelTxnId()
+                + " for "
+                + accepted.getChannelAmountMinor()
+                + " "
+                + accepted.getChannelCurrency()
+                + " minor units (ours "
+                + payment.amount().minorUnits()
+                + " "
+                + payment.amount().currencyCode()
+                + ")";
+      }
+      case CLOSE -> {
+        eventId = close(tx, payment, d);
+        done = "closed; nothing granted";
+      }
+      case MARK_FOR_REFUND -> {
+        if (open.isEmpty()) {
+          throw new Refused("no open exception to refund");
+        }
+        eventId = null;
+        done =
+            "marked for refund: channel transactions "
+                + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList();
+      }
+      default -> throw new IllegalStateException("unhandled action " + d.action());
+    }
+    long actionId =
+        OperatorActions.record(
+            tx,
+            d.operator(),
+            d.action().name(),
+            TARGET,
+            d.paymentId(),
+            d.reason(),
+            OperatorActions.APPLIED,
+            done);
+    closeExceptions(tx, d.paymentId(), d.action(), actionId);
+    return new ResolutionOutcome(true, actionId, done, eventId);
+  }
+
+  private static PaymentExceptionRecord acceptable(
+      PaymentRow payment, List<PaymentExceptionRecord> open) {
+    if (payment.status() == PaymentStatus.PAID) {
+      throw new Refused("payment is already PAID; use MARK_FOR_REFUND for a second charge");
+    }
+    return open.stream()
+        .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
+        .reduce((first, second) -> second)
+        .orElseThrow(() -> new Refused("no open exception with a channel transaction to accept"));
+  }
+
+  private String acceptAsPaid(DSLContext tx, PaymentRow p, PaymentExceptionRecord e) {
+    int changed =
+        tx.update(PAYMENT_ORDER)
+            .set(PAYMENT_ORDER.STATUS, PaymentStatus.PAID.name())
+            .set(PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId())
+            .set(PAYMENT_ORDER.PAID_AT, SqlTime.now())
+            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
+            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
+            .and(PAYMENT_ORDER.STATUS.ne(PaymentStatus.PAID.name()))
+            .execute();
+    if (changed != 1) {
+      throw new Refused("payment changed while resolving");
+    }
+    PaymentConfirmed payload =
+        new PaymentConfirmed(
+            p.paymentId(),
+            p.tenantId(),
+            p.orderId(),
+            p.userId(),
+            p.channel(),
+            e.getChannelTxnId(),
+            e.getChannelAmountMinor(),
+            e.getChannelCurrency(),
+            p.courseIds(),
+            "OPERATOR");
+    return outbox.appendPaymentEvent(
+        tx, EventType.PAYMENT_CONFIRMED, p.paymentId(), payload, PaymentConfirmed.VERSION);
+  }
+
+  private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
+    if (p.status() == PaymentStatus.PAID) {
+      throw new Refused("payment is PAID; use MARK_FOR_REFUND");
+    }
+    if (p.status() != PaymentStatus.PENDING) {
+      return null; // already CLOSED/EXPIRED: only its exceptions are closed
+    }
+    tx.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.STATUS, PaymentStatus.CLOSED.name())
+        .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
+        .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
+        .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
+        .execute();
+    PaymentClosed payload =
+        new PaymentClosed(p.paymentId(), p.tenantId(), p.orderId(), "OPERATOR", d.reason());
+    return outbox.appendPaymentEvent(
+        tx, EventType.PAYMENT_CLOSED, p.paymentId(), payload, PaymentClosed.VERSION);
+  }
+
+  private PaymentRow lock(DSLContext tx, String paymentId) {
+    return tx.selectFrom(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .forUpdate()
+        .fetchOptional()
+        .map(r -> PaymentStore.toRow(r, PaymentStore.courseIds(tx, paymentId)))
+        .orElseThrow(() -> new Refused("no payment " + paymentId));
+  }
+
+  private static List<PaymentExceptionRecord> openExceptions(DSLContext tx, String paymentId) {
+    return tx.selectFrom(PAYMENT_EXCEPTION)
+        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
+        .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))
+        .orderBy(PAYMENT_EXCEPTION.ID)
+        .fetch();
+  }
+
+  private static void closeExceptions(
+      DSLContext tx, String paymentId, ResolutionAction action, long actionId) {
+    tx.update(PAYMENT_EXCEPTION)
+        .set(PAYMENT_EXCEPTION.STATUS, PaymentExceptions.RESOLVED)
+        .set(PAYMENT_EXCEPTION.RESOLUTION, action.name())
+        .set(PAYMENT_EXCEPTION.RESOLVED_BY_ACTION_ID, actionId)
+        .set(PAYMENT_EXCEPTION.RESOLVED_AT, SqlTime.now())
+        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
+        .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))
+        .execute();
+  }
+
+  /** A decision that cannot apply; rolls back its transaction and is audited as REJECTED. */
+  private static final class Refused extends RuntimeException {
+    Refused(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,177 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.PaymentConfirmed;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PaymentResolutionsTest {
+
+  private static TestDatabase db;
+  private static DSLContext dsl;
+  private static PaymentStore payments;
+  private static PaymentLedger ledger;
+  private static PaymentResolutions resolutions;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestDatabase.create(PaymentResolutionsTest.class);
+    dsl = db.database().dsl();
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    payments = new PaymentStore(dsl, writer);
+    ledger = new PaymentLedger(dsl, payments, writer);
+    resolutions = new PaymentResolutions(dsl, payments, writer);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    db.close();
+  }
+
+  @Test
+  void acceptAsPaid_afterAmountMismatch_marksPaidWithTheChannelsAmount_andAuditsInOneStep() {
+    PaymentRow p = pending("10.50");
+    assertThat(ledger.apply(callback(p, "t-" + p.paymentId(), "10.49"), null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.AMOUNT_MISMATCH);
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).isTrue();
+    PaymentRow after = payments.find(p.paymentId()).orElseThrow();
+    assertThat(after.status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(after.channelTxnId()).isEqualTo("t-" + p.paymentId());
+    PaymentConfirmed event = new EventJson().decode(payload(r.eventId()), PaymentConfirmed.class);
+    assertThat(event.amountMinor()).isEqualTo(1049);
+    assertThat(event.source()).isEqualTo("OPERATOR");
+    assertThat(openExceptions(p)).isZero();
+    assertThat(
+            dsl.fetchSingle(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()))
+                .getResolvedByActionId())
+        .isEqualTo(r.actionId());
+    assertThat(audit(p, "APPLIED")).isEqualTo(1);
+  }
+
+  @Test
+  void repeatedResolution_isRefused_andAuditedAsRejected() {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    ResolutionOutcome again = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(again.applied()).isFalse();
+    assertThat(again.message()).contains("already PAID");
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(p.paymentId())
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void close_pendingPaymentWithException_closesIt_writesPaymentClosed_andNeverGrants() {
+    PaymentRow p = pending("5.00");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "4.00"), null, "CALLBACK");
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+
+    assertThat(r.applied()).isTrue();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.CLOSED);
+    assertThat(dsl.fetchSingle(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(r.eventId())).getEventType())
+        .isEqualTo("PaymentClosed");
+    assertThat(openExceptions(p)).isZero();
+  }
+
+  @Test
+  void paidAfterClose_isAnException_andMarkForRefundResolvesItWithoutTouchingThePayment() {
+    PaymentRow p = pending("5.00");
+    resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+    LedgerResult late =
+        ledger.apply(callback(p, "t-late-" + p.paymentId(), "5.00"), null, "CALLBACK");
+    assertThat(late.outcome()).isEqualTo(CallbackOutcome.PAID_AFTER_CLOSE);
+    assertThat(late.eventId()).as("PaymentExceptionRecorded written").isNotNull();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.CLOSED);
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.MARK_FOR_REFUND));
+
+    assertThat(r.applied()).isTrue();
+    assertThat(r.message()).contains("t-late-" + p.paymentId());
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.CLOSED);
+    assertThat(openExceptions(p)).isZero();
+  }
+
+  @Test
+  void closePaidPayment_isRefused() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
+    ResolutionOutcome r =
+        resolutions.resolve(
+            new OperatorDecision(p.paymentId(), "alice", "why", ResolutionAction.CLOSE));
+    assertThat(r.applied()).isFalse();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+  }
+
+  @Test
+  void rejectedRequest_keepsWhatWasAskedAndWhy() {
+    ResolutionOutcome r =
+        resolutions.reject(
+            "pay_x", "", "DELETE_EVERYTHING", "", "unknown action DELETE_EVERYTHING");
+    var row = dsl.fetchSingle(OPERATOR_ACTION, OPERATOR_ACTION.ID.eq(r.actionId()));
+    assertThat(row.getAction()).isEqualTo("DELETE_EVERYTHING");
+    assertThat(row.getResult()).isEqualTo("REJECTED");
+    assertThat(row.getDetails()).contains("unknown action");
+  }
+
+  private static PaymentRow pending(String amount) {
+    return payments.create(Payments.newPayment(Money.parse(amount, "USD"), "c1")).payment();
+  }
+
+  private static VerifiedCallback callback(PaymentRow p, String txn, String amount) {
+    return new VerifiedCallback(
+        "n-" + txn,
+        p.merchantId(),
+        p.paymentId(),
+        txn,
+        Money.parse(amount, "USD"),
+        ChannelPaymentStatus.PAID);
+  }
+
+  private static OperatorDecision decision(PaymentRow p, ResolutionAction action) {
+    return new OperatorDecision(p.paymentId(), "alice", "checked with the channel", action);
+  }
+
+  private static String payload(String eventId) {
+    return dsl.fetchSingle(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(eventId)).getPayload();
+  }
+
+  private static int openExceptions(PaymentRow p) {
+    return dsl.fetchCount(
+        PAYMENT_EXCEPTION,
+        PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()).and(PAYMENT_EXCEPTION.STATUS.eq("OPEN")));
+  }
+
+  private static int audit(PaymentRow p, String result) {
+    return dsl.fetchCount(
+        OPERATOR_ACTION,
+        OPERATOR_ACTION.TARGET_ID.eq(p.paymentId()).and(OPERATOR_ACTION.RESULT.eq(result)));
+  }
+}
