@@ -6,6 +6,7 @@ import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.WebhookInboxStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -20,6 +21,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param outbox outbox claims and write-backs
  * @param inbox the webhook inbox
  * @param entitlements grants
+ * @param resolutions operator resolutions, audited
  * @param metrics the process's meter registry, scraped at {@code /metrics}
  */
 public record Services(
@@ -29,6 +31,7 @@ public record Services(
     OutboxStore outbox,
     WebhookInboxStore inbox,
     EntitlementStore entitlements,
+    PaymentResolutions resolutions,
     PrometheusMeterRegistry metrics)
     implements AutoCloseable {
 
@@ -43,6 +46,7 @@ public record Services(
         new OutboxStore(database.dsl()),
         new WebhookInboxStore(database.dsl()),
         new EntitlementStore(database.dsl(), payments),
+        new PaymentResolutions(database.dsl(), payments, writer),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 

@@ -4,6 +4,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
@@ -53,7 +54,8 @@ public final class WorkerRuntime implements AutoCloseable {
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(services.outbox(), publisher),
-        new EntitlementActivitiesImpl(services.entitlements()));
+        new EntitlementActivitiesImpl(services.entitlements()),
+        new ResolutionActivitiesImpl(services.resolutions(), services.payments()));
     factory.start();
     WorkflowHandoff handoff = new WorkflowHandoff(temporal.client());
     OutboxDispatcher dispatcher =

@@ -10,7 +10,8 @@ import java.util.List;
  * @param publishedEventIds event ids published and marked SENT, in order
  * @param pendingEventIds event ids received and not yet published, in order
  * @param grantedCourseIds courses granted by this workflow (new or already present)
- * @param lastError the last failure the workflow saw, or null
+ * @param lastError the last failure or open exception the workflow saw, or null
+ * @param resolutions operator resolutions handled, as "ACTION by operator: result"
  */
 public record PaymentView(
     String paymentId,
@@ -18,4 +19,5 @@ public record PaymentView(
     List<String> publishedEventIds,
     List<String> pendingEventIds,
     List<String> grantedCourseIds,
-    String lastError) {}
+    String lastError,
+    List<String> resolutions) {}

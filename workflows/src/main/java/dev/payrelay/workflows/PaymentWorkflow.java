@@ -25,6 +25,14 @@ public interface PaymentWorkflow {
   @SignalMethod
   void onOutboxEvent(OutboxEventSignal signal);
 
+  /**
+   * An operator's resolution of the payment's open exceptions. Applied (or refused) by an activity
+   * that writes the effect and its {@code operator_action} audit row in one transaction; an invalid
+   * signal (missing operator or reason, unknown action) is audited as REJECTED, never ignored.
+   */
+  @SignalMethod
+  void resolve(ResolveSignal signal);
+
   /** The payment's story so far. */
   @QueryMethod
   PaymentView state();

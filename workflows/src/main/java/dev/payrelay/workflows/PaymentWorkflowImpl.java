@@ -1,6 +1,7 @@
 package dev.payrelay.workflows;
 
 import static dev.payrelay.workflows.PaymentWorkflowState.AWAITING_PAYMENT;
+import static dev.payrelay.workflows.PaymentWorkflowState.CLOSED;
 import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
 import static dev.payrelay.workflows.PaymentWorkflowState.NEEDS_ATTENTION;
 import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
@@ -15,6 +16,7 @@ import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
+import dev.payrelay.workflows.activities.ResolutionResult;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -22,8 +24,10 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -93,6 +97,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
           .build();
 
   private static final String PAYMENT_CONFIRMED = EventType.PAYMENT_CONFIRMED.wireName();
+  private static final String EXCEPTION_RECORDED = EventType.PAYMENT_EXCEPTION_RECORDED.wireName();
 
   private static final Logger log = Workflow.getLogger(PaymentWorkflowImpl.class);
 
@@ -103,6 +108,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private final EntitlementActivities entitlements =
       Workflow.newActivityStub(EntitlementActivities.class, GRANT_OPTIONS);
 
+  private final ResolutionHandler resolver = new ResolutionHandler();
+  private final Deque<ResolveSignal> resolutions = new ArrayDeque<>();
+  private final List<String> resolutionLog = new ArrayList<>();
   private final OutboxEventQueue events = new OutboxEventQueue();
   private final List<String> publishedEventIds = new ArrayList<>();
   private final List<String> grantedCourseIds = new ArrayList<>();
@@ -126,13 +134,14 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
     // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
     Async.procedure(this::grantOnceConfirmed);
+    Async.procedure(this::resolveWhenSignalled);
     while (true) {
       // Re-checked after every handler: a signal that lands while we would complete is handled
       // first, because a non-empty queue keeps us here.
-      Workflow.await(() -> !events.isEmpty() || fulfilled());
+      Workflow.await(() -> !events.isEmpty() || fulfilled() || closed());
       Optional<OutboxEventSignal> next = events.take();
       if (next.isEmpty()) {
-        moveTo(FULFILLED);
+        moveTo(closed() ? CLOSED : FULFILLED);
         return state();
       }
       inFlightEventId = next.get().eventId();
@@ -149,7 +158,14 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     }
     if (PAYMENT_CONFIRMED.equals(signal.eventType())) {
       confirmed = true;
+    } else if (EXCEPTION_RECORDED.equals(signal.eventType())) {
+      needsAttention("exception recorded (event " + signal.eventId() + "); resolve with a signal");
     }
+  }
+
+  @Override
+  public void resolve(ResolveSignal signal) {
+    resolutions.add(signal);
   }
 
   @Override
@@ -165,12 +181,54 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         List.copyOf(publishedEventIds),
         List.copyOf(pending),
         List.copyOf(grantedCourseIds),
-        lastError);
+        lastError,
+        List.copyOf(resolutionLog));
   }
 
   /** Done when PAID, granted, and every event held was published (none DEAD, none queued). */
   private boolean fulfilled() {
     return granted && events.isEmpty() && inFlightEventId == null && state != NEEDS_ATTENTION;
+  }
+
+  /** Done without payment: closed by an operator, nothing queued. */
+  private boolean closed() {
+    return state == CLOSED && events.isEmpty() && inFlightEventId == null;
+  }
+
+  private void resolveWhenSignalled() {
+    while (true) {
+      Workflow.await(() -> !resolutions.isEmpty());
+      ResolveSignal signal = resolutions.poll();
+      ResolutionResult result = resolver.handle(paymentId, signal);
+      String who = signal == null ? "nobody" : signal.operator();
+      String what = signal == null ? "nothing" : signal.action();
+      resolutionLog.add(
+          what
+              + " by "
+              + who
+              + ": "
+              + (result.applied() ? "APPLIED " : "REJECTED ")
+              + result.message());
+      if (!result.applied()) {
+        log.warn("payment {}: resolution refused: {}", paymentId, result.message());
+        continue;
+      }
+      lastError = null;
+      afterResolution(result.paymentStatus());
+    }
+  }
+
+  /** Leaves NEEDS_ATTENTION for the state the payment is now in. */
+  private void afterResolution(String paymentStatus) {
+    switch (String.valueOf(paymentStatus)) {
+      case "PAID" -> {
+        setState(PAID);
+        // Grant even in a run that never saw PaymentConfirmed (grants are idempotent by key).
+        confirmed = true;
+      }
+      case "CLOSED", "EXPIRED" -> setState(CLOSED);
+      default -> setState(AWAITING_PAYMENT);
+    }
   }
 
   private void grantOnceConfirmed() {
@@ -223,7 +281,13 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   /** NEEDS_ATTENTION is left only by an operator (a later signal), never by the next event. */
   private void moveTo(PaymentWorkflowState next) {
-    if (state == next || state == NEEDS_ATTENTION) {
+    if (state != NEEDS_ATTENTION) {
+      setState(next);
+    }
+  }
+
+  private void setState(PaymentWorkflowState next) {
+    if (state == next) {
       return;
     }
     log.info("payment {}: {} -> {}", paymentId, state, next);

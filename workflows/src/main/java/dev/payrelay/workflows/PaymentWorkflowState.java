@@ -8,6 +8,11 @@ public enum PaymentWorkflowState {
   PAID,
   /** PAID, every event published and entitlements granted: nothing left to do. */
   FULFILLED,
-  /** Something failed permanently (e.g. an event went DEAD); waits for an operator signal. */
-  NEEDS_ATTENTION
+  /**
+   * An exception is open or something failed permanently (e.g. an event went DEAD); waits for an
+   * operator's {@code resolve} signal.
+   */
+  NEEDS_ATTENTION,
+  /** Closed without payment (by an operator's decision); nothing is granted. */
+  CLOSED
 }

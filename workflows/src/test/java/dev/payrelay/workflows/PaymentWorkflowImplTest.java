@@ -24,6 +24,10 @@ import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
+import dev.payrelay.workflows.activities.RejectResolutionRequest;
+import dev.payrelay.workflows.activities.ResolutionActivities;
+import dev.payrelay.workflows.activities.ResolutionResult;
+import dev.payrelay.workflows.activities.ResolveRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.failure.ApplicationFailure;
@@ -46,6 +50,8 @@ class PaymentWorkflowImplTest {
       mock(OutboxActivities.class, withSettings().withoutAnnotations());
   private final EntitlementActivities entitlements =
       mock(EntitlementActivities.class, withSettings().withoutAnnotations());
+  private final ResolutionActivities resolutions =
+      mock(ResolutionActivities.class, withSettings().withoutAnnotations());
 
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
@@ -57,7 +63,7 @@ class PaymentWorkflowImplTest {
     this.env = env;
     this.client = client;
     this.options = options;
-    worker.registerActivitiesImplementations(outbox, entitlements);
+    worker.registerActivitiesImplementations(outbox, entitlements, resolutions);
     when(outbox.publish(any()))
         .thenAnswer(
             call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
@@ -218,5 +224,71 @@ class PaymentWorkflowImplTest {
     verify(outbox).markDead(any(MarkDeadRequest.class));
     verify(outbox, times(12)).publish(new PublishRequest(CREATED.eventId()));
     verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
+  }
+
+  private static final OutboxEventSignal EXCEPTION =
+      new OutboxEventSignal("evt-exception", "PaymentExceptionRecorded", 2);
+  private static final OutboxEventSignal CONFIRMED_BY_OPERATOR =
+      new OutboxEventSignal("evt-confirmed-by-operator", "PaymentConfirmed", 3);
+
+  @Test
+  void exception_needsAttention_thenAcceptAsPaid_grantsAndFulfills() throws InterruptedException {
+    when(resolutions.resolve(any()))
+        .thenReturn(new ResolutionResult(true, 7, "PAID with channel transaction t1", "PAID"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+
+    PaymentView attention =
+        awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(attention.lastError()).contains("exception recorded");
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("NEEDS_ATTENTION");
+
+    workflow.resolve(new ResolveSignal("alice", "channel confirmed", "accept_as_paid"));
+    workflow.onOutboxEvent(CONFIRMED_BY_OPERATOR);
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.grantedCourseIds()).containsExactly("course-1", "course-2");
+    assertThat(result.resolutions()).singleElement().asString().contains("APPLIED");
+    verify(resolutions)
+        .resolve(new ResolveRequest(PAYMENT_ID, "alice", "channel confirmed", "ACCEPT_AS_PAID"));
+    verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
+  }
+
+  @Test
+  void invalidResolveSignal_isRejectedAndAudited_andAttentionStays() throws InterruptedException {
+    when(resolutions.reject(any()))
+        .thenReturn(new ResolutionResult(false, 8, "rejected", "PENDING"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("", "no operator given", "CLOSE"));
+    workflow.resolve(new ResolveSignal("bob", "typo", "DELETE"));
+
+    PaymentView view = awaitView(workflow, v -> v.resolutions().size() == 2);
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    verify(resolutions)
+        .reject(
+            new RejectResolutionRequest(
+                PAYMENT_ID, "", "no operator given", "CLOSE", "operator is required"));
+    verify(resolutions, times(2)).reject(any());
+    verify(resolutions, never()).resolve(any());
+  }
+
+  @Test
+  void close_endsTheStoryClosed_withoutGrant() throws InterruptedException {
+    when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 9, "closed", "CLOSED"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+
+    assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    verify(entitlements, never()).grant(any());
   }
 }

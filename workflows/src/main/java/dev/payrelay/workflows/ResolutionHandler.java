@@ -1,0 +1,78 @@
+package dev.payrelay.workflows;
+
+import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.workflows.activities.RejectResolutionRequest;
+import dev.payrelay.workflows.activities.ResolutionActivities;
+import dev.payrelay.workflows.activities.ResolutionResult;
+import dev.payrelay.workflows.activities.ResolveRequest;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * Workflow-side handling of the {@code resolve} signal: validates it deterministically, then has an
+ * activity apply it (or audit its rejection). Runs inside {@link PaymentWorkflowImpl}.
+ */
+final class ResolutionHandler {
+
+  /**
+   * A resolution is a short transaction; it retries until the database answers, never twice in
+   * effect.
+   */
+  private static final ActivityOptions OPTIONS =
+      ActivityOptions.newBuilder()
+          // One transaction on a handful of rows.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // An operator is waiting: probe a recovering database at least once a minute.
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // Unbounded (0): a refused decision is a result, not an error, so only outages
+                  // fail; the operator's decision must not be lost to one.
+                  .setMaximumAttempts(0)
+                  .build())
+          .build();
+
+  private final ResolutionActivities activities =
+      Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
+
+  /** Applies or rejects {@code signal} for {@code paymentId}; the result is always audited. */
+  ResolutionResult handle(String paymentId, ResolveSignal signal) {
+    String why = invalidBecause(signal);
+    if (why != null) {
+      return activities.reject(
+          new RejectResolutionRequest(
+              paymentId, signal.operator(), signal.reason(), signal.action(), why));
+    }
+    return activities.resolve(
+        new ResolveRequest(
+            paymentId,
+            signal.operator().trim(),
+            signal.reason().trim(),
+            ResolutionAction.parse(signal.action()).orElseThrow().name()));
+  }
+
+  /** Why a signal cannot be applied, or null when it is valid. */
+  static String invalidBecause(ResolveSignal signal) {
+    if (signal == null) {
+      return "empty signal";
+    }
+    if (signal.operator() == null || signal.operator().isBlank()) {
+      return "operator is required";
+    }
+    if (signal.reason() == null || signal.reason().isBlank()) {
+      return "reason is required";
+    }
+    if (ResolutionAction.parse(signal.action()).isEmpty()) {
+      return "unknown action "
+          + signal.action()
+          + "; one of "
+          + Arrays.toString(ResolutionAction.values());
+    }
+    return null;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.payrelay.workflows.activities;
+
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** Applies or refuses operator resolutions, audited. Type names are prefixed {@code Resolution}. */
+@ActivityInterface(namePrefix = "Resolution")
+public interface ResolutionActivities {
+
+  /**
+   * Applies a valid decision in one transaction with its audit row, or refuses it (audited as
+   * REJECTED) when it cannot apply, e.g. ACCEPT_AS_PAID on a PAID payment.
+   */
+  @ActivityMethod
+  ResolutionResult resolve(ResolveRequest request);
+
+  /** Audits an invalid request as REJECTED (missing operator or reason, unknown action). */
+  @ActivityMethod
+  ResolutionResult reject(RejectResolutionRequest request);
+}
