@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.payrelay.sql.IdempotencyConflictException;
+import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,8 @@ import org.slf4j.LoggerFactory;
  *       unavailable
  *   <li>{@code GET /v1/payments/{id}}: the payment, its outbox events and entitlements; 404
  *   <li>{@code POST /v1/webhooks/{channel}}: channel callbacks, answered in the channel's protocol
+ *   <li>{@code POST /v1/admin/payments/{id}/resolve} {@code {operator, reason, action}}: 202 signal
+ *       sent; 400 invalid (audited as REJECTED); 404 no payment; 409 no running workflow
  *   <li>{@code GET /health}: 200 when the database answers, else 503
  *   <li>{@code GET /metrics}: Prometheus text exposition
  * </ul>
@@ -35,17 +39,8 @@ public final class ApiServer implements AutoCloseable {
 
   private final Javalin app;
 
-  /**
-   * Builds (does not start) the server.
-   *
-   * @param databaseUp answers whether the database is reachable, for {@code /health}
-   */
-  public ApiServer(
-      PaymentService payments,
-      PaymentQueries queries,
-      WebhookService webhooks,
-      PrometheusMeterRegistry metrics,
-      BooleanSupplier databaseUp) {
+  /** Builds (does not start) the server. */
+  public ApiServer(ApiHandlers h) {
     ObjectMapper mapper =
         JsonMapper.builder()
             .addModule(new JavaTimeModule())
@@ -65,17 +60,30 @@ public final class ApiServer implements AutoCloseable {
     app.post(
         "/v1/payments",
         ctx ->
-            createPayment(ctx, payments, mapper.readValue(ctx.body(), CreatePaymentRequest.class)));
-    app.get("/v1/payments/{id}", ctx -> trail(ctx, queries));
-    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, webhooks));
+            createPayment(
+                ctx, h.payments(), mapper.readValue(ctx.body(), CreatePaymentRequest.class)));
+    app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()));
+    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    app.post(
+        "/v1/admin/payments/{id}/resolve",
+        ctx ->
+            ctx.status(202)
+                .json(
+                    h.admin()
+                        .resolve(
+                            ctx.pathParam("id"),
+                            mapper.readValue(ctx.body(), ResolveSignal.class))));
     app.get(
         "/health",
         ctx ->
-            ctx.status(databaseUp.getAsBoolean() ? 200 : 503)
-                .json(Map.of("database", databaseUp.getAsBoolean())));
+            ctx.status(h.databaseUp().getAsBoolean() ? 200 : 503)
+                .json(Map.of("database", h.databaseUp().getAsBoolean())));
     app.get(
-        "/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4").result(metrics.scrape()));
+        "/metrics",
+        ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
+    app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+    app.exception(NoRunningWorkflowException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
     app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
     app.exception(
@@ -113,9 +121,19 @@ public final class ApiServer implements AutoCloseable {
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
-  private static void webhook(Context ctx, WebhookService webhooks) {
+  private static void webhook(Context ctx, WebhookService webhooks, int limit) throws IOException {
+    byte[] body;
+    try (InputStream in = ctx.req().getInputStream()) {
+      body = in.readNBytes(limit + 1);
+    }
+    boolean truncated = body.length > limit;
     WebhookResponse r =
-        webhooks.handle(ctx.pathParam("channel"), ctx.headerMap(), ctx.bodyAsBytes(), ctx.ip());
+        webhooks.handle(
+            ctx.pathParam("channel"),
+            ctx.headerMap(),
+            truncated ? Arrays.copyOf(body, limit) : body,
+            ctx.ip(),
+            truncated);
     ctx.status(r.status()).contentType(r.contentType()).result(r.body());
   }
 

@@ -70,6 +70,21 @@ public final class WebhookService {
    */
   public WebhookResponse handle(
       String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
+    return handle(channelName, headers, rawBody, remoteAddr, false);
+  }
+
+  /**
+   * Handles one callback whose body may have been cut at the size limit.
+   *
+   * @param truncated true when the request body was longer than the limit and {@code rawBody} holds
+   *     only its first bytes: recorded, then refused with 413
+   */
+  public WebhookResponse handle(
+      String channelName,
+      Map<String, String> headers,
+      byte[] rawBody,
+      String remoteAddr,
+      boolean truncated) {
     long inboxId;
     try {
       inboxId = inbox.record(new ReceivedCallback(channelName, headers, rawBody, remoteAddr));
@@ -82,7 +97,7 @@ public final class WebhookService {
       return new WebhookResponse(503, JSON, "{\"error\":\"NOT_STORED\"}", -1);
     }
     try {
-      return decide(inboxId, channelName, headers, rawBody);
+      return decide(inboxId, channelName, headers, rawBody, truncated);
     } catch (DataAccessException e) {
       // Stored but undecided (outcome stays RECEIVED); the channel's retry decides it again.
       log.error("callback {} stored but not decided: {}", inboxId, e.toString());
@@ -95,7 +110,11 @@ public final class WebhookService {
   }
 
   private WebhookResponse decide(
-      long inboxId, String channelName, Map<String, String> headers, byte[] rawBody) {
+      long inboxId,
+      String channelName,
+      Map<String, String> headers,
+      byte[] rawBody,
+      boolean truncated) {
     Optional<PaymentChannel> channel = channels.find(channelName);
     if (channel.isEmpty()) {
       return reject(
@@ -103,6 +122,30 @@ public final class WebhookService {
           channelName,
           new InboxCompletion(
               null, "UNKNOWN_CHANNEL", "no channel " + channelName, 404, null, null));
+    }
+    if (truncated) {
+      return reject(
+          inboxId,
+          channelName,
+          new InboxCompletion(
+              null,
+              "PAYLOAD_TOO_LARGE",
+              "body longer than the limit; first bytes kept",
+              413,
+              null,
+              null));
+    }
+    if (!isJson(headers)) {
+      return reject(
+          inboxId,
+          channelName,
+          new InboxCompletion(
+              null,
+              "UNSUPPORTED_MEDIA_TYPE",
+              "Content-Type must be application/json, was " + contentType(headers),
+              415,
+              null,
+              null));
     }
     VerifiedCallback callback;
     try {
@@ -172,5 +215,23 @@ public final class WebhookService {
   /** The channel as a metric label: only configured names, so a URL cannot mint time series. */
   private String label(String channel) {
     return channels.find(channel).isPresent() ? channel : "unknown";
+  }
+
+  /** Channels notify with JSON (RFC 8259); parameters such as charset are allowed. */
+  private static boolean isJson(Map<String, String> headers) {
+    String type = contentType(headers);
+    return type != null
+        && type.toLowerCase(java.util.Locale.ROOT)
+            .split(";", 2)[0]
+            .trim()
+            .equals("application/json");
+  }
+
+  private static String contentType(Map<String, String> headers) {
+    return headers.entrySet().stream()
+        .filter(e -> e.getKey().equalsIgnoreCase("Content-Type"))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElse(null);
   }
 }

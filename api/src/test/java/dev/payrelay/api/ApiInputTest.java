@@ -1,5 +1,7 @@
 package dev.payrelay.api;
 
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,6 +16,7 @@ import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.WebhookInboxStore;
@@ -71,20 +74,29 @@ class ApiInputTest {
             HttpClient.newHttpClient());
     ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    PaymentResolutions resolutions = new PaymentResolutions(dsl, payments, writer);
+    PaymentSignals noTemporal =
+        (paymentId, signal) -> {
+          throw new NoRunningWorkflowException(paymentId, null);
+        };
     api =
         new ApiServer(
-                new PaymentService(payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
-                new PaymentQueries(
-                    payments, new OutboxStore(dsl), new EntitlementStore(dsl, payments)),
-                new WebhookService(
-                    new WebhookInboxStore(dsl),
-                    new PaymentLedger(dsl, payments, writer),
-                    channels,
+                new ApiHandlers(
+                    new PaymentService(
+                        payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
+                    new PaymentQueries(
+                        payments, new OutboxStore(dsl), new EntitlementStore(dsl, payments)),
+                    new WebhookService(
+                        new WebhookInboxStore(dsl),
+                        new PaymentLedger(dsl, payments, writer),
+                        channels,
+                        metrics,
+                        Clock.systemUTC(),
+                        () -> {}),
+                    new AdminService(resolutions, payments, noTemporal),
                     metrics,
-                    Clock.systemUTC(),
-                    () -> {}),
-                metrics,
-                () -> true)
+                    () -> true,
+                    4096))
             .start("127.0.0.1", 0);
   }
 
@@ -188,8 +200,118 @@ class ApiInputTest {
     assertThat(dsl.fetchCount(PAYMENT_ORDER, PAYMENT_ORDER.ORDER_ID.eq("o-idem"))).isEqualTo(1);
   }
 
+  @Test
+  void oversizedBody_is413_andItsFirstBytesAreRecorded() throws Exception {
+    byte[] big = ("{\"pad\":\"" + "x".repeat(10_000) + "\"}").getBytes(StandardCharsets.UTF_8);
+    HttpResponse<String> r = webhook("sandbox", big, signed(big));
+
+    assertThat(r.statusCode()).isEqualTo(413);
+    var row =
+        dsl.selectFrom(WEBHOOK_INBOX)
+            .where(WEBHOOK_INBOX.OUTCOME.eq("PAYLOAD_TOO_LARGE"))
+            .fetchSingle();
+    assertThat(row.getRawBody()).hasSize(4096);
+  }
+
+  @Test
+  void wrongContentType_is415_andRecorded() throws Exception {
+    SandboxNotification n =
+        new SandboxNotification(
+            "n-ct", MERCHANT, "p1", "t-ct", "1.00", "USD", "PAID", Instant.now());
+    Map<String, String> headers = new HashMap<>(signed(n.toJson()));
+    headers.put("Content-Type", "application/x-www-form-urlencoded");
+
+    assertThat(webhook("sandbox", n.toJson(), headers).statusCode()).isEqualTo(415);
+    assertThat(dsl.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.OUTCOME.eq("UNSUPPORTED_MEDIA_TYPE")))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void replayOutsideTheWindow_isRejectedBeforeAnyBusinessWrite() throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+    SandboxNotification n =
+        new SandboxNotification(
+            "n-old",
+            MERCHANT,
+            p.paymentId(),
+            "t-old-" + p.paymentId(),
+            "1.00",
+            "USD",
+            "PAID",
+            Instant.now());
+    Clock sixMinutesAgo = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(-6));
+
+    HttpResponse<String> r = webhook("sandbox", n.toJson(), signedAt(n.toJson(), sixMinutesAgo));
+
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(r.body()).contains("STALE_TIMESTAMP");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status().name()).isEqualTo("PENDING");
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(p.paymentId())
+                    .and(OUTBOX_EVENT.EVENT_TYPE.ne("PaymentCreated"))))
+        .isZero();
+  }
+
+  @Test
+  void adminResolve_withoutOperatorOrWithUnknownAction_is400_andAuditedAsRejected()
+      throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+
+    HttpResponse<String> noOperator =
+        admin(p.paymentId(), "{\"reason\":\"r\",\"action\":\"CLOSE\"}");
+    HttpResponse<String> badAction =
+        admin(p.paymentId(), "{\"operator\":\"bob\",\"reason\":\"r\",\"action\":\"DROP\"}");
+
+    assertThat(noOperator.statusCode()).isEqualTo(400);
+    assertThat(noOperator.body()).contains("operator is required");
+    assertThat(badAction.statusCode()).isEqualTo(400);
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION
+                    .TARGET_ID
+                    .eq(p.paymentId())
+                    .and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void adminResolve_unknownPayment_is404_andWithoutAWorkflow_is409() throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+    String valid = "{\"operator\":\"bob\",\"reason\":\"r\",\"action\":\"CLOSE\"}";
+
+    assertThat(admin("pay_missing", valid).statusCode()).isEqualTo(404);
+    assertThat(admin(p.paymentId(), valid).statusCode()).isEqualTo(409);
+  }
+
+  private static HttpResponse<String> admin(String paymentId, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:"
+                        + api.port()
+                        + "/v1/admin/payments/"
+                        + paymentId
+                        + "/resolve"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   private static Map<String, String> signed(byte[] raw) {
-    return new SandboxSignature(SECRET, Duration.ofMinutes(5), Clock.systemUTC()).headersFor(raw);
+    return signedAt(raw, Clock.systemUTC());
+  }
+
+  private static Map<String, String> signedAt(byte[] raw, Clock clock) {
+    Map<String, String> headers =
+        new HashMap<>(new SandboxSignature(SECRET, Duration.ofMinutes(5), clock).headersFor(raw));
+    headers.put("Content-Type", "application/json; charset=utf-8");
+    return headers;
   }
 
   private static HttpResponse<String> createPayment(String body, String idempotencyKey)

@@ -21,11 +21,13 @@ final class ApiCommand implements Callable<Integer> {
     PayrelayConfig config = PayrelayCommand.config();
     Services services = Services.over(Database.open(config.database()));
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
-    ApiServer api = ApiRuntime.start(config, services, () -> {});
+    TemporalConnection temporal = TemporalConnection.client(config.temporal());
+    ApiServer api = ApiRuntime.start(config, services, temporal.client(), () -> {});
     System.out.printf("api listening on http://%s:%d%n", config.api().host(), api.port());
     PayrelayCommand.runUntilStopped(
         () -> {
           api.close();
+          temporal.close();
           services.close();
         });
     return 0;

@@ -1,12 +1,16 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.api.AdminService;
+import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
+import dev.payrelay.api.TemporalPaymentSignals;
 import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,34 +26,45 @@ public final class ApiRuntime {
   /**
    * Builds and starts the API server on the configured host and port.
    *
+   * @param temporal the client admin signals go through (the API accepts callbacks without it)
    * @param outboxCommitted called after each local commit that wrote an outbox event
    */
   public static ApiServer start(
-      PayrelayConfig config, Services services, Runnable outboxCommitted) {
-    return build(config, services, outboxCommitted).start(config.api().host(), config.api().port());
+      PayrelayConfig config, Services services, WorkflowClient temporal, Runnable outboxCommitted) {
+    return build(config, services, temporal, outboxCommitted)
+        .start(config.api().host(), config.api().port());
   }
 
   /** Builds (does not start) the API server. */
   public static ApiServer build(
-      PayrelayConfig config, Services services, Runnable outboxCommitted) {
+      PayrelayConfig config, Services services, WorkflowClient temporal, Runnable outboxCommitted) {
     ChannelRegistry channels = new ChannelRegistry(List.of(sandboxChannel(config)));
     return new ApiServer(
-        new PaymentService(
-            services.payments(),
-            channels,
-            config.sandbox().merchantId(),
-            config.api().paymentTtl(),
-            outboxCommitted),
-        new PaymentQueries(services.payments(), services.outbox(), services.entitlements()),
-        new WebhookService(
-            services.inbox(),
-            services.ledger(),
-            channels,
+        new ApiHandlers(
+            new PaymentService(
+                services.payments(),
+                channels,
+                config.sandbox().merchantId(),
+                config.api().paymentTtl(),
+                outboxCommitted),
+            new PaymentQueries(services.payments(), services.outbox(), services.entitlements()),
+            new WebhookService(
+                services.inbox(),
+                services.ledger(),
+                channels,
+                services.metrics(),
+                Clock.systemUTC(),
+                outboxCommitted),
+            admin(services, temporal),
             services.metrics(),
-            Clock.systemUTC(),
-            outboxCommitted),
-        services.metrics(),
-        services::databaseUp);
+            services::databaseUp,
+            config.api().webhookBodyLimit()));
+  }
+
+  /** The operator service the admin API and the CLI share. */
+  static AdminService admin(Services services, WorkflowClient temporal) {
+    return new AdminService(
+        services.resolutions(), services.payments(), new TemporalPaymentSignals(temporal));
   }
 
   private static SandboxChannel sandboxChannel(PayrelayConfig config) {

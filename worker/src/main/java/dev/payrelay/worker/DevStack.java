@@ -65,7 +65,7 @@ public final class DevStack implements AutoCloseable {
           q.queue(),
           q.routingKeyPattern());
     }
-    ApiServer api = ApiRuntime.start(config, services, worker::wakeDispatcher);
+    ApiServer api = ApiRuntime.start(config, services, temporal.client(), worker::wakeDispatcher);
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       ApiCommand.class,
       WorkerCommand.class,
       SandboxCommand.class,
+      ResolveCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {

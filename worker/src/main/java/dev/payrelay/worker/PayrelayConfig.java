@@ -79,8 +79,11 @@ public record PayrelayConfig(
    * @param publicUrl {@code PAYRELAY_PUBLIC_URL}: how channels reach us, default {@code
    *     http://host:port}
    * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_MINUTES}, default 30
+   * @param webhookBodyLimit {@code PAYRELAY_WEBHOOK_MAX_BYTES}: larger callbacks are recorded
+   *     (their first bytes) and refused with 413; default 65536
    */
-  public record ApiSettings(String host, int port, URI publicUrl, Duration paymentTtl) {
+  public record ApiSettings(
+      String host, int port, URI publicUrl, Duration paymentTtl, int webhookBodyLimit) {
 
     /** The webhook URL for a channel, e.g. {@code http://127.0.0.1:8080/v1/webhooks/sandbox}. */
     public URI webhookUrl(String channel) {
@@ -157,7 +160,8 @@ public record PayrelayConfig(
             apiHost,
             apiPort,
             URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort)),
-            Duration.ofMinutes(e.integer("PAYRELAY_PAYMENT_TTL_MINUTES", 30))),
+            Duration.ofMinutes(e.integer("PAYRELAY_PAYMENT_TTL_MINUTES", 30)),
+            e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
         new SandboxSettings(
             URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort)),
             e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),

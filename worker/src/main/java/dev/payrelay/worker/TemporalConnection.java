@@ -49,6 +49,17 @@ public final class TemporalConnection implements AutoCloseable {
     return connection;
   }
 
+  /**
+   * A client only, to an already running frontend (e.g. the {@code payrelay api} process or the CLI
+   * signalling a {@code payrelay dev}'s embedded server). Connects lazily, on first call.
+   */
+  public static TemporalConnection client(PayrelayConfig.TemporalSettings settings) {
+    WorkflowServiceStubs stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target()).build());
+    return new TemporalConnection(null, stubs, settings.namespace());
+  }
+
   /** The client for the configured namespace. */
   public WorkflowClient client() {
     return client;

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
@@ -171,6 +172,74 @@ class EndToEndTest {
   @Test
   void wrongCurrency_staysPending_withOneException_andNoEvent() throws Exception {
     assertMismatch(1050, "USD", Map.of("currency", "EUR"), "CURRENCY_MISMATCH");
+  }
+
+  @Test
+  void amountMismatch_needsAttention_thenAdminAcceptAsPaid_paysAndGrants() throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "c1");
+    payrelay.post(
+        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+        "{\"amount\":\"10.00\"}".getBytes(),
+        Map.of("Content-Type", "application/json"));
+    await().atMost(TRAIL_TIMEOUT).until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)));
+
+    HttpResponse<String> resolve =
+        payrelay.post(
+            payrelay.api("/v1/admin/payments/" + paymentId + "/resolve"),
+            "{\"operator\":\"alice\",\"reason\":\"channel confirmed 10.00 by phone\",\"action\":\"ACCEPT_AS_PAID\"}"
+                .getBytes(),
+            Map.of("Content-Type", "application/json"));
+
+    assertThat(resolve.statusCode()).isEqualTo(202);
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> granted(paymentId) == 1 && "FULFILLED".equals(paymentState(paymentId)));
+    assertThat(status(paymentId)).isEqualTo("PAID");
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION.TARGET_ID.eq(paymentId).and(OPERATOR_ACTION.RESULT.eq("APPLIED"))))
+        .isEqualTo(1);
+    assertThat(
+            dsl.fetchCount(
+                PAYMENT_EXCEPTION,
+                PAYMENT_EXCEPTION
+                    .PAYMENT_ID
+                    .eq(paymentId)
+                    .and(PAYMENT_EXCEPTION.STATUS.eq("RESOLVED"))))
+        .isEqualTo(1);
+    assertThat(confirmedEventIds(paymentId)).hasSize(1);
+  }
+
+  @Test
+  void twentyConcurrentCallbacksWithDifferentTransactions_confirmOnce_noneLost_noneA500()
+      throws Exception {
+    String paymentId = payrelay.createPayment(300, "USD", "c1");
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+
+    List<HttpResponse<String>> answers =
+        concurrently(
+            20,
+            () -> {
+              PayrelayHarness.SignedCallback cb =
+                  payrelay.signedCallback(
+                      paid(
+                          paymentId,
+                          "sbx_d" + n.incrementAndGet() + "_" + paymentId,
+                          "3.00",
+                          "USD"));
+              return payrelay.postWebhook(cb.raw(), cb.headers());
+            });
+
+    assertThat(answers).allSatisfy(a -> assertThat(a.statusCode()).isEqualTo(200));
+    assertThat(answers).filteredOn(a -> a.body().contains("CONFIRMED")).hasSize(1);
+    assertThat(answers).filteredOn(a -> a.body().contains("DOUBLE_PAYMENT")).hasSize(19);
+    assertThat(dsl.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.PAYMENT_ID.eq(paymentId))).isEqualTo(20);
+    assertThat(confirmedEventIds(paymentId)).hasSize(1);
+    // The buyer paid: granted once; the 19 extra charges are exceptions for review.
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)) && granted(paymentId) == 1);
   }
 
   private void assertMismatch(

@@ -9,7 +9,6 @@ import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
-import java.util.Arrays;
 
 /**
  * Workflow-side handling of the {@code resolve} signal: validates it deterministically, then has an
@@ -56,23 +55,7 @@ final class ResolutionHandler {
             ResolutionAction.parse(signal.action()).orElseThrow().name()));
   }
 
-  /** Why a signal cannot be applied, or null when it is valid. */
-  static String invalidBecause(ResolveSignal signal) {
-    if (signal == null) {
-      return "empty signal";
-    }
-    if (signal.operator() == null || signal.operator().isBlank()) {
-      return "operator is required";
-    }
-    if (signal.reason() == null || signal.reason().isBlank()) {
-      return "reason is required";
-    }
-    if (ResolutionAction.parse(signal.action()).isEmpty()) {
-      return "unknown action "
-          + signal.action()
-          + "; one of "
-          + Arrays.toString(ResolutionAction.values());
-    }
-    return null;
+  private static String invalidBecause(ResolveSignal signal) {
+    return signal == null ? "empty signal" : signal.invalidBecause();
   }
 }

@@ -1,5 +1,8 @@
 package dev.payrelay.workflows;
 
+import dev.payrelay.domain.ResolutionAction;
+import java.util.Arrays;
+
 /**
  * The {@code resolve} signal: an operator's decision for a payment in NEEDS_ATTENTION. JSON shape
  * (Temporal UI or {@code temporal workflow signal --name resolve --input '...'}):
@@ -12,4 +15,23 @@ package dev.payrelay.workflows;
  * @param action {@code ACCEPT_AS_PAID}, {@code CLOSE} or {@code MARK_FOR_REFUND}; anything else is
  *     rejected and audited
  */
-public record ResolveSignal(String operator, String reason, String action) {}
+public record ResolveSignal(String operator, String reason, String action) {
+
+  /**
+   * Why this signal cannot be applied, or null when it is valid: operator and reason must be
+   * non-blank, action one of {@link ResolutionAction} (case-insensitive). Pure, so workflows and
+   * the admin API judge alike.
+   */
+  public String invalidBecause() {
+    if (operator == null || operator.isBlank()) {
+      return "operator is required";
+    }
+    if (reason == null || reason.isBlank()) {
+      return "reason is required";
+    }
+    if (ResolutionAction.parse(action).isEmpty()) {
+      return "unknown action " + action + "; one of " + Arrays.toString(ResolutionAction.values());
+    }
+    return null;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.payrelay.api;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the HTTP API serves.
+ *
+ * @param payments payment creation
+ * @param queries payment trails
+ * @param webhooks channel callbacks
+ * @param admin operator fixes
+ * @param metrics the registry {@code /metrics} scrapes
+ * @param databaseUp whether the database answers, for {@code /health}
+ * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
+ *     (their first bytes) and refused with 413
+ */
+public record ApiHandlers(
+    PaymentService payments,
+    PaymentQueries queries,
+    WebhookService webhooks,
+    AdminService admin,
+    PrometheusMeterRegistry metrics,
+    BooleanSupplier databaseUp,
+    int webhookBodyLimit) {}
