@@ -22,6 +22,7 @@ import java.util.Map;
  * @param api the HTTP API
  * @param sandbox the sandbox channel and its simulator
  * @param dispatcher the outbox dispatcher
+ * @param outbox the outbox's retention purge and statistics
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -29,7 +30,8 @@ public record PayrelayConfig(
     TemporalSettings temporal,
     ApiSettings api,
     SandboxSettings sandbox,
-    DispatcherSettings dispatcher) {
+    DispatcherSettings dispatcher,
+    OutboxMaintenanceSettings outbox) {
 
   /**
    * The broker.
@@ -131,6 +133,20 @@ public record PayrelayConfig(
       Duration redispatchAfter) {}
 
   /**
+   * The worker's outbox housekeeping.
+   *
+   * @param sentRetention SENT rows whose broker confirm is older than this are purged ({@code
+   *     PAYRELAY_OUTBOX_RETENTION_DAYS}, 7, at least 1); PENDING, DISPATCHED and DEAD rows never
+   *     are
+   * @param purgeBatch rows deleted per statement ({@code PAYRELAY_OUTBOX_PURGE_BATCH}, 500, at
+   *     least 1)
+   * @param purgeEvery pause between purge runs (10 min)
+   * @param statisticsEvery pause between refreshes of the outbox gauges (5 s)
+   */
+  public record OutboxMaintenanceSettings(
+      Duration sentRetention, int purgeBatch, Duration purgeEvery, Duration statisticsEvery) {}
+
+  /**
    * Reads the configuration from an environment map.
    *
    * @throws IllegalArgumentException naming the variable whose value is malformed
@@ -175,7 +191,12 @@ public record PayrelayConfig(
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
             Duration.ofMinutes(5),
-            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 120))));
+            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 120))),
+        new OutboxMaintenanceSettings(
+            Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7)),
+            e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
+            Duration.ofMinutes(10),
+            Duration.ofSeconds(5)));
   }
 
   private static final String DEFAULT_QUEUES =
@@ -212,6 +233,14 @@ public record PayrelayConfig(
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(name + " must be an integer, got: " + v, ex);
       }
+    }
+
+    int positive(String name, int fallback) {
+      int v = integer(name, fallback);
+      if (v < 1) {
+        throw new IllegalArgumentException(name + " must be at least 1, got: " + v);
+      }
+      return v;
     }
   }
 }

@@ -9,27 +9,35 @@ import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.sql.OutboxRetention;
+import dev.payrelay.sql.OutboxStatistics;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import java.util.List;
+import org.jooq.DSLContext;
 
 /**
  * The worker role: declares the AMQP topology, runs the Temporal worker (payment workflows and
- * their activities) and the outbox dispatcher.
+ * their activities), the outbox dispatcher and the outbox's housekeeping (gauges, retention purge).
  */
 public final class WorkerRuntime implements AutoCloseable {
 
   private final ConfirmingPublisher publisher;
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
+  private final OutboxMaintenance maintenance;
 
   private WorkerRuntime(
-      ConfirmingPublisher publisher, WorkerFactory factory, OutboxDispatcher dispatcher) {
+      ConfirmingPublisher publisher,
+      WorkerFactory factory,
+      OutboxDispatcher dispatcher,
+      OutboxMaintenance maintenance) {
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
+    this.maintenance = maintenance;
   }
 
   /**
@@ -62,7 +70,17 @@ public final class WorkerRuntime implements AutoCloseable {
         new OutboxDispatcher(
                 services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())
             .start();
-    return new WorkerRuntime(publisher, factory, dispatcher);
+    return new WorkerRuntime(publisher, factory, dispatcher, maintenance(config, services));
+  }
+
+  private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
+    DSLContext dsl = services.database().dsl();
+    return new OutboxMaintenance(
+            new OutboxRetention(dsl),
+            new OutboxGauges(new OutboxStatistics(dsl), services.metrics()),
+            config.outbox(),
+            services.metrics())
+        .start();
   }
 
   /** Asks the dispatcher for a round now (after a local outbox commit). */
@@ -89,6 +107,7 @@ public final class WorkerRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    maintenance.close();
     dispatcher.close();
     factory.shutdown();
     factory.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

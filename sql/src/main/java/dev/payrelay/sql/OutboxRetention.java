@@ -1,0 +1,69 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+
+/**
+ * The outbox retention purge: removes SENT rows whose broker confirm is older than a retention age,
+ * in small batches so no statement holds many row locks or a long undo log. PENDING, DISPATCHED and
+ * DEAD rows are never removed, whatever their age: they are work still owed, or an operator's to
+ * decide. The cut-off is computed by the database clock ({@code NOW(6)}).
+ */
+public final class OutboxRetention {
+
+  private final DSLContext dsl;
+
+  /** A purge over {@code dsl}. */
+  public OutboxRetention(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * Deletes SENT rows with {@code sent_at < NOW(6) - olderThan}, oldest first, {@code batchSize}
+   * rows per statement, each statement its own transaction (autocommit), until a batch comes back
+   * short. Safe to run from several processes at once (they wait on each other's row locks and
+   * delete disjoint rows).
+   *
+   * @param olderThan the retention age (positive; microsecond precision)
+   * @param batchSize rows per DELETE (positive); smaller means shorter lock holds
+   * @return how many rows were deleted in all
+   * @throws IllegalArgumentException if {@code olderThan} is not positive or {@code batchSize} < 1
+   * @throws org.jooq.exception.DataAccessException if the database fails mid-way (batches already
+   *     deleted stay deleted)
+   */
+  public long purgeSent(Duration olderThan, int batchSize) {
+    if (olderThan.isNegative() || olderThan.isZero()) {
+      throw new IllegalArgumentException("olderThan must be positive: " + olderThan);
+    }
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize must be >= 1: " + batchSize);
+    }
+    long total = 0;
+    int deleted;
+    do {
+      deleted = deleteBatch(cutoff(olderThan), batchSize);
+      total += deleted;
+    } while (deleted == batchSize);
+    return total;
+  }
+
+  private int deleteBatch(Field<LocalDateTime> cutoff, int batchSize) {
+    return dsl.deleteFrom(OUTBOX_EVENT)
+        .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.SENT.name()))
+        .and(OUTBOX_EVENT.SENT_AT.lt(cutoff))
+        // The retention index's order (its entries end with the primary key): deterministic, and
+        // InnoDB reads only the rows it deletes.
+        .orderBy(OUTBOX_EVENT.SENT_AT, OUTBOX_EVENT.EVENT_ID)
+        .limit(batchSize)
+        .execute();
+  }
+
+  private static Field<LocalDateTime> cutoff(Duration olderThan) {
+    return SqlTime.nowPlus(olderThan.negated());
+  }
+}

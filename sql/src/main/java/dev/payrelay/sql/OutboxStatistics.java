@@ -1,0 +1,66 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+/**
+ * Reads the outbox's shape for metrics: rows per status (one {@code GROUP BY} over the smallest
+ * index led by status, no table rows read) and the age of the oldest PENDING row by the database
+ * clock (reads only PENDING rows, through the claim index). Two short read-only statements; no
+ * locks taken.
+ */
+public final class OutboxStatistics {
+
+  private final DSLContext dsl;
+
+  /** Statistics over {@code dsl}. */
+  public OutboxStatistics(DSLContext dsl) {
+    this.dsl = dsl;
+  }
+
+  /**
+   * Counts rows by status and measures the oldest PENDING row's age.
+   *
+   * <p>A status this build does not know (written by a newer build) is left out rather than failing
+   * the whole snapshot.
+   *
+   * @throws org.jooq.exception.DataAccessException if the database cannot be read
+   */
+  public OutboxSnapshot snapshot() {
+    Map<OutboxStatus, Long> rows = new EnumMap<>(OutboxStatus.class);
+    dsl.select(OUTBOX_EVENT.STATUS, DSL.count())
+        .from(OUTBOX_EVENT)
+        .groupBy(OUTBOX_EVENT.STATUS)
+        .fetch()
+        .forEach(
+            r -> known(r.value1()).ifPresent(status -> rows.put(status, r.value2().longValue())));
+    return new OutboxSnapshot(rows, oldestPendingAge());
+  }
+
+  private Duration oldestPendingAge() {
+    Field<Long> ageMicros =
+        DSL.field(
+            "TIMESTAMPDIFF(MICROSECOND, {0}, NOW(6))",
+            Long.class, DSL.min(OUTBOX_EVENT.CREATED_AT));
+    Long micros =
+        dsl.select(ageMicros)
+            .from(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .fetchOne(0, Long.class);
+    // A row written "in the future" (clock moved back) is not negative age: it is new.
+    return micros == null ? Duration.ZERO : Duration.ofNanos(Math.max(0, micros) * 1_000);
+  }
+
+  private static Optional<OutboxStatus> known(String value) {
+    return Arrays.stream(OutboxStatus.values()).filter(s -> s.name().equals(value)).findFirst();
+  }
+}
