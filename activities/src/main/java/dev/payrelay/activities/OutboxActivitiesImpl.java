@@ -5,8 +5,12 @@ import dev.payrelay.activities.amqp.OutboundMessage;
 import dev.payrelay.activities.amqp.PublishException;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.DeadEvents;
+import dev.payrelay.sql.EventOperationOutcome;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.workflows.activities.EventOperationRequest;
+import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishFailure;
@@ -32,11 +36,14 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   private static final Set<Integer> KNOWN_VERSIONS = Set.of(1);
 
   private final OutboxStore outbox;
+  private final DeadEvents deadEvents;
   private final ConfirmingPublisher publisher;
 
-  /** Activities over {@code outbox} publishing with {@code publisher}. */
-  public OutboxActivitiesImpl(OutboxStore outbox, ConfirmingPublisher publisher) {
+  /** Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}. */
+  public OutboxActivitiesImpl(
+      OutboxStore outbox, DeadEvents deadEvents, ConfirmingPublisher publisher) {
     this.outbox = outbox;
+    this.deadEvents = deadEvents;
     this.publisher = publisher;
   }
 
@@ -54,10 +61,11 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     if (row.status() == OutboxStatus.SENT) {
       return new PublishResult(row.eventId(), true);
     }
-    if (row.status() == OutboxStatus.DEAD) {
+    if (row.status() == OutboxStatus.DEAD || row.status() == OutboxStatus.DISCARDED) {
+      // Only an operator's replay (DEAD -> DISPATCHED) may publish it again.
       throw failure(
           PublishFailure.EVENT_DEAD,
-          "event " + row.eventId() + " is DEAD: " + row.lastError(),
+          "event " + row.eventId() + " is " + row.status() + ": " + row.lastError(),
           null);
     }
     try {
@@ -82,6 +90,29 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     if (outbox.markDead(request.eventId(), request.reason())) {
       log.error("event {} is DEAD: {}", request.eventId(), request.reason());
     }
+  }
+
+  @Override
+  public EventOperationResult replayDead(EventOperationRequest r) {
+    return result(
+        deadEvents.replay(r.paymentId(), r.eventId(), r.operator(), r.reason(), r.operation()));
+  }
+
+  @Override
+  public EventOperationResult discardDead(EventOperationRequest r) {
+    return result(
+        deadEvents.discard(r.paymentId(), r.eventId(), r.operator(), r.reason(), r.operation()));
+  }
+
+  @Override
+  public EventOperationResult rejectOperation(EventOperationRequest r) {
+    return result(
+        deadEvents.reject(r.eventId(), r.operator(), r.reason(), r.operation(), r.rejection()));
+  }
+
+  private static EventOperationResult result(EventOperationOutcome o) {
+    log.info("operator event operation {}: {}", o.applied() ? "applied" : "refused", o.message());
+    return new EventOperationResult(o.applied(), o.actionId(), o.message(), o.eventType(), o.seq());
   }
 
   private static OutboundMessage toMessage(OutboxRow row) {

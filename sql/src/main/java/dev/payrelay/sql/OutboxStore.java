@@ -45,7 +45,8 @@ public final class OutboxStore {
    */
   public List<ClaimedEvent> claim(String owner, int limit, Duration lease) {
     String token = UUID.randomUUID().toString();
-    return dsl.transactionResult(
+    return Transactions.run(
+        dsl,
         cfg -> {
           DSLContext tx = cfg.dsl();
           List<String> ids = new ArrayList<>(lockDue(tx, OutboxStatus.PENDING, limit));

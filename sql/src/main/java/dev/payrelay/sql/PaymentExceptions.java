@@ -46,8 +46,8 @@ final class PaymentExceptions {
       String paymentId, String kind, VerifiedCallback cb, String details, Long inboxId) {
     String dedupeKey = kind + ":" + paymentId + ":" + cb.channelTxnId();
     try {
-      return dsl.transactionResult(
-          cfg -> insert(cfg.dsl(), paymentId, kind, dedupeKey, cb, details, inboxId));
+      return Transactions.run(
+          dsl, cfg -> insert(cfg.dsl(), paymentId, kind, dedupeKey, cb, details, inboxId));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
         throw e;

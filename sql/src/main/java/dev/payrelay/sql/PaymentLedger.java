@@ -70,7 +70,7 @@ public final class PaymentLedger {
   private Optional<LedgerResult> tryConfirm(
       PaymentRow row, VerifiedCallback cb, String source, Long inboxId) {
     try {
-      return dsl.transactionResult(cfg -> confirm(cfg.dsl(), row, cb, source));
+      return Transactions.run(dsl, cfg -> confirm(cfg.dsl(), row, cb, source));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
         throw e;

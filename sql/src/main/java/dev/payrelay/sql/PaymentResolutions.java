@@ -42,7 +42,7 @@ public final class PaymentResolutions {
    */
   public ResolutionOutcome resolve(OperatorDecision decision) {
     try {
-      return dsl.transactionResult(cfg -> apply(cfg.dsl(), decision));
+      return Transactions.run(dsl, cfg -> apply(cfg.dsl(), decision));
     } catch (Refused refused) {
       return reject(
           decision.paymentId(),

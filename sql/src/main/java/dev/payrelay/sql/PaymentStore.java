@@ -43,7 +43,12 @@ public final class PaymentStore {
     }
     String paymentId = "pay_" + UUID.randomUUID().toString().replace("-", "");
     try {
-      dsl.transaction(cfg -> insert(cfg.dsl(), paymentId, request));
+      Transactions.run(
+          dsl,
+          cfg -> {
+            insert(cfg.dsl(), paymentId, request);
+            return null;
+          });
     } catch (DataAccessException e) {
       if (request.idempotencyKey() != null && UniqueKeys.isViolationOf(e, IDEMPOTENCY_KEY)) {
         return findByIdempotencyKey(request).orElseThrow(() -> e);

@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.Database;
+import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
@@ -22,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param inbox the webhook inbox
  * @param entitlements grants
  * @param resolutions operator resolutions, audited
+ * @param deadEvents operator replay and discard of DEAD events, audited
  * @param metrics the process's meter registry, scraped at {@code /metrics}
  */
 public record Services(
@@ -32,6 +34,7 @@ public record Services(
     WebhookInboxStore inbox,
     EntitlementStore entitlements,
     PaymentResolutions resolutions,
+    DeadEvents deadEvents,
     PrometheusMeterRegistry metrics)
     implements AutoCloseable {
 
@@ -47,6 +50,7 @@ public record Services(
         new WebhookInboxStore(database.dsl()),
         new EntitlementStore(database.dsl(), payments),
         new PaymentResolutions(database.dsl(), payments, writer),
+        new DeadEvents(database.dsl()),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 

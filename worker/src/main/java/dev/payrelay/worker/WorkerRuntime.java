@@ -61,7 +61,7 @@ public final class WorkerRuntime implements AutoCloseable {
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS);
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        new OutboxActivitiesImpl(services.outbox(), publisher),
+        new OutboxActivitiesImpl(services.outbox(), services.deadEvents(), publisher),
         new EntitlementActivitiesImpl(services.entitlements()),
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()));
     factory.start();

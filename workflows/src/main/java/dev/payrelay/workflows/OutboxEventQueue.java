@@ -34,6 +34,15 @@ final class OutboxEventQueue {
     return true;
   }
 
+  /**
+   * Queues an event again although its id was seen: an operator's replay of a DEAD event. A no-op
+   * while it is still queued.
+   */
+  void requeue(OutboxEventSignal event) {
+    seenEventIds.add(event.eventId());
+    queued.add(event);
+  }
+
   /** Takes the event with the lowest seq, if any; its id stays seen. */
   Optional<OutboxEventSignal> take() {
     return Optional.ofNullable(queued.pollFirst());

@@ -33,6 +33,19 @@ public interface PaymentWorkflow {
   @SignalMethod
   void resolve(ResolveSignal signal);
 
+  /**
+   * Publishes a DEAD event of this payment again, with the same event id, after an operator fixed
+   * the cause. Audited; an invalid or inapplicable request is audited as REJECTED.
+   */
+  @SignalMethod
+  void replayEvent(EventOperatorSignal signal);
+
+  /**
+   * Closes a DEAD event of this payment without publishing it. Audited like {@link #replayEvent}.
+   */
+  @SignalMethod
+  void discardEvent(EventOperatorSignal signal);
+
   /** The payment's story so far. */
   @QueryMethod
   PaymentView state();

@@ -8,6 +8,7 @@ import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
 
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.workflows.activities.EntitlementActivities;
+import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantFailure;
 import dev.payrelay.workflows.activities.GrantResult;
@@ -36,8 +37,10 @@ import org.slf4j.Logger;
  * Tells one payment's story: publishes its outbox events in seq order, once per event id, and for
  * {@code PaymentConfirmed} grants the buyer's entitlements; completes FULFILLED.
  *
- * <p>A publish that fails for good marks the event DEAD and the payment NEEDS_ATTENTION, as does a
- * grant that fails permanently; the workflow then keeps waiting (operator replay comes later).
+ * <p>A publish that fails for good marks the event DEAD, a grant that fails permanently or a
+ * recorded exception is another cause: the payment shows NEEDS_ATTENTION while any cause is open,
+ * and each is closed by the operator signal that fixes it ({@code resolve}, {@code replayEvent},
+ * {@code discardEvent}). Operator signals are handled one at a time on their own workflow thread.
  *
  * <p>History: a payment has a handful of events (created, confirmed; later a few channel queries),
  * so its history stays in the hundreds of events and needs no continue-as-new.
@@ -109,16 +112,19 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       Workflow.newActivityStub(EntitlementActivities.class, GRANT_OPTIONS);
 
   private final ResolutionHandler resolver = new ResolutionHandler();
-  private final Deque<ResolveSignal> resolutions = new ArrayDeque<>();
-  private final List<String> resolutionLog = new ArrayList<>();
+  private final EventOperationHandler eventOperations = new EventOperationHandler();
+  private final Deque<Runnable> operatorRequests = new ArrayDeque<>();
+  private final List<String> operatorLog = new ArrayList<>();
   private final OutboxEventQueue events = new OutboxEventQueue();
   private final List<String> publishedEventIds = new ArrayList<>();
   private final List<String> grantedCourseIds = new ArrayList<>();
+  private final Attention attention = new Attention();
   private String inFlightEventId;
   private boolean confirmed;
   private boolean granted;
   private String paymentId;
-  private PaymentWorkflowState state = AWAITING_PAYMENT;
+  private PaymentWorkflowState base = AWAITING_PAYMENT;
+  private PaymentWorkflowState shown = AWAITING_PAYMENT;
   private String lastError;
 
   @Override
@@ -129,19 +135,19 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         PaymentSearchAttributes.ORDER_ID.valueSet(input.orderId()),
         PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
         PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
-        PaymentSearchAttributes.PAYMENT_STATE.valueSet(state.name()));
+        PaymentSearchAttributes.PAYMENT_STATE.valueSet(shown.name()));
     // Publish and grant are separate facts (DESIGN invariant 1): the grant runs on its own
     // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
     // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
     Async.procedure(this::grantOnceConfirmed);
-    Async.procedure(this::resolveWhenSignalled);
+    Async.procedure(this::serveOperators);
     while (true) {
       // Re-checked after every handler: a signal that lands while we would complete is handled
       // first, because a non-empty queue keeps us here.
-      Workflow.await(() -> !events.isEmpty() || fulfilled() || closed());
+      Workflow.await(() -> !events.isEmpty() || done());
       Optional<OutboxEventSignal> next = events.take();
       if (next.isEmpty()) {
-        moveTo(closed() ? CLOSED : FULFILLED);
+        setBase(base == CLOSED ? CLOSED : FULFILLED);
         return state();
       }
       inFlightEventId = next.get().eventId();
@@ -159,13 +165,23 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     if (PAYMENT_CONFIRMED.equals(signal.eventType())) {
       confirmed = true;
     } else if (EXCEPTION_RECORDED.equals(signal.eventType())) {
-      needsAttention("exception recorded (event " + signal.eventId() + "); resolve with a signal");
+      needsAttention(Attention.EXCEPTION, "exception recorded (event " + signal.eventId() + ")");
     }
   }
 
   @Override
   public void resolve(ResolveSignal signal) {
-    resolutions.add(signal);
+    operatorRequests.add(() -> applyResolution(signal));
+  }
+
+  @Override
+  public void replayEvent(EventOperatorSignal signal) {
+    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.REPLAY, signal));
+  }
+
+  @Override
+  public void discardEvent(EventOperatorSignal signal) {
+    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.DISCARD, signal));
   }
 
   @Override
@@ -177,63 +193,78 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     pending.addAll(events.queuedEventIds());
     return new PaymentView(
         paymentId,
-        state,
+        shown,
         List.copyOf(publishedEventIds),
         List.copyOf(pending),
         List.copyOf(grantedCourseIds),
         lastError,
-        List.copyOf(resolutionLog));
+        List.copyOf(operatorLog));
   }
 
-  /** Done when PAID, granted, and every event held was published (none DEAD, none queued). */
-  private boolean fulfilled() {
-    return granted && events.isEmpty() && inFlightEventId == null && state != NEEDS_ATTENTION;
+  /**
+   * Done when nothing is queued or open: PAID and granted (FULFILLED), or CLOSED by an operator.
+   */
+  private boolean done() {
+    boolean idle = events.isEmpty() && inFlightEventId == null && attention.isEmpty();
+    return idle && (base == CLOSED || (granted && base != AWAITING_PAYMENT));
   }
 
-  /** Done without payment: closed by an operator, nothing queued. */
-  private boolean closed() {
-    return state == CLOSED && events.isEmpty() && inFlightEventId == null;
-  }
-
-  private void resolveWhenSignalled() {
+  private void serveOperators() {
     while (true) {
-      Workflow.await(() -> !resolutions.isEmpty());
-      ResolveSignal signal = resolutions.poll();
-      ResolutionResult result = resolver.handle(paymentId, signal);
-      String who = signal == null ? "nobody" : signal.operator();
-      String what = signal == null ? "nothing" : signal.action();
-      resolutionLog.add(
-          what
-              + " by "
-              + who
-              + ": "
-              + (result.applied() ? "APPLIED " : "REJECTED ")
-              + result.message());
-      if (!result.applied()) {
-        log.warn("payment {}: resolution refused: {}", paymentId, result.message());
-        continue;
-      }
-      lastError = null;
-      afterResolution(result.paymentStatus());
+      Workflow.await(() -> !operatorRequests.isEmpty());
+      operatorRequests.poll().run();
     }
   }
 
-  /** Leaves NEEDS_ATTENTION for the state the payment is now in. */
-  private void afterResolution(String paymentStatus) {
-    switch (String.valueOf(paymentStatus)) {
+  private void applyResolution(ResolveSignal signal) {
+    ResolutionResult result = resolver.handle(paymentId, signal);
+    logOperator(
+        signal == null ? null : signal.action(),
+        signal == null ? null : signal.operator(),
+        result.applied(),
+        result.message());
+    if (!result.applied()) {
+      return;
+    }
+    attention.clear(Attention.EXCEPTION);
+    attention.clear(Attention.GRANT);
+    switch (String.valueOf(result.paymentStatus())) {
       case "PAID" -> {
-        setState(PAID);
+        setBase(PAID);
         // Grant even in a run that never saw PaymentConfirmed (grants are idempotent by key).
         confirmed = true;
       }
-      case "CLOSED", "EXPIRED" -> setState(CLOSED);
-      default -> setState(AWAITING_PAYMENT);
+      case "CLOSED", "EXPIRED" -> setBase(CLOSED);
+      default -> setBase(AWAITING_PAYMENT);
+    }
+  }
+
+  private void applyEventOperation(String operation, EventOperatorSignal signal) {
+    EventOperationResult result = eventOperations.handle(paymentId, operation, signal);
+    logOperator(
+        operation, signal == null ? null : signal.operator(), result.applied(), result.message());
+    if (!result.applied()) {
+      return;
+    }
+    attention.clear(Attention.dead(signal.eventId()));
+    if (EventOperationHandler.REPLAY.equals(operation)) {
+      events.requeue(new OutboxEventSignal(signal.eventId(), result.eventType(), result.seq()));
+    }
+    showState();
+  }
+
+  private void logOperator(String what, String who, boolean applied, String message) {
+    operatorLog.add(what + " by " + who + ": " + (applied ? "APPLIED " : "REJECTED ") + message);
+    if (!applied) {
+      log.warn("payment {}: {} by {} refused: {}", paymentId, what, who, message);
     }
   }
 
   private void grantOnceConfirmed() {
     Workflow.await(() -> confirmed);
-    moveTo(PAID);
+    if (base == AWAITING_PAYMENT) {
+      setBase(PAID);
+    }
     grant();
   }
 
@@ -249,7 +280,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     } catch (ActivityFailure e) {
       // Retries ran out or the failure is permanent: the event is DEAD, kept for an operator.
       String reason = reasonOf(e);
-      needsAttention("publish " + event.eventId() + " failed: " + reason);
+      needsAttention(
+          Attention.dead(event.eventId()), "publish " + event.eventId() + " failed: " + reason);
       markDead(new MarkDeadRequest(event.eventId(), reason));
     }
   }
@@ -258,7 +290,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     try {
       deadLetters.markDead(request);
     } catch (ActivityFailure e) {
-      needsAttention("mark dead " + request.eventId() + " failed: " + reasonOf(e));
+      needsAttention(
+          Attention.dead(request.eventId()),
+          "mark dead " + request.eventId() + " failed: " + reasonOf(e));
     }
   }
 
@@ -269,29 +303,35 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       grantedCourseIds.addAll(result.alreadyGranted());
       granted = true;
     } catch (ActivityFailure e) {
-      needsAttention("grant failed: " + reasonOf(e));
+      needsAttention(Attention.GRANT, "grant failed: " + reasonOf(e));
     }
   }
 
-  private void needsAttention(String error) {
+  private void needsAttention(String cause, String error) {
     log.warn("payment {} needs attention: {}", paymentId, error);
     lastError = error;
-    moveTo(NEEDS_ATTENTION);
+    attention.raise(cause, error);
+    showState();
   }
 
-  /** NEEDS_ATTENTION is left only by an operator (a later signal), never by the next event. */
-  private void moveTo(PaymentWorkflowState next) {
-    if (state != NEEDS_ATTENTION) {
-      setState(next);
+  private void setBase(PaymentWorkflowState next) {
+    base = next;
+    showState();
+  }
+
+  /**
+   * Shows NEEDS_ATTENTION while a cause is open, else the base state; keeps the attribute current.
+   */
+  private void showState() {
+    PaymentWorkflowState next = attention.isEmpty() ? base : NEEDS_ATTENTION;
+    if (attention.isEmpty()) {
+      lastError = null;
     }
-  }
-
-  private void setState(PaymentWorkflowState next) {
-    if (state == next) {
+    if (next == shown) {
       return;
     }
-    log.info("payment {}: {} -> {}", paymentId, state, next);
-    state = next;
+    log.info("payment {}: {} -> {}", paymentId, shown, next);
+    shown = next;
     Workflow.upsertTypedSearchAttributes(
         PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
   }

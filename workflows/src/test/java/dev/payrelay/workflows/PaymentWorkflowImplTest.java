@@ -18,6 +18,8 @@ import static org.mockito.Mockito.when;
 import static org.mockito.Mockito.withSettings;
 
 import dev.payrelay.workflows.activities.EntitlementActivities;
+import dev.payrelay.workflows.activities.EventOperationRequest;
+import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
@@ -290,5 +292,58 @@ class PaymentWorkflowImplTest {
 
     assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
     verify(entitlements, never()).grant(any());
+  }
+
+  @Test
+  void deadEvent_replayedBySignal_isPublishedAgainWithTheSameId_andTheStoryCompletes()
+      throws InterruptedException {
+    when(outbox.publish(new PublishRequest(CONFIRMED.eventId())))
+        .thenThrow(ApplicationFailure.newNonRetryableFailure("no such version", "BAD_PAYLOAD"))
+        .thenReturn(new PublishResult(CONFIRMED.eventId(), false));
+    when(outbox.replayDead(any()))
+        .thenReturn(
+            new EventOperationResult(
+                true, 11, "DEAD -> DISPATCHED", CONFIRMED.eventType(), CONFIRMED.seq()));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(CONFIRMED);
+    env.start();
+    awaitView(
+        workflow,
+        v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION && !v.grantedCourseIds().isEmpty());
+
+    workflow.replayEvent(new EventOperatorSignal(CONFIRMED.eventId(), "alice", "payload fixed"));
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.publishedEventIds()).containsExactly(CREATED.eventId(), CONFIRMED.eventId());
+    verify(outbox, times(2)).publish(new PublishRequest(CONFIRMED.eventId()));
+    verify(outbox)
+        .replayDead(
+            new EventOperationRequest(
+                PAYMENT_ID, CONFIRMED.eventId(), "alice", "payload fixed", "REPLAY_EVENT", null));
+  }
+
+  @Test
+  void deadEvent_discardedBySignal_isNotPublished_andAttentionCloses() throws InterruptedException {
+    when(outbox.publish(new PublishRequest(CREATED.eventId())))
+        .thenThrow(ApplicationFailure.newNonRetryableFailure("poison", "BAD_PAYLOAD"));
+    when(outbox.discardDead(any()))
+        .thenReturn(new EventOperationResult(true, 12, "DISCARDED", CREATED.eventType(), 1));
+    when(outbox.rejectOperation(any()))
+        .thenReturn(new EventOperationResult(false, 13, "reason is required", null, 0));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.discardEvent(new EventOperatorSignal(CREATED.eventId(), "bob", " "));
+    workflow.discardEvent(
+        new EventOperatorSignal(
+            CREATED.eventId(), "bob", "poison payload, consumers do not need it"));
+
+    PaymentView view = awaitView(workflow, v -> v.state() == PaymentWorkflowState.AWAITING_PAYMENT);
+    assertThat(view.resolutions()).hasSize(2);
+    assertThat(view.resolutions().get(0)).contains("REJECTED");
+    verify(outbox, times(1)).publish(new PublishRequest(CREATED.eventId()));
+    verify(outbox).rejectOperation(any());
   }
 }

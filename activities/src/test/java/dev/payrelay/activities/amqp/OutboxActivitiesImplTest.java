@@ -1,5 +1,6 @@
 package dev.payrelay.activities.amqp;
 
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,12 +10,15 @@ import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.activities.EventOperationRequest;
+import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.PublishRequest;
 import io.temporal.failure.ApplicationFailure;
@@ -51,7 +55,7 @@ class OutboxActivitiesImplTest {
     publisher =
         new ConfirmingPublisher(
             rabbit.config(exchange, RabbitFixture.PORT, Duration.ofSeconds(5), 2));
-    activities = new OutboxActivitiesImpl(outbox, publisher);
+    activities = new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), publisher);
   }
 
   @AfterAll
@@ -141,6 +145,70 @@ class OutboxActivitiesImplTest {
               assertThat(f.getType()).isEqualTo("EVENT_NOT_FOUND");
               assertThat(f.isNonRetryable()).isTrue();
             });
+  }
+
+  @Test
+  void deadEvent_replayedByAnOperator_isSentWithTheSameMessageId_andAudited() throws Exception {
+    String queue = rabbit.queueName("payrelay.test.outbox-activities.replay");
+    rabbit.declare(exchange, List.of(new QueueBinding(queue, "payment.replayed")));
+    String eventId = createdEventOfNewPayment();
+    String paymentId = outbox.find(eventId).orElseThrow().aggregateId();
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.ROUTING_KEY, "payment.replayed")
+        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+        .execute();
+    activities.markDead(new MarkDeadRequest(eventId, "UNROUTABLE: retries exhausted"));
+
+    EventOperationResult refused =
+        activities.replayDead(
+            new EventOperationRequest(
+                "pay_other", eventId, "alice", "wrong payment", "REPLAY_EVENT", null));
+    EventOperationResult replay =
+        activities.replayDead(
+            new EventOperationRequest(
+                paymentId, eventId, "alice", "binding restored", "REPLAY_EVENT", null));
+    activities.publish(new PublishRequest(eventId));
+
+    assertThat(refused.applied()).isFalse();
+    assertThat(replay.applied()).isTrue();
+    assertThat(replay.eventType()).isEqualTo("PaymentCreated");
+    assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+    assertThat(rabbit.get(queue).getProps().getMessageId()).isEqualTo(eventId);
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("APPLIED"))))
+        .isEqualTo(1);
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void deadEvent_discarded_isNeverPublished_andASecondDiscardIsRefused() {
+    String eventId = createdEventOfNewPayment();
+    String paymentId = outbox.find(eventId).orElseThrow().aggregateId();
+    activities.markDead(new MarkDeadRequest(eventId, "BAD_PAYLOAD"));
+
+    assertThat(
+            activities
+                .discardDead(
+                    new EventOperationRequest(
+                        paymentId, eventId, "bob", "poison", "DISCARD_EVENT", null))
+                .applied())
+        .isTrue();
+    assertThat(
+            activities
+                .discardDead(
+                    new EventOperationRequest(
+                        paymentId, eventId, "bob", "again", "DISCARD_EVENT", null))
+                .message())
+        .contains("DISCARDED, not DEAD");
+    assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.DISCARDED);
+    assertThatThrownBy(() -> activities.publish(new PublishRequest(eventId)))
+        .isInstanceOf(ApplicationFailure.class);
   }
 
   private static String createdEventOfNewPayment() {

@@ -28,4 +28,24 @@ public interface OutboxActivities {
    */
   @ActivityMethod
   void markDead(MarkDeadRequest request);
+
+  /**
+   * Prepares a DEAD event for an operator's replay: DEAD becomes DISPATCHED (the workflow then
+   * publishes it again with the same event id) and an {@code operator_action} row records it, in
+   * one transaction. Refused (and audited) when the event is not DEAD or belongs to another
+   * payment.
+   */
+  @ActivityMethod
+  EventOperationResult replayDead(EventOperationRequest request);
+
+  /**
+   * Closes a DEAD event without publishing it: DEAD becomes DISCARDED with its audit row, in one
+   * transaction. Refused (and audited) when the event is not DEAD or belongs to another payment.
+   */
+  @ActivityMethod
+  EventOperationResult discardDead(EventOperationRequest request);
+
+  /** Audits an invalid operator request on an event as REJECTED. */
+  @ActivityMethod
+  EventOperationResult rejectOperation(EventOperationRequest request);
 }

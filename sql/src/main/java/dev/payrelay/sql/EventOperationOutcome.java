@@ -1,0 +1,13 @@
+package dev.payrelay.sql;
+
+/**
+ * What became of an operator's replay or discard of an outbox event.
+ *
+ * @param applied true when the row moved and its audit row committed with it
+ * @param actionId the {@code operator_action} row
+ * @param message what was done or why it was refused
+ * @param eventType the event's wire name, or null when there is no such event
+ * @param seq the event's outbox order, or 0 when there is no such event
+ */
+public record EventOperationOutcome(
+    boolean applied, long actionId, String message, String eventType, long seq) {}

@@ -1,0 +1,60 @@
+package dev.payrelay.sql;
+
+import java.sql.SQLException;
+import java.util.concurrent.ThreadLocalRandom;
+import org.jooq.DSLContext;
+import org.jooq.TransactionalCallable;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Runs a transaction again when InnoDB chose it as a deadlock victim (error 1213, SQLSTATE 40001)
+ * or its lock wait timed out (1205). Both roll the whole transaction back, and the MySQL manual
+ * ("How to Minimize and Handle Deadlocks") says to retry it; concurrent callbacks inserting
+ * neighbouring unique-key entries (outbox facts, exceptions) do deadlock under load.
+ */
+final class Transactions {
+
+  private static final int ER_LOCK_WAIT_TIMEOUT = 1205;
+  private static final int ER_LOCK_DEADLOCK = 1213;
+  private static final int MAX_ATTEMPTS = 5;
+
+  private Transactions() {}
+
+  /**
+   * {@code dsl.transactionResult(work)}, retried up to five times on a deadlock or lock timeout.
+   */
+  static <T> T run(DSLContext dsl, TransactionalCallable<T> work) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return dsl.transactionResult(work);
+      } catch (DataAccessException e) {
+        if (attempt == MAX_ATTEMPTS || !isRetryable(e)) {
+          throw e;
+        }
+        pause(attempt);
+      }
+    }
+  }
+
+  static boolean isRetryable(DataAccessException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && (sql.getErrorCode() == ER_LOCK_DEADLOCK
+              || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT
+              || "40001".equals(sql.getSQLState()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A short randomised pause, growing with the attempt, so the victims do not collide again. */
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 20L * attempt + 1));
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying a transaction", interrupted);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dev.payrelay.workflows;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Why a payment needs an operator: one entry per open cause (an open exception, a DEAD event, a
+ * failed grant). The payment shows NEEDS_ATTENTION while any is open; each is closed by the
+ * operator action that fixes it. Insertion-ordered, so deterministic.
+ */
+final class Attention {
+
+  /** The cause for open exceptions, closed by an applied {@code resolve}. */
+  static final String EXCEPTION = "exception";
+
+  /** The cause for a failed grant, closed by an applied {@code resolve}. */
+  static final String GRANT = "grant";
+
+  private final Map<String, String> causes = new LinkedHashMap<>();
+
+  /** The cause key of a DEAD event, closed by its replay or discard. */
+  static String dead(String eventId) {
+    return "dead:" + eventId;
+  }
+
+  void raise(String cause, String message) {
+    causes.put(cause, message);
+  }
+
+  void clear(String cause) {
+    causes.remove(cause);
+  }
+
+  boolean isEmpty() {
+    return causes.isEmpty();
+  }
+
+  /** The most recent open cause's message, or null when none is open. */
+  String lastMessage() {
+    String last = null;
+    for (String message : causes.values()) {
+      last = message;
+    }
+    return last;
+  }
+}

@@ -1,0 +1,59 @@
+package dev.payrelay.workflows;
+
+import dev.payrelay.workflows.activities.EventOperationRequest;
+import dev.payrelay.workflows.activities.EventOperationResult;
+import dev.payrelay.workflows.activities.OutboxActivities;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+
+/**
+ * Workflow-side handling of {@code replayEvent} and {@code discardEvent}: validates the signal,
+ * then an activity applies it with its audit row (or audits its rejection).
+ */
+final class EventOperationHandler {
+
+  /** Operator operations: short transactions retried until the database answers. */
+  private static final ActivityOptions OPTIONS =
+      ActivityOptions.newBuilder()
+          // One UPDATE and one audit INSERT.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // An operator is waiting: probe a recovering database at least once a minute.
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // Unbounded (0): refusals are results, so only outages fail, and they pass.
+                  .setMaximumAttempts(0)
+                  .build())
+          .build();
+
+  /** The operation names written to {@code operator_action.action}. */
+  static final String REPLAY = "REPLAY_EVENT";
+
+  static final String DISCARD = "DISCARD_EVENT";
+
+  private final OutboxActivities activities =
+      Workflow.newActivityStub(OutboxActivities.class, OPTIONS);
+
+  /** Applies (or audits the rejection of) {@code operation} requested by {@code signal}. */
+  EventOperationResult handle(String paymentId, String operation, EventOperatorSignal signal) {
+    String why = signal == null ? "empty signal" : signal.invalidBecause();
+    EventOperationRequest request =
+        new EventOperationRequest(
+            paymentId,
+            signal == null ? null : signal.eventId(),
+            signal == null ? null : signal.operator(),
+            signal == null ? null : signal.reason(),
+            operation,
+            why);
+    if (why != null) {
+      return activities.rejectOperation(request);
+    }
+    return REPLAY.equals(operation)
+        ? activities.replayDead(request)
+        : activities.discardDead(request);
+  }
+}

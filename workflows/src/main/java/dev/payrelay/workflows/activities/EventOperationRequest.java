@@ -1,0 +1,20 @@
+package dev.payrelay.workflows.activities;
+
+/**
+ * Argument of the operator operations on one outbox event ({@link OutboxActivities#replayDead},
+ * {@link OutboxActivities#discardDead}, {@link OutboxActivities#rejectOperation}).
+ *
+ * @param paymentId the payment whose workflow received the signal
+ * @param eventId the event
+ * @param operator who asked
+ * @param reason why
+ * @param operation {@code REPLAY_EVENT} or {@code DISCARD_EVENT}
+ * @param rejection why the request is invalid, for {@code rejectOperation}; else null
+ */
+public record EventOperationRequest(
+    String paymentId,
+    String eventId,
+    String operator,
+    String reason,
+    String operation,
+    String rejection) {}
