@@ -1,10 +1,22 @@
 package dev.payrelay.api;
 
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.DeadEvents;
+import dev.payrelay.sql.OutboxListing;
+import dev.payrelay.sql.OutboxRow;
+import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.PaymentResolutions;
+import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.ResolutionOutcome;
+import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import dev.payrelay.workflows.WorkflowIds;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * Operator fixes from the admin API and the CLI: both send the same {@code resolve} signal the
@@ -22,15 +34,31 @@ public final class AdminService {
    */
   public record ResolveAnswer(String paymentId, String workflowId, boolean signalled) {}
 
+  /**
+   * What the admin API answers for an event operation.
+   *
+   * @param eventId the event
+   * @param workflowId the payment workflow signalled
+   */
+  public record EventAnswer(String eventId, String workflowId) {}
+
   private final PaymentResolutions resolutions;
+  private final DeadEvents deadEvents;
   private final PaymentStore payments;
+  private final OutboxStore outbox;
   private final PaymentSignals signals;
 
-  /** A service auditing through {@code resolutions} and signalling through {@code signals}. */
+  /** A service auditing through the stores and signalling through {@code signals}. */
   public AdminService(
-      PaymentResolutions resolutions, PaymentStore payments, PaymentSignals signals) {
+      PaymentResolutions resolutions,
+      DeadEvents deadEvents,
+      PaymentStore payments,
+      OutboxStore outbox,
+      PaymentSignals signals) {
     this.resolutions = resolutions;
+    this.deadEvents = deadEvents;
     this.payments = payments;
+    this.outbox = outbox;
     this.signals = signals;
   }
 
@@ -40,12 +68,12 @@ public final class AdminService {
    * @throws NotFoundException if there is no such payment
    * @throws BadRequestException for a missing operator or reason or an unknown action (audited as
    *     REJECTED)
-   * @throws NoRunningWorkflowException if the payment's workflow is not running
    */
   public ResolveAnswer resolve(String paymentId, ResolveSignal signal) {
-    if (payments.find(paymentId).isEmpty()) {
-      throw new NotFoundException("no payment " + paymentId);
-    }
+    PaymentRow payment =
+        payments
+            .find(paymentId)
+            .orElseThrow(() -> new NotFoundException("no payment " + paymentId));
     ResolveSignal request = signal == null ? new ResolveSignal(null, null, null) : signal;
     String why = request.invalidBecause();
     if (why != null) {
@@ -54,7 +82,67 @@ public final class AdminService {
               paymentId, request.operator(), request.action(), request.reason(), why);
       throw new BadRequestException(why + " (audited as operator_action " + audit.actionId() + ")");
     }
-    signals.resolve(paymentId, request);
+    signals.resolve(payment, request);
     return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true);
+  }
+
+  /**
+   * Lists outbox rows for operators: DEAD ones, or stuck ones (PENDING/DISPATCHED idle for long).
+   *
+   * @throws BadRequestException for an unknown status or a limit outside 1..1000
+   */
+  public List<OutboxListing> outbox(
+      String status, String eventType, long minIdleSeconds, int limit) {
+    OutboxStatus wanted;
+    try {
+      wanted = OutboxStatus.valueOf(status == null ? "DEAD" : status.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(
+          "status must be one of " + Arrays.toString(OutboxStatus.values()));
+    }
+    if (limit < 1 || limit > 1000 || minIdleSeconds < 0) {
+      throw new BadRequestException("limit must be 1..1000 and olderThanSeconds >= 0");
+    }
+    return outbox.list(wanted, eventType, Duration.ofSeconds(minIdleSeconds), limit);
+  }
+
+  /**
+   * Asks the event's payment workflow to replay ({@code replay=true}) or discard a DEAD event.
+   *
+   * @throws NotFoundException if there is no such event
+   * @throws BadRequestException for a missing operator or reason (audited as REJECTED)
+   */
+  public EventAnswer operateOnEvent(
+      String eventId, String operator, String reason, boolean replay) {
+    OutboxRow event =
+        outbox.find(eventId).orElseThrow(() -> new NotFoundException("no outbox event " + eventId));
+    EventOperatorSignal signal = new EventOperatorSignal(eventId, operator, reason);
+    String why = signal.invalidBecause();
+    if (why != null) {
+      long audit =
+          deadEvents
+              .reject(eventId, operator, reason, replay ? "REPLAY_EVENT" : "DISCARD_EVENT", why)
+              .actionId();
+      throw new BadRequestException(why + " (audited as operator_action " + audit + ")");
+    }
+    PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
+    if (replay) {
+      signals.replayEvent(payment, signal);
+    } else {
+      signals.discardEvent(payment, signal);
+    }
+    return new EventAnswer(eventId, WorkflowIds.payment(payment.paymentId()));
+  }
+
+  /**
+   * Replays every DEAD event matching {@code eventType} (null for all), oldest first, up to {@code
+   * limit}; each replay is its own signal and audit row.
+   */
+  public List<EventAnswer> replayAll(String eventType, String operator, String reason, int limit) {
+    List<EventAnswer> answers = new ArrayList<>();
+    for (OutboxListing dead : outbox(OutboxStatus.DEAD.name(), eventType, 0, limit)) {
+      answers.add(operateOnEvent(dead.eventId(), operator, reason, true));
+    }
+    return answers;
   }
 }

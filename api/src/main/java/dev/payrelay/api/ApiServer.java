@@ -28,7 +28,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /v1/payments/{id}}: the payment, its outbox events and entitlements; 404
  *   <li>{@code POST /v1/webhooks/{channel}}: channel callbacks, answered in the channel's protocol
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} {@code {operator, reason, action}}: 202 signal
- *       sent; 400 invalid (audited as REJECTED); 404 no payment; 409 no running workflow
+ *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
+ *       workflow too
+ *   <li>{@code GET /v1/admin/outbox?status=DEAD&eventType=&olderThanSeconds=&limit=}: rows for
+ *       operators with age, attempts and last error
+ *   <li>{@code POST /v1/admin/outbox/{eventId}/replay} and {@code .../discard} {@code {operator,
+ *       reason}}: 202 signal sent to the payment's workflow; {@code POST /v1/admin/outbox/replay}
+ *       {@code {operator, reason, eventType?, limit?}} replays every matching DEAD event
  *   <li>{@code GET /health}: 200 when the database answers, else 503
  *   <li>{@code GET /metrics}: Prometheus text exposition
  * </ul>
@@ -74,6 +80,36 @@ public final class ApiServer implements AutoCloseable {
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class))));
     app.get(
+        "/v1/admin/outbox",
+        ctx ->
+            ctx.json(
+                h.admin()
+                    .outbox(
+                        ctx.queryParam("status"),
+                        ctx.queryParam("eventType"),
+                        longParam(ctx, "olderThanSeconds", 0),
+                        (int) longParam(ctx, "limit", 100))));
+    app.post(
+        "/v1/admin/outbox/{eventId}/replay", ctx -> eventOperation(ctx, h.admin(), mapper, true));
+    app.post(
+        "/v1/admin/outbox/{eventId}/discard", ctx -> eventOperation(ctx, h.admin(), mapper, false));
+    app.post(
+        "/v1/admin/outbox/replay",
+        ctx -> {
+          ReplayAllRequest r = mapper.readValue(ctx.body(), ReplayAllRequest.class);
+          if (r == null) {
+            throw new BadRequestException("a JSON body is required");
+          }
+          ctx.status(202)
+              .json(
+                  h.admin()
+                      .replayAll(
+                          r.eventType(),
+                          r.operator(),
+                          r.reason(),
+                          r.limit() == null ? 100 : r.limit()));
+        });
+    app.get(
         "/health",
         ctx ->
             ctx.status(h.databaseUp().getAsBoolean() ? 200 : 503)
@@ -83,7 +119,6 @@ public final class ApiServer implements AutoCloseable {
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
-    app.exception(NoRunningWorkflowException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
     app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
     app.exception(
@@ -135,6 +170,40 @@ public final class ApiServer implements AutoCloseable {
             ctx.ip(),
             truncated);
     ctx.status(r.status()).contentType(r.contentType()).result(r.body());
+  }
+
+  /**
+   * Body of {@code POST /v1/admin/outbox/replay}.
+   *
+   * @param operator who decides
+   * @param reason why
+   * @param eventType only DEAD events of this type, or null for all
+   * @param limit at most this many (default 100)
+   */
+  record ReplayAllRequest(String operator, String reason, String eventType, Integer limit) {}
+
+  /** Body of the single-event operations: {@code {operator, reason}}. */
+  record OperatorRequest(String operator, String reason) {}
+
+  private static void eventOperation(
+      Context ctx, AdminService admin, ObjectMapper mapper, boolean replay) throws IOException {
+    OperatorRequest r = mapper.readValue(ctx.body(), OperatorRequest.class);
+    ctx.status(202)
+        .json(
+            admin.operateOnEvent(
+                ctx.pathParam("eventId"),
+                r == null ? null : r.operator(),
+                r == null ? null : r.reason(),
+                replay));
+  }
+
+  private static long longParam(Context ctx, String name, long fallback) {
+    String value = ctx.queryParam(name);
+    try {
+      return value == null ? fallback : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new BadRequestException(name + " must be an integer");
+    }
   }
 
   private static void error(Context ctx, int status, String message) {

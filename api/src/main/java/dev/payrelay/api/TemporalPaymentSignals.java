@@ -1,12 +1,14 @@
 package dev.payrelay.api;
 
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
+import dev.payrelay.workflows.PaymentWorkflowInput;
+import dev.payrelay.workflows.PaymentWorkflowStarts;
 import dev.payrelay.workflows.ResolveSignal;
-import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowNotFoundException;
 
-/** {@link PaymentSignals} through a Temporal client. */
+/** {@link PaymentSignals} through a Temporal client, with signalWithStart. */
 public final class TemporalPaymentSignals implements PaymentSignals {
 
   private final WorkflowClient client;
@@ -17,11 +19,23 @@ public final class TemporalPaymentSignals implements PaymentSignals {
   }
 
   @Override
-  public void resolve(String paymentId, ResolveSignal signal) {
-    try {
-      client.newWorkflowStub(PaymentWorkflow.class, WorkflowIds.payment(paymentId)).resolve(signal);
-    } catch (WorkflowNotFoundException e) {
-      throw new NoRunningWorkflowException(paymentId, e);
-    }
+  public void resolve(PaymentRow payment, ResolveSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(client, input(payment), PaymentWorkflow::resolve, signal);
+  }
+
+  @Override
+  public void replayEvent(PaymentRow payment, EventOperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(
+        client, input(payment), PaymentWorkflow::replayEvent, signal);
+  }
+
+  @Override
+  public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(
+        client, input(payment), PaymentWorkflow::discardEvent, signal);
+  }
+
+  private static PaymentWorkflowInput input(PaymentRow p) {
+    return new PaymentWorkflowInput(p.paymentId(), p.tenantId(), p.orderId(), p.channel());
   }
 }

@@ -12,6 +12,7 @@ import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
@@ -22,6 +23,8 @@ import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.EventOperatorSignal;
+import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -53,6 +56,8 @@ class ApiInputTest {
   private static DSLContext dsl;
   private static PaymentStore payments;
   private static ApiServer api;
+  private static RecordingSignals signals;
+  private static OutboxStore outbox;
   private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -75,10 +80,8 @@ class ApiInputTest {
     ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PaymentResolutions resolutions = new PaymentResolutions(dsl, payments, writer);
-    PaymentSignals noTemporal =
-        (paymentId, signal) -> {
-          throw new NoRunningWorkflowException(paymentId, null);
-        };
+    signals = new RecordingSignals();
+    outbox = new OutboxStore(dsl);
     api =
         new ApiServer(
                 new ApiHandlers(
@@ -93,7 +96,8 @@ class ApiInputTest {
                         metrics,
                         Clock.systemUTC(),
                         () -> {}),
-                    new AdminService(resolutions, payments, noTemporal),
+                    new AdminService(
+                        resolutions, new DeadEvents(dsl), payments, new OutboxStore(dsl), signals),
                     metrics,
                     () -> true,
                     4096))
@@ -280,12 +284,82 @@ class ApiInputTest {
   }
 
   @Test
-  void adminResolve_unknownPayment_is404_andWithoutAWorkflow_is409() throws Exception {
+  void adminResolve_unknownPayment_is404_andAValidOneSignalsThePaymentsWorkflow() throws Exception {
     PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
     String valid = "{\"operator\":\"bob\",\"reason\":\"r\",\"action\":\"CLOSE\"}";
 
     assertThat(admin("pay_missing", valid).statusCode()).isEqualTo(404);
-    assertThat(admin(p.paymentId(), valid).statusCode()).isEqualTo(409);
+    HttpResponse<String> sent = admin(p.paymentId(), valid);
+
+    assertThat(sent.statusCode()).isEqualTo(202);
+    assertThat(sent.body()).contains("payment-" + p.paymentId());
+    assertThat(signals.sent).contains("resolve " + p.paymentId() + " CLOSE");
+  }
+
+  @Test
+  void adminOutbox_listsDeadEventsWithAgeAndError_andReplaySignalsTheirWorkflow() throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+    String eventId = outbox.forPayment(p.paymentId()).get(0).eventId();
+    outbox.markDead(eventId, "UNROUTABLE: no binding");
+
+    HttpResponse<String> list = get("/v1/admin/outbox?status=DEAD");
+    HttpResponse<String> badStatus = get("/v1/admin/outbox?status=LOST");
+    HttpResponse<String> noReason =
+        post("/v1/admin/outbox/" + eventId + "/replay", "{\"operator\":\"bob\"}");
+    HttpResponse<String> replay =
+        post(
+            "/v1/admin/outbox/" + eventId + "/replay",
+            "{\"operator\":\"bob\",\"reason\":\"binding restored\"}");
+
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.body())
+        .contains(eventId)
+        .contains("UNROUTABLE: no binding")
+        .contains("ageSeconds");
+    assertThat(badStatus.statusCode()).isEqualTo(400);
+    assertThat(noReason.statusCode()).isEqualTo(400);
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
+        .isEqualTo(1);
+    assertThat(replay.statusCode()).isEqualTo(202);
+    assertThat(signals.sent).contains("replayEvent " + p.paymentId() + " " + eventId);
+  }
+
+  /** Records the signals the admin API sends; Temporal itself is exercised in the worker's E2E. */
+  private static final class RecordingSignals implements PaymentSignals {
+    final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void resolve(PaymentRow payment, ResolveSignal signal) {
+      sent.add("resolve " + payment.paymentId() + " " + signal.action());
+    }
+
+    @Override
+    public void replayEvent(PaymentRow payment, EventOperatorSignal signal) {
+      sent.add("replayEvent " + payment.paymentId() + " " + signal.eventId());
+    }
+
+    @Override
+    public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
+      sent.add("discardEvent " + payment.paymentId() + " " + signal.eventId());
+    }
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpResponse<String> post(String path, String body) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> admin(String paymentId, String body) throws Exception {

@@ -160,6 +160,54 @@ public final class OutboxStore {
         .map(OutboxStore::toRow);
   }
 
+  /**
+   * Lists rows for operators, oldest first.
+   *
+   * @param status the delivery state to list, e.g. DEAD (or DISPATCHED/PENDING for stuck rows)
+   * @param eventType a wire name to narrow to, or null for all
+   * @param minIdle only rows unchanged for at least this long (database clock); zero for all
+   * @param limit at most this many rows
+   */
+  public List<OutboxListing> list(
+      OutboxStatus status, String eventType, Duration minIdle, int limit) {
+    Field<Long> age = secondsSince(OUTBOX_EVENT.CREATED_AT);
+    Field<Long> idle = secondsSince(OUTBOX_EVENT.UPDATED_AT);
+    Condition condition = OUTBOX_EVENT.STATUS.eq(status.name()).and(idle.ge(minIdle.toSeconds()));
+    if (eventType != null) {
+      condition = condition.and(OUTBOX_EVENT.EVENT_TYPE.eq(eventType));
+    }
+    return dsl.select(
+            OUTBOX_EVENT.EVENT_ID,
+            OUTBOX_EVENT.AGGREGATE_ID,
+            OUTBOX_EVENT.EVENT_TYPE,
+            OUTBOX_EVENT.STATUS,
+            OUTBOX_EVENT.ATTEMPTS,
+            OUTBOX_EVENT.LAST_ERROR,
+            OUTBOX_EVENT.CREATED_AT,
+            age,
+            idle)
+        .from(OUTBOX_EVENT)
+        .where(condition)
+        .orderBy(OUTBOX_EVENT.SEQ)
+        .limit(limit)
+        .fetch(
+            r ->
+                new OutboxListing(
+                    r.value1(),
+                    r.value2(),
+                    r.value3(),
+                    r.value4(),
+                    r.value5(),
+                    r.value6(),
+                    SqlTime.utc(r.value7()),
+                    r.value8(),
+                    r.value9()));
+  }
+
+  private static Field<Long> secondsSince(Field<java.time.LocalDateTime> time) {
+    return DSL.field("TIMESTAMPDIFF(SECOND, {0}, NOW(6))", Long.class, time);
+  }
+
   /** A payment's events in outbox order. */
   public List<OutboxRow> forPayment(String paymentId) {
     return dsl.selectFrom(OUTBOX_EVENT)

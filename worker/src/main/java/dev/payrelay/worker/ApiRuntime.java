@@ -64,7 +64,11 @@ public final class ApiRuntime {
   /** The operator service the admin API and the CLI share. */
   static AdminService admin(Services services, WorkflowClient temporal) {
     return new AdminService(
-        services.resolutions(), services.payments(), new TemporalPaymentSignals(temporal));
+        services.resolutions(),
+        services.deadEvents(),
+        services.payments(),
+        services.outbox(),
+        new TemporalPaymentSignals(temporal));
   }
 
   private static SandboxChannel sandboxChannel(PayrelayConfig config) {

@@ -2,16 +2,10 @@ package dev.payrelay.worker;
 
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.workflows.OutboxEventSignal;
-import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
-import dev.payrelay.workflows.PaymentWorkflowState;
-import dev.payrelay.workflows.TaskQueues;
-import dev.payrelay.workflows.WorkflowIds;
-import io.temporal.client.BatchRequest;
+import dev.payrelay.workflows.PaymentWorkflowStarts;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.common.SearchAttributes;
 
 /**
  * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id is
@@ -34,32 +28,11 @@ public final class WorkflowHandoff {
    *     cannot be reached; the caller keeps the row PENDING and retries later
    */
   public void handOff(ClaimedEvent event) {
-    PaymentWorkflow workflow =
-        client.newWorkflowStub(
-            PaymentWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(WorkflowIds.payment(event.paymentId()))
-                .setTaskQueue(TaskQueues.PAYMENTS)
-                .setTypedSearchAttributes(searchAttributes(event))
-                .build());
-    BatchRequest request = client.newSignalWithStartRequest();
-    request.add(
-        workflow::run,
+    PaymentWorkflowStarts.signalWithStart(
+        client,
         new PaymentWorkflowInput(
-            event.paymentId(), event.tenantId(), event.orderId(), event.channel()));
-    request.add(
-        workflow::onOutboxEvent,
+            event.paymentId(), event.tenantId(), event.orderId(), event.channel()),
+        PaymentWorkflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
-    client.signalWithStart(request);
-  }
-
-  private static SearchAttributes searchAttributes(ClaimedEvent e) {
-    return SearchAttributes.newBuilder()
-        .set(PaymentSearchAttributes.PAYMENT_ID, e.paymentId())
-        .set(PaymentSearchAttributes.ORDER_ID, e.orderId())
-        .set(PaymentSearchAttributes.TENANT_ID, e.tenantId())
-        .set(PaymentSearchAttributes.CHANNEL, e.channel())
-        .set(PaymentSearchAttributes.PAYMENT_STATE, PaymentWorkflowState.AWAITING_PAYMENT.name())
-        .build();
   }
 }

@@ -242,6 +242,48 @@ class EndToEndTest {
         .until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)) && granted(paymentId) == 1);
   }
 
+  @Test
+  void deadEvent_replayedThroughTheAdminApi_isPublishedAgainWithTheSameMessageId()
+      throws Exception {
+    String paymentId = payrelay.createPayment(700, "USD", "c1");
+    payrelay.post(
+        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+        "{}".getBytes(),
+        Map.of("Content-Type", "application/json"));
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> sentEvents(paymentId) == 2 && "FULFILLED".equals(paymentState(paymentId)));
+    drainFor(paymentId);
+    String eventId = confirmedEventIds(paymentId).get(0);
+    // As if its publish had run out of retries: the workflow is finished, the row DEAD.
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.STATUS, "DEAD")
+        .set(OUTBOX_EVENT.LAST_ERROR, "UNROUTABLE: test")
+        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+        .execute();
+
+    HttpResponse<String> replay =
+        payrelay.post(
+            payrelay.api("/v1/admin/outbox/" + eventId + "/replay"),
+            "{\"operator\":\"alice\",\"reason\":\"binding restored\"}".getBytes(),
+            Map.of("Content-Type", "application/json"));
+
+    assertThat(replay.statusCode()).isEqualTo(202);
+    await().atMost(TRAIL_TIMEOUT).until(() -> sentEvents(paymentId) == 2);
+    List<GetResponse> republished = drainFor(paymentId);
+    assertThat(republished).extracting(m -> m.getProps().getMessageId()).containsExactly(eventId);
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION
+                    .TARGET_ID
+                    .eq(eventId)
+                    .and(OPERATOR_ACTION.ACTION.eq("REPLAY_EVENT"))
+                    .and(OPERATOR_ACTION.RESULT.eq("APPLIED"))))
+        .isEqualTo(1);
+    assertThat(granted(paymentId)).isEqualTo(1);
+  }
+
   private void assertMismatch(
       long amount, String currency, Map<String, String> override, String kind) throws Exception {
     String paymentId = payrelay.createPayment(amount, currency, "c1");
