@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       WorkerCommand.class,
       SandboxCommand.class,
       ResolveCommand.class,
+      OutboxCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {
