@@ -5,17 +5,26 @@ import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PaymentWorkflowStarts;
+import dev.payrelay.workflows.PublishRetryPolicy;
 import dev.payrelay.workflows.ResolveSignal;
 import io.temporal.client.WorkflowClient;
+import java.util.Map;
 
 /** {@link PaymentSignals} through a Temporal client, with signalWithStart. */
 public final class TemporalPaymentSignals implements PaymentSignals {
 
   private final WorkflowClient client;
+  private final Map<String, PublishRetryPolicy> publishRetries;
 
-  /** Signals through {@code client}. */
-  public TemporalPaymentSignals(WorkflowClient client) {
+  /**
+   * Signals through {@code client}.
+   *
+   * @param publishRetries the publish retry policy per event type for workflows it starts
+   */
+  public TemporalPaymentSignals(
+      WorkflowClient client, Map<String, PublishRetryPolicy> publishRetries) {
     this.client = client;
+    this.publishRetries = Map.copyOf(publishRetries);
   }
 
   @Override
@@ -35,7 +44,8 @@ public final class TemporalPaymentSignals implements PaymentSignals {
         client, input(payment), PaymentWorkflow::discardEvent, signal);
   }
 
-  private static PaymentWorkflowInput input(PaymentRow p) {
-    return new PaymentWorkflowInput(p.paymentId(), p.tenantId(), p.orderId(), p.channel());
+  private PaymentWorkflowInput input(PaymentRow p) {
+    return new PaymentWorkflowInput(
+        p.paymentId(), p.tenantId(), p.orderId(), p.channel(), publishRetries);
   }
 }

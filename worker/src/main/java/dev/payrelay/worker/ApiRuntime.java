@@ -55,20 +55,20 @@ public final class ApiRuntime {
                 services.metrics(),
                 Clock.systemUTC(),
                 outboxCommitted),
-            admin(services, temporal),
+            admin(config, services, temporal),
             services.metrics(),
             services::databaseUp,
             config.api().webhookBodyLimit()));
   }
 
   /** The operator service the admin API and the CLI share. */
-  static AdminService admin(Services services, WorkflowClient temporal) {
+  static AdminService admin(PayrelayConfig config, Services services, WorkflowClient temporal) {
     return new AdminService(
         services.resolutions(),
         services.deadEvents(),
         services.payments(),
         services.outbox(),
-        new TemporalPaymentSignals(temporal));
+        new TemporalPaymentSignals(temporal, config.amqp().publishRetries()));
   }
 
   private static SandboxChannel sandboxChannel(PayrelayConfig config) {

@@ -32,7 +32,7 @@ final class OutboxCommand implements Runnable {
     PayrelayConfig config = PayrelayCommand.config();
     try (Services services = Services.over(Database.open(config.database()));
         TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-      return work.apply(ApiRuntime.admin(services, temporal.client()));
+      return work.apply(ApiRuntime.admin(config, services, temporal.client()));
     }
   }
 

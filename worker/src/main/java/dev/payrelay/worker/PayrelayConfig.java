@@ -3,9 +3,11 @@ package dev.payrelay.worker;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.workflows.PublishRetryPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -42,13 +44,21 @@ public record PayrelayConfig(
    * @param queues {@code PAYRELAY_AMQP_QUEUES}: the durable queues payrelay declares and binds at
    *     start, as {@code queue=pattern[,queue=pattern...]}; default {@code
    *     payrelay.payment-events=payment.#} so a normal run is routable; empty string for none
+   * @param publishRetries {@code PAYRELAY_PUBLISH_RETRY}: per event type {@code
+   *     Type=initial/maxInterval/maxAttempts}, comma-separated, {@code *} for the rest, e.g. {@code
+   *     PaymentConfirmed=1s/30s/20,*=1s/60s/12}; default: 1 s doubling to 60 s, 12 attempts
    */
   public record AmqpSettings(
-      String uri, String exchange, Duration confirmTimeout, List<QueueBinding> queues) {
+      String uri,
+      String exchange,
+      Duration confirmTimeout,
+      List<QueueBinding> queues,
+      Map<String, PublishRetryPolicy> publishRetries) {
 
-    /** Copies the list. */
+    /** Copies the collections. */
     public AmqpSettings {
       queues = List.copyOf(queues);
+      publishRetries = Map.copyOf(publishRetries);
     }
   }
 
@@ -167,7 +177,8 @@ public record PayrelayConfig(
             e.text("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:5672/%2f"),
             e.text("PAYRELAY_AMQP_EXCHANGE", "payrelay.events"),
             Duration.ofMillis(e.integer("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", 5000)),
-            queues(values.getOrDefault("PAYRELAY_AMQP_QUEUES", DEFAULT_QUEUES))),
+            queues(values.getOrDefault("PAYRELAY_AMQP_QUEUES", DEFAULT_QUEUES)),
+            publishRetries(e.text("PAYRELAY_PUBLISH_RETRY", ""))),
         new TemporalSettings(
             e.text("PAYRELAY_TEMPORAL_ADDRESS", null),
             e.text("PAYRELAY_TEMPORAL_NAMESPACE", "default"),
@@ -203,6 +214,23 @@ public record PayrelayConfig(
       AmqpTopology.DEMO_PAYMENT_EVENTS.queue()
           + "="
           + AmqpTopology.DEMO_PAYMENT_EVENTS.routingKeyPattern();
+
+  private static Map<String, PublishRetryPolicy> publishRetries(String spec) {
+    Map<String, PublishRetryPolicy> policies = new HashMap<>();
+    for (String item : spec.split(",")) {
+      if (item.isBlank()) {
+        continue;
+      }
+      String[] parts = item.trim().split("=", 2);
+      if (parts.length != 2 || parts[0].isBlank()) {
+        throw new IllegalArgumentException(
+            "PAYRELAY_PUBLISH_RETRY must be Type=initial/maxInterval/maxAttempts[,...], got: "
+                + spec);
+      }
+      policies.put(parts[0].trim(), PublishRetryPolicy.parse(parts[1]));
+    }
+    return policies;
+  }
 
   private static List<QueueBinding> queues(String spec) {
     List<QueueBinding> queues = new ArrayList<>();

@@ -40,7 +40,7 @@ final class ResolveCommand implements Callable<Integer> {
     PayrelayConfig config = PayrelayCommand.config();
     try (Services services = Services.over(Database.open(config.database()));
         TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-      AdminService admin = ApiRuntime.admin(services, temporal.client());
+      AdminService admin = ApiRuntime.admin(config, services, temporal.client());
       AdminService.ResolveAnswer answer =
           admin.resolve(paymentId, new ResolveSignal(operator, reason, action));
       System.out.printf(

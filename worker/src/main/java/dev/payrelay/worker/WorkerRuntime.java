@@ -65,7 +65,7 @@ public final class WorkerRuntime implements AutoCloseable {
         new EntitlementActivitiesImpl(services.entitlements()),
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()));
     factory.start();
-    WorkflowHandoff handoff = new WorkflowHandoff(temporal.client());
+    WorkflowHandoff handoff = new WorkflowHandoff(temporal.client(), amqp.publishRetries());
     OutboxDispatcher dispatcher =
         new OutboxDispatcher(
                 services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())

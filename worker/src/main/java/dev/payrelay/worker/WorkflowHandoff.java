@@ -5,7 +5,9 @@ import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PaymentWorkflowStarts;
+import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.client.WorkflowClient;
+import java.util.Map;
 
 /**
  * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id is
@@ -15,10 +17,16 @@ import io.temporal.client.WorkflowClient;
 public final class WorkflowHandoff {
 
   private final WorkflowClient client;
+  private final Map<String, PublishRetryPolicy> publishRetries;
 
-  /** Hands off through {@code client}. */
-  public WorkflowHandoff(WorkflowClient client) {
+  /**
+   * Hands off through {@code client}.
+   *
+   * @param publishRetries the publish retry policy per event type for workflows it starts
+   */
+  public WorkflowHandoff(WorkflowClient client, Map<String, PublishRetryPolicy> publishRetries) {
     this.client = client;
+    this.publishRetries = Map.copyOf(publishRetries);
   }
 
   /**
@@ -31,7 +39,7 @@ public final class WorkflowHandoff {
     PaymentWorkflowStarts.signalWithStart(
         client,
         new PaymentWorkflowInput(
-            event.paymentId(), event.tenantId(), event.orderId(), event.channel()),
+            event.paymentId(), event.tenantId(), event.orderId(), event.channel(), publishRetries),
         PaymentWorkflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
   }

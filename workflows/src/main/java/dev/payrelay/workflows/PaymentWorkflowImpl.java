@@ -31,6 +31,8 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -47,24 +49,21 @@ import org.slf4j.Logger;
  */
 public class PaymentWorkflowImpl implements PaymentWorkflow {
 
-  /** Publish retries: after ~6 min of backoff a broker problem is an operator's, not a retry's. */
+  /**
+   * One publish attempt per activity call: the workflow runs the retry loop itself, so each event
+   * type has its own {@link PublishRetryPolicy} and every pause has jitter (Temporal's RetryOptions
+   * has none). Attempts and pauses show in the history as activities and timers.
+   */
   private static final ActivityOptions PUBLISH_OPTIONS =
       ActivityOptions.newBuilder()
           // One publish plus its confirm wait; the activity's own confirm timeout is shorter.
           .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  // A return or nack is often gone a second later (a binding being re-declared).
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // Probe a recovering broker at least once a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // 1+2+...+32 then 60s steps: ~6 min, enough for a broker restart or failover;
-                  // past that the event goes DEAD, visible and replayable (DESIGN invariant 8).
-                  .setMaximumAttempts(12)
-                  .setDoNotRetry(nonRetryablePublishFailures())
-                  .build())
+          // A single attempt: the loop in publish() decides whether and when to try again.
+          .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
           .build();
+
+  private static final Set<String> PERMANENT_PUBLISH_FAILURES =
+      Set.of(nonRetryablePublishFailures());
 
   /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
   private static final ActivityOptions GRANT_OPTIONS =
@@ -122,6 +121,10 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private String inFlightEventId;
   private boolean confirmed;
   private boolean granted;
+  // Created on the first retry only: Workflow.newRandom() draws from the seed that also names
+  // activities, so creating it up front would change every history (the replay test caught it).
+  private Random random;
+  private PaymentWorkflowInput input;
   private String paymentId;
   private PaymentWorkflowState base = AWAITING_PAYMENT;
   private PaymentWorkflowState shown = AWAITING_PAYMENT;
@@ -129,6 +132,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   @Override
   public PaymentView run(PaymentWorkflowInput input) {
+    this.input = input;
     paymentId = input.paymentId();
     Workflow.upsertTypedSearchAttributes(
         PaymentSearchAttributes.PAYMENT_ID.valueSet(input.paymentId()),
@@ -269,21 +273,46 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   private void publish(OutboxEventSignal event) {
-    try {
-      PublishResult result = publisher.publish(new PublishRequest(event.eventId()));
-      publishedEventIds.add(event.eventId());
-      log.info(
-          "published {} {} (already sent: {})",
-          event.eventType(),
-          event.eventId(),
-          result.alreadySent());
-    } catch (ActivityFailure e) {
-      // Retries ran out or the failure is permanent: the event is DEAD, kept for an operator.
-      String reason = reasonOf(e);
-      needsAttention(
-          Attention.dead(event.eventId()), "publish " + event.eventId() + " failed: " + reason);
-      markDead(new MarkDeadRequest(event.eventId(), reason));
+    PublishRetryPolicy policy = input.retryPolicyFor(event.eventType());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        PublishResult result = publisher.publish(new PublishRequest(event.eventId()));
+        publishedEventIds.add(event.eventId());
+        log.info(
+            "published {} {} on attempt {} (already sent: {})",
+            event.eventType(),
+            event.eventId(),
+            attempt,
+            result.alreadySent());
+        return;
+      } catch (ActivityFailure e) {
+        String reason = reasonOf(e);
+        if (isPermanent(e) || attempt >= policy.maxAttempts()) {
+          // The event is DEAD, kept with its id and last error for an operator's replay.
+          needsAttention(
+              Attention.dead(event.eventId()),
+              "publish " + event.eventId() + " failed after " + attempt + " attempt(s): " + reason);
+          markDead(new MarkDeadRequest(event.eventId(), reason));
+          return;
+        }
+        if (random == null) {
+          random = Workflow.newRandom();
+        }
+        Duration pause = policy.delayBefore(attempt + 1, random.nextDouble());
+        log.warn(
+            "publish {} attempt {} failed ({}); next in {}",
+            event.eventId(),
+            attempt,
+            reason,
+            pause);
+        Workflow.sleep(pause);
+      }
     }
+  }
+
+  private static boolean isPermanent(ActivityFailure e) {
+    return e.getCause() instanceof ApplicationFailure af
+        && (af.isNonRetryable() || PERMANENT_PUBLISH_FAILURES.contains(af.getType()));
   }
 
   private void markDead(MarkDeadRequest request) {

@@ -9,6 +9,7 @@ import static dev.payrelay.workflows.PaymentWorkflowTesting.result;
 import static dev.payrelay.workflows.PaymentWorkflowTesting.signalWithStart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -345,5 +346,28 @@ class PaymentWorkflowImplTest {
     assertThat(view.resolutions().get(0)).contains("REJECTED");
     verify(outbox, times(1)).publish(new PublishRequest(CREATED.eventId()));
     verify(outbox).rejectOperation(any());
+  }
+
+  @Test
+  void retryPolicyConfiguredForAnEventType_limitsItsAttempts_thenDead()
+      throws InterruptedException {
+    doThrow(ApplicationFailure.newFailure("no route", "UNROUTABLE")).when(outbox).publish(any());
+    PaymentWorkflowInput input =
+        new PaymentWorkflowInput(
+            PAYMENT_ID,
+            "tenant-1",
+            "order-1",
+            "sandbox",
+            java.util.Map.of(CREATED.eventType(), new PublishRetryPolicy(100, 200, 3)));
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(client, options, input, CREATED);
+    env.start();
+
+    env.sleep(Duration.ofMinutes(1));
+
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(workflow.state().lastError()).contains("after 3 attempt(s)");
+    verify(outbox, times(3)).publish(new PublishRequest(CREATED.eventId()));
+    verify(outbox).markDead(any(MarkDeadRequest.class));
   }
 }

@@ -43,6 +43,15 @@ final class PaymentWorkflowTesting {
   /** Starts the payment's workflow with its first event, as the outbox dispatcher does. */
   static PaymentWorkflow signalWithStart(
       WorkflowClient client, WorkflowOptions options, OutboxEventSignal first) {
+    return signalWithStart(client, options, INPUT, first);
+  }
+
+  /** Starts the payment's workflow with {@code input} and its first event. */
+  static PaymentWorkflow signalWithStart(
+      WorkflowClient client,
+      WorkflowOptions options,
+      PaymentWorkflowInput input,
+      OutboxEventSignal first) {
     PaymentWorkflow workflow =
         client.newWorkflowStub(
             PaymentWorkflow.class,
@@ -50,7 +59,7 @@ final class PaymentWorkflowTesting {
                 .setWorkflowId(WorkflowIds.payment(PAYMENT_ID))
                 .build());
     var request = client.newSignalWithStartRequest();
-    request.add(workflow::run, INPUT);
+    request.add(workflow::run, input);
     request.add(workflow::onOutboxEvent, first);
     client.signalWithStart(request);
     return workflow;

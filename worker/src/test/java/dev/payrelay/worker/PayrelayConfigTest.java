@@ -1,0 +1,56 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.workflows.PaymentWorkflowInput;
+import dev.payrelay.workflows.PublishRetryPolicy;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PayrelayConfigTest {
+
+  @Test
+  void defaults_needNoEnvironment() {
+    PayrelayConfig c = PayrelayConfig.fromEnv(Map.of());
+    assertThat(c.database().jdbcUrl()).isEqualTo("jdbc:mysql://127.0.0.1:3306/payrelay");
+    assertThat(c.temporal().embedded()).isTrue();
+    assertThat(c.amqp().queues())
+        .containsExactly(new QueueBinding("payrelay.payment-events", "payment.#"));
+    assertThat(c.amqp().publishRetries()).isEmpty();
+    assertThat(c.api().webhookBodyLimit()).isEqualTo(65_536);
+  }
+
+  @Test
+  void publishRetries_perEventType_withAFallbackForTheRest() {
+    PayrelayConfig c =
+        PayrelayConfig.fromEnv(
+            Map.of("PAYRELAY_PUBLISH_RETRY", "PaymentConfirmed=500ms/30s/20, *=2s/5m/5"));
+    PaymentWorkflowInput input =
+        new PaymentWorkflowInput("p", "t", "o", "sandbox", c.amqp().publishRetries());
+
+    assertThat(input.retryPolicyFor("PaymentConfirmed"))
+        .isEqualTo(new PublishRetryPolicy(500, 30_000, 20));
+    assertThat(input.retryPolicyFor("PaymentCreated"))
+        .isEqualTo(new PublishRetryPolicy(2_000, 300_000, 5));
+  }
+
+  @Test
+  void malformedValues_nameTheirVariable() {
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_PUBLISH_RETRY", "PaymentConfirmed")))
+        .hasMessageContaining("PAYRELAY_PUBLISH_RETRY");
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_AMQP_QUEUES", "q-without-pattern")))
+        .hasMessageContaining("PAYRELAY_AMQP_QUEUES");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_PORT", "eighty")))
+        .hasMessageContaining("PAYRELAY_API_PORT");
+  }
+
+  @Test
+  void emptyQueueList_declaresNone() {
+    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_AMQP_QUEUES", "")).amqp().queues())
+        .isEmpty();
+  }
+}
