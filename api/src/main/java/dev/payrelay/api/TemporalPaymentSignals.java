@@ -46,6 +46,6 @@ public final class TemporalPaymentSignals implements PaymentSignals {
 
   private PaymentWorkflowInput input(PaymentRow p) {
     return new PaymentWorkflowInput(
-        p.paymentId(), p.tenantId(), p.orderId(), p.channel(), publishRetries);
+        p.paymentId(), p.tenantId(), p.orderId(), p.channel(), publishRetries, null, null);
   }
 }

@@ -39,7 +39,13 @@ public final class WorkflowHandoff {
     PaymentWorkflowStarts.signalWithStart(
         client,
         new PaymentWorkflowInput(
-            event.paymentId(), event.tenantId(), event.orderId(), event.channel(), publishRetries),
+            event.paymentId(),
+            event.tenantId(),
+            event.orderId(),
+            event.channel(),
+            publishRetries,
+            null,
+            null),
         PaymentWorkflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
   }

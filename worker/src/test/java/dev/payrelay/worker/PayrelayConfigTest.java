@@ -28,7 +28,7 @@ class PayrelayConfigTest {
         PayrelayConfig.fromEnv(
             Map.of("PAYRELAY_PUBLISH_RETRY", "PaymentConfirmed=500ms/30s/20, *=2s/5m/5"));
     PaymentWorkflowInput input =
-        new PaymentWorkflowInput("p", "t", "o", "sandbox", c.amqp().publishRetries());
+        new PaymentWorkflowInput("p", "t", "o", "sandbox", c.amqp().publishRetries(), null, null);
 
     assertThat(input.retryPolicyFor("PaymentConfirmed"))
         .isEqualTo(new PublishRetryPolicy(500, 30_000, 20));

@@ -46,6 +46,20 @@ public interface PaymentWorkflow {
   @SignalMethod
   void discardEvent(EventOperatorSignal signal);
 
+  /**
+   * Asks the channel about the payment now instead of at the next scheduled query. Audited; an
+   * invalid request (missing operator or reason) is audited as REJECTED.
+   */
+  @SignalMethod
+  void requery(OperatorSignal signal);
+
+  /**
+   * Moves the payment's deadline to {@code until} while it is PENDING. Audited like {@link
+   * #requery}.
+   */
+  @SignalMethod
+  void extendDeadline(OperatorSignal signal);
+
   /** The payment's story so far. */
   @QueryMethod
   PaymentView state();

@@ -2,17 +2,21 @@ package dev.payrelay.workflows;
 
 import static dev.payrelay.workflows.PaymentWorkflowState.AWAITING_PAYMENT;
 import static dev.payrelay.workflows.PaymentWorkflowState.CLOSED;
+import static dev.payrelay.workflows.PaymentWorkflowState.EXPIRED;
 import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
 import static dev.payrelay.workflows.PaymentWorkflowState.NEEDS_ATTENTION;
 import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
 
 import dev.payrelay.domain.event.EventType;
+import dev.payrelay.workflows.activities.ChannelStatus;
 import dev.payrelay.workflows.activities.EntitlementActivities;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantFailure;
 import dev.payrelay.workflows.activities.GrantResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OperatorRequest;
+import dev.payrelay.workflows.activities.OperatorRequestResult;
 import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
@@ -25,6 +29,7 @@ import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -118,6 +123,10 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private final List<String> publishedEventIds = new ArrayList<>();
   private final List<String> grantedCourseIds = new ArrayList<>();
   private final Attention attention = new Attention();
+  private final ChannelWatch watch = new ChannelWatch();
+  private Instant deadline;
+  private boolean requeryAsked;
+  private boolean answered;
   private String inFlightEventId;
   private boolean confirmed;
   private boolean granted;
@@ -145,13 +154,19 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
     Async.procedure(this::grantOnceConfirmed);
     Async.procedure(this::serveOperators);
+    // Added after the first release of this workflow: histories without the marker skip it.
+    int watchVersion = Workflow.getVersion("channel-watch", Workflow.DEFAULT_VERSION, 1);
+    if (watchVersion == 1 && input.expiresAt() != null) {
+      deadline = Instant.parse(input.expiresAt());
+      Async.procedure(this::watchUnknownState);
+    }
     while (true) {
       // Re-checked after every handler: a signal that lands while we would complete is handled
       // first, because a non-empty queue keeps us here.
       Workflow.await(() -> !events.isEmpty() || done());
       Optional<OutboxEventSignal> next = events.take();
       if (next.isEmpty()) {
-        setBase(base == CLOSED ? CLOSED : FULFILLED);
+        setBase(base == CLOSED || base == EXPIRED ? base : FULFILLED);
         return state();
       }
       inFlightEventId = next.get().eventId();
@@ -189,6 +204,16 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   @Override
+  public void requery(OperatorSignal signal) {
+    operatorRequests.add(() -> applyOperatorRequest("REQUERY", signal, false));
+  }
+
+  @Override
+  public void extendDeadline(OperatorSignal signal) {
+    operatorRequests.add(() -> applyOperatorRequest("EXTEND_DEADLINE", signal, true));
+  }
+
+  @Override
   public PaymentView state() {
     List<String> pending = new ArrayList<>();
     if (inFlightEventId != null) {
@@ -210,7 +235,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
    */
   private boolean done() {
     boolean idle = events.isEmpty() && inFlightEventId == null && attention.isEmpty();
-    return idle && (base == CLOSED || (granted && base != AWAITING_PAYMENT));
+    return idle && (base == CLOSED || base == EXPIRED || (granted && base != AWAITING_PAYMENT));
   }
 
   private void serveOperators() {
@@ -255,6 +280,98 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       events.requeue(new OutboxEventSignal(signal.eventId(), result.eventType(), result.seq()));
     }
     showState();
+  }
+
+  private void applyOperatorRequest(String action, OperatorSignal signal, boolean extension) {
+    String why = signal == null ? "empty signal" : signal.invalidBecause(extension);
+    OperatorRequestResult result =
+        watch.operatorRequest(
+            new OperatorRequest(
+                paymentId,
+                signal == null ? null : signal.operator(),
+                signal == null ? null : signal.reason(),
+                action,
+                signal == null ? null : signal.until(),
+                why));
+    logOperator(
+        action, signal == null ? null : signal.operator(), result.applied(), result.message());
+    if (!result.applied()) {
+      return;
+    }
+    if (extension) {
+      deadline = Instant.parse(signal.until());
+    } else {
+      requeryAsked = true;
+    }
+  }
+
+  /**
+   * While no confirmation came: after a grace period, ask the channel on a backoff schedule until
+   * the deadline; at the deadline close the payment at the channel, then expire it, unless the
+   * channel says it was paid. A failed call's outcome is unknown and never read as "unpaid".
+   */
+  private void watchUnknownState() {
+    ChannelQueryPolicy policy = input.queryPolicy();
+    Workflow.await(Duration.ofMillis(policy.graceMillis()), () -> settled() || requeryAsked);
+    int queries = 0;
+    while (!settled()) {
+      if (!now().isBefore(deadline)) {
+        if (closeAtDeadline(policy)) {
+          return;
+        }
+        continue;
+      }
+      requeryAsked = false;
+      applyChannelAnswer(watch.query(paymentId, input.channel()));
+      queries++;
+      Instant seen = deadline;
+      Duration wait = min(policy.delayAfter(queries), Duration.between(now(), deadline));
+      Workflow.await(wait, () -> settled() || requeryAsked || !deadline.equals(seen));
+    }
+  }
+
+  /**
+   * Returns true when the payment is settled; false when the deadline moved or the close failed.
+   */
+  private boolean closeAtDeadline(ChannelQueryPolicy policy) {
+    ChannelStatus closed = watch.close(paymentId, input.channel());
+    if (closed == null) {
+      Instant seen = deadline;
+      Workflow.await(policy.delayAfter(1), () -> settled() || !deadline.equals(seen));
+      return settled();
+    }
+    if (closed.paid()) {
+      applyChannelAnswer(closed);
+      return true;
+    }
+    String status = watch.expire(paymentId);
+    answered = true;
+    if ("EXPIRED".equals(status)) {
+      setBase(EXPIRED);
+    }
+    return true;
+  }
+
+  private void applyChannelAnswer(ChannelStatus status) {
+    if (status == null || !status.paid()) {
+      return;
+    }
+    String outcome = watch.confirm(paymentId, status);
+    log.info("payment {}: channel says PAID; ledger outcome {}", paymentId, outcome);
+    answered = true;
+  }
+
+  /** Nothing left to find out: confirmed, answered by the ledger, or no longer awaiting payment. */
+  private boolean settled() {
+    return answered || confirmed || base != AWAITING_PAYMENT;
+  }
+
+  private static Instant now() {
+    return Instant.ofEpochMilli(Workflow.currentTimeMillis());
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private void logOperator(String what, String who, boolean applied, String message) {

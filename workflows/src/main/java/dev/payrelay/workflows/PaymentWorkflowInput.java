@@ -12,17 +12,28 @@ import java.util.Map;
  * @param publishRetries retry policy per event wire name, {@code "*"} for every other type; types
  *     not covered (or a null map, as in histories older than this field) use {@link
  *     PublishRetryPolicy#DEFAULT}
+ * @param expiresAt the payment's deadline as an ISO-8601 instant; null (as in older histories)
+ *     means the workflow does not watch the payment's unknown state
+ * @param channelQueries when to ask the channel while no callback came; null for {@link
+ *     ChannelQueryPolicy#DEFAULT}
  */
 public record PaymentWorkflowInput(
     String paymentId,
     String tenantId,
     String orderId,
     String channel,
-    Map<String, PublishRetryPolicy> publishRetries) {
+    Map<String, PublishRetryPolicy> publishRetries,
+    String expiresAt,
+    ChannelQueryPolicy channelQueries) {
 
-  /** An input using the default retry policy for every event type. */
+  /** An input with default policies and no deadline to watch. */
   public PaymentWorkflowInput(String paymentId, String tenantId, String orderId, String channel) {
-    this(paymentId, tenantId, orderId, channel, Map.of());
+    this(paymentId, tenantId, orderId, channel, Map.of(), null, null);
+  }
+
+  /** The channel query schedule. */
+  public ChannelQueryPolicy queryPolicy() {
+    return channelQueries == null ? ChannelQueryPolicy.DEFAULT : channelQueries;
   }
 
   /** The retry policy for events of {@code eventType}. */

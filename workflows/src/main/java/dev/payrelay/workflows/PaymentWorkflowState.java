@@ -14,5 +14,7 @@ public enum PaymentWorkflowState {
    */
   NEEDS_ATTENTION,
   /** Closed without payment (by an operator's decision); nothing is granted. */
-  CLOSED
+  CLOSED,
+  /** The deadline passed and the channel closed it unpaid; nothing is granted. */
+  EXPIRED
 }

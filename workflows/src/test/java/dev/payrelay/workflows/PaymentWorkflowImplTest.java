@@ -18,12 +18,20 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 import static org.mockito.Mockito.withSettings;
 
+import dev.payrelay.workflows.activities.ChannelActivities;
+import dev.payrelay.workflows.activities.ChannelCallRequest;
+import dev.payrelay.workflows.activities.ChannelStatus;
+import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
 import dev.payrelay.workflows.activities.EntitlementActivities;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
+import dev.payrelay.workflows.activities.ExpireRequest;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantResult;
+import dev.payrelay.workflows.activities.LedgerActivities;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OperatorRequest;
+import dev.payrelay.workflows.activities.OperatorRequestResult;
 import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
@@ -55,6 +63,10 @@ class PaymentWorkflowImplTest {
       mock(EntitlementActivities.class, withSettings().withoutAnnotations());
   private final ResolutionActivities resolutions =
       mock(ResolutionActivities.class, withSettings().withoutAnnotations());
+  private final ChannelActivities channel =
+      mock(ChannelActivities.class, withSettings().withoutAnnotations());
+  private final LedgerActivities ledger =
+      mock(LedgerActivities.class, withSettings().withoutAnnotations());
 
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
@@ -66,7 +78,7 @@ class PaymentWorkflowImplTest {
     this.env = env;
     this.client = client;
     this.options = options;
-    worker.registerActivitiesImplementations(outbox, entitlements, resolutions);
+    worker.registerActivitiesImplementations(outbox, entitlements, resolutions, channel, ledger);
     when(outbox.publish(any()))
         .thenAnswer(
             call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
@@ -358,7 +370,9 @@ class PaymentWorkflowImplTest {
             "tenant-1",
             "order-1",
             "sandbox",
-            java.util.Map.of(CREATED.eventType(), new PublishRetryPolicy(100, 200, 3)));
+            java.util.Map.of(CREATED.eventType(), new PublishRetryPolicy(100, 200, 3)),
+            null,
+            null);
     PaymentWorkflow workflow =
         PaymentWorkflowTesting.signalWithStart(client, options, input, CREATED);
     env.start();
@@ -369,5 +383,119 @@ class PaymentWorkflowImplTest {
     assertThat(workflow.state().lastError()).contains("after 3 attempt(s)");
     verify(outbox, times(3)).publish(new PublishRequest(CREATED.eventId()));
     verify(outbox).markDead(any(MarkDeadRequest.class));
+  }
+
+  private static final ChannelStatus PAID_AT_CHANNEL =
+      new ChannelStatus("PAID", "sbx_1", 1050L, "USD");
+
+  private PaymentWorkflowInput watchedInput(Duration untilDeadline) {
+    return new PaymentWorkflowInput(
+        PAYMENT_ID,
+        "tenant-1",
+        "order-1",
+        "sandbox",
+        null,
+        java.time.Instant.ofEpochMilli(env.currentTimeMillis()).plus(untilDeadline).toString(),
+        new ChannelQueryPolicy(30_000, 30_000, 120_000));
+  }
+
+  @Test
+  void noCallback_queryFindsPaid_confirmsOnceThroughTheLedger_thenGrants() {
+    when(channel.query(any())).thenReturn(PAID_AT_CHANNEL);
+    when(ledger.confirmFromChannel(any())).thenReturn("CONFIRMED");
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(30)), CREATED);
+    env.start();
+    env.sleep(Duration.ofMinutes(5));
+
+    verify(channel, times(1)).query(new ChannelCallRequest(PAYMENT_ID, "sandbox"));
+    verify(ledger, times(1))
+        .confirmFromChannel(
+            new ConfirmFromChannelRequest(PAYMENT_ID, "sbx_1", 1050, "USD", "QUERY"));
+    workflow.onOutboxEvent(CONFIRMED); // the PaymentConfirmed the ledger wrote, via the dispatcher
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
+    verify(channel, never()).close(any());
+  }
+
+  @Test
+  void queriesKeepFailing_theUnknownPaymentIsNeverExpired() {
+    doThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE")).when(channel).query(any());
+    doThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE")).when(channel).close(any());
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(10)), CREATED);
+    env.start();
+    env.sleep(Duration.ofHours(1));
+
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    verify(ledger, never()).expire(any());
+    verify(ledger, never()).confirmFromChannel(any());
+  }
+
+  @Test
+  void deadlinePasses_closedAtTheChannel_thenExpired_withoutGrant() {
+    when(channel.query(any())).thenReturn(new ChannelStatus("PENDING", null, 1050L, "USD"));
+    when(channel.close(any())).thenReturn(new ChannelStatus("CLOSED", null, 1050L, "USD"));
+    when(ledger.expire(any())).thenReturn("EXPIRED");
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(5)), CREATED);
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+    verify(ledger).expire(new ExpireRequest(PAYMENT_ID));
+    verify(entitlements, never()).grant(any());
+  }
+
+  @Test
+  void closeAnswersPaid_confirmsInsteadOfExpiring() {
+    when(channel.query(any())).thenReturn(new ChannelStatus("PENDING", null, 1050L, "USD"));
+    when(channel.close(any())).thenReturn(PAID_AT_CHANNEL);
+    when(ledger.confirmFromChannel(any())).thenReturn("CONFIRMED");
+    PaymentWorkflowTesting.signalWithStart(
+        client, options, watchedInput(Duration.ofMinutes(5)), CREATED);
+    env.start();
+    env.sleep(Duration.ofMinutes(30));
+
+    verify(ledger)
+        .confirmFromChannel(
+            new ConfirmFromChannelRequest(PAYMENT_ID, "sbx_1", 1050, "USD", "QUERY"));
+    verify(ledger, never()).expire(any());
+  }
+
+  @Test
+  void requeryAndExtendDeadline_areAudited_andInvalidOnesRejected() {
+    when(channel.query(any())).thenReturn(new ChannelStatus("PENDING", null, 1050L, "USD"));
+    when(ledger.operatorRequest(any()))
+        .thenAnswer(
+            call -> {
+              OperatorRequest r = call.getArgument(0);
+              return new OperatorRequestResult(
+                  r.rejection() == null, 1, r.rejection() == null ? "ok" : r.rejection());
+            });
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(10)), CREATED);
+    env.start();
+    String later =
+        java.time.Instant.ofEpochMilli(env.currentTimeMillis())
+            .plus(Duration.ofHours(2))
+            .toString();
+
+    workflow.requery(new OperatorSignal("alice", "customer says paid", null));
+    workflow.extendDeadline(new OperatorSignal("alice", "bank holiday", later));
+    workflow.extendDeadline(new OperatorSignal("alice", "typo", "tomorrow"));
+    env.sleep(Duration.ofMinutes(30));
+
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    assertThat(workflow.state().resolutions()).hasSize(3);
+    assertThat(workflow.state().resolutions().get(2)).contains("REJECTED");
+    verify(channel, never()).close(any());
   }
 }

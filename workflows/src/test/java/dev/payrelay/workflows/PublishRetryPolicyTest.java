@@ -44,7 +44,7 @@ class PublishRetryPolicyTest {
 
   @Test
   void inputWithoutPolicies_asInOlderHistories_usesTheDefault() {
-    PaymentWorkflowInput old = new PaymentWorkflowInput("p", "t", "o", "sandbox", null);
+    PaymentWorkflowInput old = new PaymentWorkflowInput("p", "t", "o", "sandbox", null, null, null);
     assertThat(old.retryPolicyFor("PaymentCreated")).isEqualTo(PublishRetryPolicy.DEFAULT);
   }
 }

@@ -1,0 +1,99 @@
+package dev.payrelay.workflows;
+
+import dev.payrelay.workflows.activities.ChannelActivities;
+import dev.payrelay.workflows.activities.ChannelCallRequest;
+import dev.payrelay.workflows.activities.ChannelStatus;
+import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
+import dev.payrelay.workflows.activities.ExpireRequest;
+import dev.payrelay.workflows.activities.LedgerActivities;
+import dev.payrelay.workflows.activities.OperatorRequest;
+import dev.payrelay.workflows.activities.OperatorRequestResult;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import org.slf4j.Logger;
+
+/**
+ * The activity calls a payment's workflow makes while the channel's word is missing: status
+ * queries, the close at the deadline, and the ledger transactions that apply their answers.
+ */
+final class ChannelWatch {
+
+  /** A query is cheap; a few quick retries, then the watch loop's own schedule takes over. */
+  private static final ActivityOptions CHANNEL_OPTIONS =
+      ActivityOptions.newBuilder()
+          // One HTTP call with its own 5 s timeout.
+          .setStartToCloseTimeout(Duration.ofSeconds(15))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // Three tries ride out a blip; a longer outage waits for the next scheduled
+                  // query.
+                  .setMaximumAttempts(3)
+                  .setDoNotRetry("CHANNEL_REFUSED")
+                  .build())
+          .build();
+
+  /** Ledger writes must not be lost to an outage: retried until the database answers. */
+  private static final ActivityOptions LEDGER_OPTIONS =
+      ActivityOptions.newBuilder()
+          // One short transaction.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(1))
+                  .setBackoffCoefficient(2)
+                  // Probe a recovering database at least once a minute.
+                  .setMaximumInterval(Duration.ofMinutes(1))
+                  // Unbounded (0): refusals are results; only outages fail, and they pass.
+                  .setMaximumAttempts(0)
+                  .build())
+          .build();
+
+  private static final Logger log = Workflow.getLogger(ChannelWatch.class);
+
+  private final ChannelActivities channel =
+      Workflow.newActivityStub(ChannelActivities.class, CHANNEL_OPTIONS);
+  private final LedgerActivities ledger =
+      Workflow.newActivityStub(LedgerActivities.class, LEDGER_OPTIONS);
+
+  /** The channel's answer, or null when the call failed (its outcome is unknown, not "unpaid"). */
+  ChannelStatus query(String paymentId, String channelName) {
+    try {
+      return channel.query(new ChannelCallRequest(paymentId, channelName));
+    } catch (ActivityFailure e) {
+      log.warn("payment {}: query failed, state still unknown: {}", paymentId, e.getCause());
+      return null;
+    }
+  }
+
+  /** The channel's state after a close, or null when the call failed (outcome unknown). */
+  ChannelStatus close(String paymentId, String channelName) {
+    try {
+      return channel.close(new ChannelCallRequest(paymentId, channelName));
+    } catch (ActivityFailure e) {
+      log.warn("payment {}: close failed, state still unknown: {}", paymentId, e.getCause());
+      return null;
+    }
+  }
+
+  /** Applies a PAID answer through the ledger; returns the outcome name. */
+  String confirm(String paymentId, ChannelStatus paid) {
+    return ledger.confirmFromChannel(
+        new ConfirmFromChannelRequest(
+            paymentId, paid.channelTxnId(), paid.amountMinor(), paid.currency(), "QUERY"));
+  }
+
+  /** Marks the payment EXPIRED; returns its status afterwards. */
+  String expire(String paymentId) {
+    return ledger.expire(new ExpireRequest(paymentId));
+  }
+
+  /** Audits (and for a valid extension applies) an operator request. */
+  OperatorRequestResult operatorRequest(OperatorRequest request) {
+    return ledger.operatorRequest(request);
+  }
+}

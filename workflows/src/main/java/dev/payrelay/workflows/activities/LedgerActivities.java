@@ -1,0 +1,37 @@
+package dev.payrelay.workflows.activities;
+
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/** Ledger transactions a payment's workflow runs itself. Type names are prefixed {@code Ledger}. */
+@ActivityInterface(namePrefix = "Ledger")
+public interface LedgerActivities {
+
+  /**
+   * Applies the channel's answer to a query with the same ledger transaction a callback uses
+   * (source QUERY): one PaymentConfirmed at most; a later callback is a DUPLICATE.
+   *
+   * @return the callback outcome name, e.g. {@code CONFIRMED}, {@code DUPLICATE}, {@code
+   *     AMOUNT_MISMATCH}
+   */
+  @ActivityMethod
+  String confirmFromChannel(ConfirmFromChannelRequest request);
+
+  /**
+   * Marks a PENDING payment EXPIRED (with a {@code PaymentClosed} event, source EXPIRY) after the
+   * channel closed it or never knew it.
+   *
+   * @return the payment's status afterwards ({@code EXPIRED}, or PAID/CLOSED if it moved first)
+   */
+  @ActivityMethod
+  String expire(ExpireRequest request);
+
+  /**
+   * Audits an operator's {@code requery} or {@code extendDeadline} (REJECTED when invalid) and, for
+   * a valid extension of a PENDING payment, moves {@code expires_at}.
+   *
+   * @return the audit row and whether it applied
+   */
+  @ActivityMethod
+  OperatorRequestResult operatorRequest(OperatorRequest request);
+}

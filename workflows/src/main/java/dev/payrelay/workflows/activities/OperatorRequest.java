@@ -1,0 +1,19 @@
+package dev.payrelay.workflows.activities;
+
+/**
+ * Argument of {@link LedgerActivities#operatorRequest}.
+ *
+ * @param paymentId the payment
+ * @param operator who asked
+ * @param reason why
+ * @param action {@code REQUERY} or {@code EXTEND_DEADLINE}
+ * @param until for EXTEND_DEADLINE, the new deadline (ISO-8601 instant)
+ * @param rejection why the request is invalid, or null when it is valid
+ */
+public record OperatorRequest(
+    String paymentId,
+    String operator,
+    String reason,
+    String action,
+    String until,
+    String rejection) {}
