@@ -1,0 +1,89 @@
+package dev.payrelay.activities;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.sql.LedgerResult;
+import dev.payrelay.sql.PaymentDeadlines;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.ResolutionOutcome;
+import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
+import dev.payrelay.workflows.activities.ExpireRequest;
+import dev.payrelay.workflows.activities.LedgerActivities;
+import dev.payrelay.workflows.activities.OperatorRequest;
+import dev.payrelay.workflows.activities.OperatorRequestResult;
+import io.temporal.failure.ApplicationFailure;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ledger transactions a payment's workflow runs: the same confirm a callback uses (source
+ * QUERY), expiry, and audited operator requests on the deadline.
+ */
+public final class LedgerActivitiesImpl implements LedgerActivities {
+
+  private static final Logger log = LoggerFactory.getLogger(LedgerActivitiesImpl.class);
+
+  private final PaymentStore payments;
+  private final PaymentLedger ledger;
+  private final PaymentDeadlines deadlines;
+
+  /** Activities over the ledger's stores. */
+  public LedgerActivitiesImpl(
+      PaymentStore payments, PaymentLedger ledger, PaymentDeadlines deadlines) {
+    this.payments = payments;
+    this.ledger = ledger;
+    this.deadlines = deadlines;
+  }
+
+  @Override
+  public String confirmFromChannel(ConfirmFromChannelRequest r) {
+    PaymentRow payment =
+        payments
+            .find(r.paymentId())
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        "no payment " + r.paymentId(), "PAYMENT_NOT_FOUND"));
+    // Our own query to our own merchant account: the merchant is ours by construction; amount,
+    // currency and transaction are the channel's and are judged like a callback's.
+    VerifiedCallback answer =
+        new VerifiedCallback(
+            "query:" + r.paymentId(),
+            payment.merchantId(),
+            r.paymentId(),
+            r.channelTxnId(),
+            Money.ofMinor(r.amountMinor(), r.currency()),
+            ChannelPaymentStatus.PAID);
+    LedgerResult result = ledger.apply(answer, null, r.source());
+    log.info(
+        "payment {}: channel answered PAID via {}; outcome {}",
+        r.paymentId(),
+        r.source(),
+        result.outcome());
+    return result.outcome().name();
+  }
+
+  @Override
+  public String expire(ExpireRequest r) {
+    String status = deadlines.expire(r.paymentId()).name();
+    log.info(
+        "payment {}: deadline passed and closed at the channel; now {}", r.paymentId(), status);
+    return status;
+  }
+
+  @Override
+  public OperatorRequestResult operatorRequest(OperatorRequest r) {
+    Instant until =
+        "EXTEND_DEADLINE".equals(r.action()) && r.rejection() == null
+            ? Instant.parse(r.until())
+            : null;
+    ResolutionOutcome o =
+        deadlines.operatorRequest(
+            r.paymentId(), r.operator(), r.reason(), r.action(), until, r.rejection());
+    return new OperatorRequestResult(o.applied(), o.actionId(), o.message());
+  }
+}

@@ -1,0 +1,112 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PaymentDeadlinesTest {
+
+  private static TestDatabase db;
+  private static DSLContext dsl;
+  private static PaymentStore payments;
+  private static PaymentLedger ledger;
+  private static PaymentDeadlines deadlines;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestDatabase.create(PaymentDeadlinesTest.class);
+    dsl = db.database().dsl();
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    payments = new PaymentStore(dsl, writer);
+    ledger = new PaymentLedger(dsl, payments, writer);
+    deadlines = new PaymentDeadlines(dsl, writer);
+  }
+
+  @AfterAll
+  static void tearDown() {
+    db.close();
+  }
+
+  @Test
+  void expire_pendingPayment_isExpiredWithOnePaymentClosedEvent_andALateCallbackIsPaidAfterClose() {
+    PaymentRow p = pending();
+
+    assertThat(deadlines.expire(p.paymentId())).isEqualTo(PaymentStatus.EXPIRED);
+    assertThat(deadlines.expire(p.paymentId())).as("idempotent").isEqualTo(PaymentStatus.EXPIRED);
+
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(p.paymentId())
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed"))))
+        .isEqualTo(1);
+    VerifiedCallback late =
+        new VerifiedCallback(
+            "n",
+            p.merchantId(),
+            p.paymentId(),
+            "t-late-" + p.paymentId(),
+            p.amount(),
+            ChannelPaymentStatus.PAID);
+    assertThat(ledger.apply(late, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.PAID_AFTER_CLOSE);
+  }
+
+  @Test
+  void expire_leavesAPaidPaymentPaid() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
+    assertThat(deadlines.expire(p.paymentId())).isEqualTo(PaymentStatus.PAID);
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(p.paymentId())
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed"))))
+        .isZero();
+  }
+
+  @Test
+  void extendDeadline_movesExpiresAt_andIsAudited_butNotForAPaidPayment() {
+    PaymentRow p = pending();
+    Instant until = Instant.now().plus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+
+    ResolutionOutcome extended =
+        deadlines.operatorRequest(
+            p.paymentId(), "alice", "bank holiday", "EXTEND_DEADLINE", until, null);
+    ResolutionOutcome invalid =
+        deadlines.operatorRequest(
+            p.paymentId(), "", "x", "EXTEND_DEADLINE", null, "operator is required");
+    PaymentRow paid = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
+    ResolutionOutcome tooLate =
+        deadlines.operatorRequest(paid.paymentId(), "alice", "x", "EXTEND_DEADLINE", until, null);
+
+    assertThat(extended.applied()).isTrue();
+    assertThat(payments.find(p.paymentId()).orElseThrow().expiresAt()).isEqualTo(until);
+    assertThat(invalid.applied()).isFalse();
+    assertThat(tooLate.applied()).isFalse();
+    assertThat(dsl.fetchCount(OPERATOR_ACTION, OPERATOR_ACTION.TARGET_ID.eq(p.paymentId())))
+        .isEqualTo(2);
+  }
+
+  private static PaymentRow pending() {
+    return payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+  }
+}
