@@ -1,6 +1,7 @@
 package dev.payrelay.api;
 
 import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
@@ -15,16 +16,21 @@ public final class TemporalPaymentSignals implements PaymentSignals {
 
   private final WorkflowClient client;
   private final Map<String, PublishRetryPolicy> publishRetries;
+  private final ChannelQueryPolicy channelQueries;
 
   /**
    * Signals through {@code client}.
    *
    * @param publishRetries the publish retry policy per event type for workflows it starts
+   * @param channelQueries when those workflows ask the channel about an unconfirmed payment
    */
   public TemporalPaymentSignals(
-      WorkflowClient client, Map<String, PublishRetryPolicy> publishRetries) {
+      WorkflowClient client,
+      Map<String, PublishRetryPolicy> publishRetries,
+      ChannelQueryPolicy channelQueries) {
     this.client = client;
     this.publishRetries = Map.copyOf(publishRetries);
+    this.channelQueries = channelQueries;
   }
 
   @Override
@@ -46,6 +52,12 @@ public final class TemporalPaymentSignals implements PaymentSignals {
 
   private PaymentWorkflowInput input(PaymentRow p) {
     return new PaymentWorkflowInput(
-        p.paymentId(), p.tenantId(), p.orderId(), p.channel(), publishRetries, null, null);
+        p.paymentId(),
+        p.tenantId(),
+        p.orderId(),
+        p.channel(),
+        publishRetries,
+        p.expiresAt().toString(),
+        channelQueries);
   }
 }

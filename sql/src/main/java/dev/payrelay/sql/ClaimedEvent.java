@@ -12,6 +12,7 @@ package dev.payrelay.sql;
  * @param channel the payment's channel
  * @param leaseToken the token every write-back must match
  * @param attempts hand-off and publish failures so far
+ * @param expiresAt the payment's deadline
  * @param redispatch true when the row was already DISPATCHED and its confirm is overdue (the safety
  *     net hands it over again)
  */
@@ -25,4 +26,5 @@ public record ClaimedEvent(
     String channel,
     String leaseToken,
     int attempts,
+    java.time.Instant expiresAt,
     boolean redispatch) {}

@@ -13,7 +13,6 @@ import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Records;
 import org.jooq.impl.DSL;
 
 /**
@@ -74,13 +73,27 @@ public final class OutboxStore {
                   PAYMENT_ORDER.CHANNEL,
                   OUTBOX_EVENT.LEASE_TOKEN,
                   OUTBOX_EVENT.ATTEMPTS,
+                  PAYMENT_ORDER.EXPIRES_AT,
                   OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()))
               .from(OUTBOX_EVENT)
               .join(PAYMENT_ORDER)
               .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
               .where(OUTBOX_EVENT.EVENT_ID.in(ids))
               .orderBy(OUTBOX_EVENT.SEQ)
-              .fetch(Records.mapping(ClaimedEvent::new));
+              .fetch(
+                  r ->
+                      new ClaimedEvent(
+                          r.value1(),
+                          r.value2(),
+                          r.value3(),
+                          r.value4(),
+                          r.value5(),
+                          r.value6(),
+                          r.value7(),
+                          r.value8(),
+                          r.value9(),
+                          SqlTime.utc(r.value10()),
+                          r.value11()));
         });
   }
 

@@ -68,7 +68,8 @@ public final class ApiRuntime {
         services.deadEvents(),
         services.payments(),
         services.outbox(),
-        new TemporalPaymentSignals(temporal, config.amqp().publishRetries()));
+        new TemporalPaymentSignals(
+            temporal, config.amqp().publishRetries(), config.temporal().channelQueries()));
   }
 
   private static SandboxChannel sandboxChannel(PayrelayConfig config) {

@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import java.net.URI;
 import java.time.Duration;
@@ -69,8 +70,12 @@ public record PayrelayConfig(
    *     server (dev only)
    * @param namespace {@code PAYRELAY_TEMPORAL_NAMESPACE}, default {@code default}
    * @param embeddedPort {@code PAYRELAY_TEMPORAL_EMBEDDED_PORT}, default 7233
+   * @param channelQueries when a payment's workflow asks the channel about an unconfirmed payment:
+   *     {@code PAYRELAY_QUERY_GRACE_SECONDS} (30), {@code PAYRELAY_QUERY_INITIAL_SECONDS} (30),
+   *     {@code PAYRELAY_QUERY_MAX_SECONDS} (600)
    */
-  public record TemporalSettings(String address, String namespace, int embeddedPort) {
+  public record TemporalSettings(
+      String address, String namespace, int embeddedPort, ChannelQueryPolicy channelQueries) {
 
     /** Whether to start the embedded test server. */
     public boolean embedded() {
@@ -182,7 +187,11 @@ public record PayrelayConfig(
         new TemporalSettings(
             e.text("PAYRELAY_TEMPORAL_ADDRESS", null),
             e.text("PAYRELAY_TEMPORAL_NAMESPACE", "default"),
-            e.integer("PAYRELAY_TEMPORAL_EMBEDDED_PORT", 7233)),
+            e.integer("PAYRELAY_TEMPORAL_EMBEDDED_PORT", 7233),
+            new ChannelQueryPolicy(
+                e.integer("PAYRELAY_QUERY_GRACE_SECONDS", 30) * 1_000L,
+                e.integer("PAYRELAY_QUERY_INITIAL_SECONDS", 30) * 1_000L,
+                e.integer("PAYRELAY_QUERY_MAX_SECONDS", 600) * 1_000L)),
         new ApiSettings(
             apiHost,
             apiPort,

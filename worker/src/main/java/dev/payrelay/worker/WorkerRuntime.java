@@ -65,7 +65,9 @@ public final class WorkerRuntime implements AutoCloseable {
         new EntitlementActivitiesImpl(services.entitlements()),
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()));
     factory.start();
-    WorkflowHandoff handoff = new WorkflowHandoff(temporal.client(), amqp.publishRetries());
+    WorkflowHandoff handoff =
+        new WorkflowHandoff(
+            temporal.client(), amqp.publishRetries(), config.temporal().channelQueries());
     OutboxDispatcher dispatcher =
         new OutboxDispatcher(
                 services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
@@ -18,15 +19,21 @@ public final class WorkflowHandoff {
 
   private final WorkflowClient client;
   private final Map<String, PublishRetryPolicy> publishRetries;
+  private final ChannelQueryPolicy channelQueries;
 
   /**
    * Hands off through {@code client}.
    *
    * @param publishRetries the publish retry policy per event type for workflows it starts
+   * @param channelQueries when those workflows ask the channel about an unconfirmed payment
    */
-  public WorkflowHandoff(WorkflowClient client, Map<String, PublishRetryPolicy> publishRetries) {
+  public WorkflowHandoff(
+      WorkflowClient client,
+      Map<String, PublishRetryPolicy> publishRetries,
+      ChannelQueryPolicy channelQueries) {
     this.client = client;
     this.publishRetries = Map.copyOf(publishRetries);
+    this.channelQueries = channelQueries;
   }
 
   /**
@@ -44,8 +51,8 @@ public final class WorkflowHandoff {
             event.orderId(),
             event.channel(),
             publishRetries,
-            null,
-            null),
+            event.expiresAt().toString(),
+            channelQueries),
         PaymentWorkflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
   }
