@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ import java.time.Duration;
 final class SandboxHttp {
 
   /** A completed exchange. */
-  record Answer(int status, byte[] body) {
+  record Answer(int status, byte[] body, HttpHeaders headers) {
     String bodyText() {
       return new String(body, StandardCharsets.UTF_8);
     }
@@ -56,7 +57,7 @@ final class SandboxHttp {
   Answer exchange(HttpRequest request, String what) throws ChannelException {
     try {
       HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      return new Answer(response.statusCode(), response.body());
+      return new Answer(response.statusCode(), response.body(), response.headers());
     } catch (IOException e) {
       throw new ChannelException("sandbox " + what + " failed: " + e, true, e);
     } catch (InterruptedException e) {

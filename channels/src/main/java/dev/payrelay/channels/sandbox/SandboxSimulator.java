@@ -1,10 +1,12 @@
 package dev.payrelay.channels.sandbox;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.domain.channel.StatementLine;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.LocalDate;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,8 +26,11 @@ import java.util.concurrent.ScheduledExecutorService;
  *       report a different amount → 200 {@code {payment_id, channel_txn_id, notification_id,
  *       callback_status}} (status of the first delivery attempt, null if none); paying a PAID
  *       payment re-sends the same notification; 409 if closed or expired; 404 unknown.
- *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 {@code {payment_id, status}}; 409 if
- *       PAID.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 with the same shape as GET: status
+ *       CLOSED (idempotent), or PAID with its channel_txn_id if it was paid first; 404 unknown.
+ *   <li>{@code GET /sandbox/v1/statements/{yyyy-MM-dd}?page_token=&page_size=} → 200 JSON lines
+ *       ({@code application/x-ndjson}), next page token in header {@code X-Next-Page-Token}; see
+ *       {@link SimulatorStatementApi} for the line shape.
  *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
  * </ul>
  *
@@ -38,6 +43,8 @@ public final class SandboxSimulator implements AutoCloseable {
   private final SimulatedPayments payments;
   private final ScheduledExecutorService retries;
   private final SimulatorApi api;
+  private final SimulatedStatement statement;
+  private final SimulatorStatementApi statementApi;
   private final SandboxPayPage page;
   private Javalin server;
 
@@ -60,6 +67,8 @@ public final class SandboxSimulator implements AutoCloseable {
     SandboxJson json = new SandboxJson(new ObjectMapper());
     this.api = new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl);
     this.page = new SandboxPayPage(payments);
+    this.statement = new SimulatedStatement(payments);
+    this.statementApi = new SimulatorStatementApi(statement, json);
   }
 
   /**
@@ -77,6 +86,7 @@ public final class SandboxSimulator implements AutoCloseable {
     app.get("/sandbox/v1/payments/{id}", api::get);
     app.post("/sandbox/v1/payments/{id}/pay", api::pay);
     app.post("/sandbox/v1/payments/{id}/close", api::close);
+    app.get("/sandbox/v1/statements/{date}", statementApi::page);
     app.get("/sandbox/pay/{id}", page::render);
     app.exception(
         SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));
@@ -105,6 +115,15 @@ public final class SandboxSimulator implements AutoCloseable {
   /** The simulator's current view of a payment (expiry applied), for tests and tools. */
   public Optional<SimulatedPayment> payment(String paymentId) {
     return payments.find(paymentId);
+  }
+
+  /**
+   * Adds a line to the statement of {@code date}, next to the payments the simulator itself saw
+   * paid that day: e.g. a transaction payrelay never heard of, another amount, a REFUND. The line
+   * is listed as given (its occurred_at need not fall on {@code date}), in occurred_at order.
+   */
+  public void addStatementLine(LocalDate date, StatementLine line) {
+    statement.add(date, line);
   }
 
   /** Stops the server and drops pending callback retries. Idempotent. */

@@ -70,15 +70,7 @@ final class SimulatorApi {
     String id = ctx.pathParam("id");
     SimulatedPayment p =
         payments.find(id).orElseThrow(() -> new SimulatorException(404, "no payment " + id));
-    Money reported = p.reportedAmount();
-    ObjectNode answer = json.newObject();
-    answer.put("payment_id", p.paymentId());
-    answer.put("merchant_id", p.merchantId());
-    answer.put("status", p.status().name());
-    answer.put("channel_txn_id", p.channelTxnId());
-    answer.put("amount", reported.toDecimalString());
-    answer.put("currency", reported.currencyCode());
-    send(ctx, 200, answer);
+    send(ctx, 200, state(p));
   }
 
   /** POST /sandbox/v1/payments/{id}/pay: pays (or re-pays) and delivers the callback. */
@@ -99,13 +91,12 @@ final class SimulatorApi {
     send(ctx, 200, answer);
   }
 
-  /** POST /sandbox/v1/payments/{id}/close: 200 CLOSED, 409 if already PAID, 404 unknown. */
+  /**
+   * POST /sandbox/v1/payments/{id}/close: 200 with the payment's state afterwards (CLOSED, or PAID
+   * with its transaction if it was paid first), 404 unknown.
+   */
   void close(Context ctx) {
-    SimulatedPayment closed = payments.close(ctx.pathParam("id"));
-    ObjectNode answer = json.newObject();
-    answer.put("payment_id", closed.paymentId());
-    answer.put("status", closed.status().name());
-    send(ctx, 200, answer);
+    send(ctx, 200, state(payments.close(ctx.pathParam("id"))));
   }
 
   /** Answers {@code {"error": message}} with a status. */
@@ -113,6 +104,19 @@ final class SimulatorApi {
     ObjectNode answer = json.newObject();
     answer.put("error", message);
     send(ctx, status, answer);
+  }
+
+  /** The payment as GET and close answer it; amount and currency are what the channel reports. */
+  private ObjectNode state(SimulatedPayment p) {
+    Money reported = p.reportedAmount();
+    ObjectNode answer = json.newObject();
+    answer.put("payment_id", p.paymentId());
+    answer.put("merchant_id", p.merchantId());
+    answer.put("status", p.status().name());
+    answer.put("channel_txn_id", p.channelTxnId());
+    answer.put("amount", reported.toDecimalString());
+    answer.put("currency", reported.currencyCode());
+    return answer;
   }
 
   private String payUrl(String paymentId) {
