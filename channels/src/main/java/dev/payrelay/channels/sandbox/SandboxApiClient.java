@@ -18,6 +18,11 @@ import java.util.function.Function;
  * The outbound half of {@link SandboxChannel}: register, query, close and statement calls to the
  * sandbox API, with the answers read into SPI records. Errors follow {@link SandboxHttp}'s
  * taxonomy; an answer that is not the documented shape is a non-retryable ChannelException.
+ *
+ * <p>Every call carries an {@code Idempotency-Key} derived from what it is about, never from the
+ * attempt, so a retry (by us or by a Temporal activity) sends the same key: {@code
+ * register:{paymentId}}, {@code query:{paymentId}}, {@code close:{paymentId}}, {@code
+ * statement:{yyyy-MM-dd}:{pageToken}} (empty token for the first page).
  */
 final class SandboxApiClient {
 
@@ -44,7 +49,7 @@ final class SandboxApiClient {
     body.put("expires_at", request.expiresAt().toString());
     body.put("notify_url", notifyUrl.toString());
     HttpRequest post =
-        http.request("/sandbox/v1/payments")
+        http.request("/sandbox/v1/payments", "register:" + request.paymentId())
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(json.bytes(body)))
             .build();
@@ -56,7 +61,7 @@ final class SandboxApiClient {
 
   /** See {@link SandboxChannel#query}. */
   ChannelQueryResult query(String paymentId) throws ChannelException {
-    HttpRequest get = http.request(paymentPath(paymentId)).GET().build();
+    HttpRequest get = http.request(paymentPath(paymentId), "query:" + paymentId).GET().build();
     String what = "query " + paymentId;
     return paymentState(paymentId, http.exchange(get, what), what);
   }
@@ -64,7 +69,7 @@ final class SandboxApiClient {
   /** See {@link SandboxChannel#close}. */
   ChannelQueryResult close(String paymentId) throws ChannelException {
     HttpRequest post =
-        http.request(paymentPath(paymentId) + "/close")
+        http.request(paymentPath(paymentId) + "/close", "close:" + paymentId)
             .POST(HttpRequest.BodyPublishers.noBody())
             .build();
     String what = "close " + paymentId;
@@ -75,13 +80,18 @@ final class SandboxApiClient {
   StatementPage statement(LocalDate date, String pageToken) throws ChannelException {
     String query = pageToken == null ? "" : "?page_token=" + SandboxHttp.segment(pageToken);
     HttpRequest get =
-        http.request("/sandbox/v1/statements/" + date + query)
+        http.request("/sandbox/v1/statements/" + date + query, statementKey(date, pageToken))
             .setHeader("Accept", SimulatorStatementApi.NDJSON)
             .GET()
             .build();
     String what = "statement " + date;
     SandboxHttp.Answer answer = SandboxHttp.requireSuccess(http.exchange(get, what), what);
     return statements.read(date, answer, what);
+  }
+
+  /** {@code statement:{date}:{pageToken}}, with an empty token for the first page. */
+  private static String statementKey(LocalDate date, String pageToken) {
+    return "statement:" + date + ":" + (pageToken == null ? "" : pageToken);
   }
 
   private static String paymentPath(String paymentId) {

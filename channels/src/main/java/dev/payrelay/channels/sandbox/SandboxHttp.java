@@ -18,6 +18,9 @@ import java.time.Duration;
  */
 final class SandboxHttp {
 
+  /** The request header naming an operation so that repeating it is safe. */
+  static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
   /** A completed exchange. */
   record Answer(int status, byte[] body, HttpHeaders headers) {
     String bodyText() {
@@ -36,11 +39,17 @@ final class SandboxHttp {
     this.timeout = timeout;
   }
 
-  /** A request builder for {@code baseUrl + path} with the configured timeout. */
-  HttpRequest.Builder request(String path) {
+  /**
+   * A request builder for {@code baseUrl + path} with the configured timeout and an {@value
+   * #IDEMPOTENCY_KEY} header (per the IETF httpapi Idempotency-Key draft).
+   *
+   * @param idempotencyKey derived from the payment or statement page, never from the attempt
+   */
+  HttpRequest.Builder request(String path, String idempotencyKey) {
     return HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(timeout)
-        .header("Accept", "application/json");
+        .header("Accept", "application/json")
+        .header(IDEMPOTENCY_KEY, idempotencyKey);
   }
 
   /** Percent-encodes one path segment (RFC 3986: a space is %20, never '+'). */

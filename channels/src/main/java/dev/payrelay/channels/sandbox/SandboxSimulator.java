@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +35,10 @@ import java.util.concurrent.ScheduledExecutorService;
  *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
  * </ul>
  *
+ * <p>Register, query, close and statement calls may carry an {@code Idempotency-Key} header; the
+ * simulator records them ({@link #idempotencyKeys}) and answers a repeated register or close with
+ * the same key and body by replaying the first answer (header {@code Idempotent-Replayed: true}).
+ *
  * <p>Callbacks are {@link SandboxNotification}s signed by {@link SandboxSignature} and retried per
  * {@link SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
  */
@@ -44,6 +49,7 @@ public final class SandboxSimulator implements AutoCloseable {
   private final ScheduledExecutorService retries;
   private final SimulatorApi api;
   private final SimulatedStatement statement;
+  private final IdempotencyLog keys = new IdempotencyLog();
   private final SimulatorStatementApi statementApi;
   private final SandboxPayPage page;
   private Javalin server;
@@ -65,10 +71,11 @@ public final class SandboxSimulator implements AutoCloseable {
         new CallbackDeliverer(
             httpClient, signer, retries, config.callbackRetryDelays(), config.callbackTimeout());
     SandboxJson json = new SandboxJson(new ObjectMapper());
-    this.api = new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl);
+    this.api =
+        new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl, keys);
     this.page = new SandboxPayPage(payments);
     this.statement = new SimulatedStatement(payments);
-    this.statementApi = new SimulatorStatementApi(statement, json);
+    this.statementApi = new SimulatorStatementApi(statement, json, keys);
   }
 
   /**
@@ -115,6 +122,19 @@ public final class SandboxSimulator implements AutoCloseable {
   /** The simulator's current view of a payment (expiry applied), for tests and tools. */
   public Optional<SimulatedPayment> payment(String paymentId) {
     return payments.find(paymentId);
+  }
+
+  /**
+   * The {@code Idempotency-Key}s of the register, query and close calls for a payment, in arrival
+   * order, repeats included (payrelay's derive from the payment, so retries repeat them).
+   */
+  public List<String> idempotencyKeys(String paymentId) {
+    return keys.seen(paymentId);
+  }
+
+  /** The {@code Idempotency-Key}s of statement calls for {@code date}, in arrival order. */
+  public List<String> statementIdempotencyKeys(LocalDate date) {
+    return keys.seen(IdempotencyLog.statementScope(date));
   }
 
   /**

@@ -33,15 +33,18 @@ final class SimulatorStatementApi {
 
   private final SimulatedStatement statement;
   private final SandboxJson json;
+  private final IdempotencyLog keys;
 
-  SimulatorStatementApi(SimulatedStatement statement, SandboxJson json) {
+  SimulatorStatementApi(SimulatedStatement statement, SandboxJson json, IdempotencyLog keys) {
     this.statement = statement;
     this.json = json;
+    this.keys = keys;
   }
 
-  /** Serves one page. */
+  /** Serves one page; records the request's Idempotency-Key under the date. */
   void page(Context ctx) {
     LocalDate date = date(ctx.pathParam("date"));
+    keys.record(IdempotencyLog.statementScope(date), ctx);
     SimulatedStatement.Page page =
         statement.page(date, ctx.queryParam("page_token"), pageSize(ctx.queryParam("page_size")));
     ByteArrayOutputStream body = new ByteArrayOutputStream();
