@@ -1,6 +1,5 @@
 package dev.payrelay.channels.sandbox;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.domain.channel.StatementLine;
 import io.javalin.Javalin;
 import java.net.URI;
@@ -33,6 +32,9 @@ import java.util.concurrent.ScheduledExecutorService;
  *       ({@code application/x-ndjson}), next page token in header {@code X-Next-Page-Token}; see
  *       {@link SimulatorStatementApi} for the line shape.
  *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
+ *   <li>{@code POST /sandbox/v1/admin/mode} → sets a {@link SandboxMode} globally or per payment
+ *       (body on {@link SimulatorAdminApi}): callbacks dropped or delayed, queries slowed or
+ *       answering 503. The pay answer also carries {@code callback_mode}.
  * </ul>
  *
  * <p>Register, query, close and statement calls may carry an {@code Idempotency-Key} header; the
@@ -47,11 +49,10 @@ public final class SandboxSimulator implements AutoCloseable {
   private final SandboxSimulatorConfig config;
   private final SimulatedPayments payments;
   private final ScheduledExecutorService retries;
-  private final SimulatorApi api;
   private final SimulatedStatement statement;
   private final IdempotencyLog keys = new IdempotencyLog();
-  private final SimulatorStatementApi statementApi;
-  private final SandboxPayPage page;
+  private final SimulatorModes modes = new SimulatorModes();
+  private final SimulatorRoutes routes;
   private Javalin server;
 
   /**
@@ -70,12 +71,10 @@ public final class SandboxSimulator implements AutoCloseable {
     CallbackDeliverer deliverer =
         new CallbackDeliverer(
             httpClient, signer, retries, config.callbackRetryDelays(), config.callbackTimeout());
-    SandboxJson json = new SandboxJson(new ObjectMapper());
-    this.api =
-        new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl, keys);
-    this.page = new SandboxPayPage(payments);
     this.statement = new SimulatedStatement(payments);
-    this.statementApi = new SimulatorStatementApi(statement, json, keys);
+    this.routes =
+        new SimulatorRoutes(
+            payments, statement, deliverer, keys, modes, config.merchantId(), this::baseUrl);
   }
 
   /**
@@ -89,15 +88,7 @@ public final class SandboxSimulator implements AutoCloseable {
       throw new IllegalStateException("sandbox simulator already started");
     }
     Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
-    app.post("/sandbox/v1/payments", api::register);
-    app.get("/sandbox/v1/payments/{id}", api::get);
-    app.post("/sandbox/v1/payments/{id}/pay", api::pay);
-    app.post("/sandbox/v1/payments/{id}/close", api::close);
-    app.get("/sandbox/v1/statements/{date}", statementApi::page);
-    app.get("/sandbox/pay/{id}", page::render);
-    app.exception(
-        SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));
-    app.exception(IllegalArgumentException.class, (e, ctx) -> api.error(ctx, 400, e.getMessage()));
+    routes.install(app);
     server = app.start(config.host(), config.port());
     return server.port();
   }
@@ -122,6 +113,21 @@ public final class SandboxSimulator implements AutoCloseable {
   /** The simulator's current view of a payment (expiry applied), for tests and tools. */
   public Optional<SimulatedPayment> payment(String paymentId) {
     return payments.find(paymentId);
+  }
+
+  /** Sets the global {@link SandboxMode}; payments with their own mode keep it. */
+  public void setMode(SandboxMode mode) {
+    modes.set(mode);
+  }
+
+  /** Sets one payment's own {@link SandboxMode}, which wins over the global one. */
+  public void setMode(String paymentId, SandboxMode mode) {
+    modes.set(paymentId, mode);
+  }
+
+  /** Drops one payment's own mode, so the global one applies to it again. */
+  public void clearMode(String paymentId) {
+    modes.clear(paymentId);
   }
 
   /**

@@ -25,6 +25,7 @@ final class SimulatorApi {
   private final String merchantId;
   private final Supplier<URI> baseUrl;
   private final IdempotencyLog keys;
+  private final SimulatorModes modes;
 
   SimulatorApi(
       SimulatedPayments payments,
@@ -32,13 +33,15 @@ final class SimulatorApi {
       SandboxJson json,
       String merchantId,
       Supplier<URI> baseUrl,
-      IdempotencyLog keys) {
+      IdempotencyLog keys,
+      SimulatorModes modes) {
     this.payments = payments;
     this.deliverer = deliverer;
     this.json = json;
     this.merchantId = merchantId;
     this.baseUrl = baseUrl;
     this.keys = keys;
+    this.modes = modes;
   }
 
   /** POST /sandbox/v1/payments: 201 new, 200 same again, 409 conflicting, 400 invalid. */
@@ -59,21 +62,29 @@ final class SimulatorApi {
     return new IdempotencyLog.Answer(registration.created() ? 201 : 200, json.bytes(answer));
   }
 
-  /** GET /sandbox/v1/payments/{id}: 200 with the payment, or 404. */
+  /**
+   * GET /sandbox/v1/payments/{id}: 200 with the payment, or 404; slowed down or 503 per the
+   * payment's {@link SandboxMode}.
+   */
   void get(Context ctx) {
     String id = ctx.pathParam("id");
     keys.record(id, ctx);
+    modes.beforeQuery(id);
     SimulatedPayment p =
         payments.find(id).orElseThrow(() -> new SimulatorException(404, "no payment " + id));
     send(ctx, 200, state(p));
   }
 
-  /** POST /sandbox/v1/payments/{id}/pay: pays (or re-pays) and delivers the callback. */
+  /**
+   * POST /sandbox/v1/payments/{id}/pay: pays (or re-pays) and delivers, delays or drops the
+   * callback per the payment's {@link SandboxMode}.
+   */
   void pay(Context ctx) {
     PayOverride override = override(ctx);
     SimulatedPayment paid = payments.pay(ctx.pathParam("id"), override);
     SandboxNotification notification = paid.notification();
-    Integer callbackStatus = deliverer.deliver(paid.notifyUrl(), notification);
+    SandboxMode mode = modes.of(paid.paymentId());
+    Integer callbackStatus = deliverer.deliver(paid.notifyUrl(), notification, mode);
     if (isHtmlForm(ctx)) {
       ctx.redirect("/sandbox/pay/" + SandboxHttp.segment(paid.paymentId()), HttpStatus.SEE_OTHER);
       return;
@@ -83,6 +94,7 @@ final class SimulatorApi {
     answer.put("channel_txn_id", notification.channelTxnId());
     answer.put("notification_id", notification.notificationId());
     answer.put("callback_status", callbackStatus);
+    answer.put("callback_mode", mode.callbacks().name());
     send(ctx, 200, answer);
   }
 
