@@ -56,6 +56,30 @@ final class CallbackDeliverer {
     return status;
   }
 
+  /**
+   * Delivers, delays or drops a notification per {@code mode} (see {@link SandboxMode.Callbacks}).
+   *
+   * @return the first attempt's HTTP status, or null if it got no answer or was not made now
+   */
+  Integer deliver(URI notifyUrl, SandboxNotification notification, SandboxMode mode) {
+    return switch (mode.callbacks()) {
+      case DELIVER -> deliver(notifyUrl, notification);
+      case DELAY -> {
+        deliverAfter(notifyUrl, notification, mode.callbackDelay());
+        yield null;
+      }
+      case DROP -> {
+        log.info("callback dropped by mode payment={}", notification.paymentId());
+        yield null;
+      }
+    };
+  }
+
+  /** Makes the first attempt {@code delay} from now in the background, then retries as usual. */
+  void deliverAfter(URI notifyUrl, SandboxNotification notification, Duration delay) {
+    schedule(notifyUrl, notification, 1, delay);
+  }
+
   private void scheduleAttempt(URI notifyUrl, SandboxNotification notification, int attempt) {
     if (attempt > retryDelays.size() + 1) {
       log.warn(
@@ -65,14 +89,19 @@ final class CallbackDeliverer {
           attempt - 1);
       return;
     }
-    Runnable retry =
+    schedule(notifyUrl, notification, attempt, retryDelays.get(attempt - 2));
+  }
+
+  private void schedule(
+      URI notifyUrl, SandboxNotification notification, int attempt, Duration delay) {
+    Runnable run =
         () -> {
           if (!isSuccess(attempt(notifyUrl, notification, attempt))) {
             scheduleAttempt(notifyUrl, notification, attempt + 1);
           }
         };
     try {
-      scheduler.schedule(retry, retryDelays.get(attempt - 2).toMillis(), TimeUnit.MILLISECONDS);
+      scheduler.schedule(run, delay.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException closed) {
       log.info("callback retry dropped, simulator closed: {}", notification.notificationId());
     }

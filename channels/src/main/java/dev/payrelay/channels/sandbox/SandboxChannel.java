@@ -1,9 +1,7 @@
 package dev.payrelay.channels.sandbox;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRequest;
@@ -14,11 +12,11 @@ import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.StatementPage;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.time.Clock;
-import java.util.function.Function;
+import java.time.LocalDate;
 
 /**
  * The adapter for the sandbox channel, an HMAC-signed test channel played by {@link
@@ -26,30 +24,34 @@ import java.util.function.Function;
  *
  * <p>Callbacks are verified by {@link SandboxSignature} over the raw bytes before the JSON body
  * ({@link SandboxNotification}'s shape) is parsed. Outbound calls go to {@code
- * {baseUrl}/sandbox/v1/payments}. Thread-safe; holds no database or broker state.
+ * {baseUrl}/sandbox/v1/payments} and {@code {baseUrl}/sandbox/v1/statements}. Thread-safe; holds no
+ * database or broker state.
  */
 public final class SandboxChannel implements PaymentChannel {
 
   /** The channel name used in webhook URLs and {@code channel} columns. */
   public static final String NAME = "sandbox";
 
-  private final SandboxChannelConfig config;
   private final SandboxSignature signature;
   private final SandboxJson json;
   private final SandboxNotificationParser parser;
-  private final SandboxHttp http;
+  private final SandboxApiClient api;
 
   /**
    * @param config where the sandbox is, our merchant id, secret and webhook URL, timeouts
    * @param clock the time source for the callback timestamp window
-   * @param httpClient the client for register and query calls (shared, thread-safe)
+   * @param httpClient the client for register, query, close and statement calls (shared,
+   *     thread-safe)
    */
   public SandboxChannel(SandboxChannelConfig config, Clock clock, HttpClient httpClient) {
-    this.config = config;
     this.signature = new SandboxSignature(config.secret(), config.signatureTolerance(), clock);
     this.json = new SandboxJson(new ObjectMapper());
     this.parser = new SandboxNotificationParser(json);
-    this.http = new SandboxHttp(httpClient, config.baseUrl(), config.requestTimeout());
+    this.api =
+        new SandboxApiClient(
+            new SandboxHttp(httpClient, config.baseUrl(), config.requestTimeout()),
+            json,
+            config.notifyUrl());
   }
 
   /** Returns {@value #NAME}. */
@@ -83,23 +85,7 @@ public final class SandboxChannel implements PaymentChannel {
    */
   @Override
   public ChannelRegistration register(ChannelPaymentRequest request) throws ChannelException {
-    ObjectNode body = json.newObject();
-    body.put("payment_id", request.paymentId());
-    body.put("merchant_id", request.merchantId());
-    body.put("amount", request.amount().toDecimalString());
-    body.put("currency", request.amount().currencyCode());
-    body.put("description", request.description());
-    body.put("expires_at", request.expiresAt().toString());
-    body.put("notify_url", config.notifyUrl().toString());
-    HttpRequest post =
-        http.request("/sandbox/v1/payments")
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(json.bytes(body)))
-            .build();
-    String what = "register " + request.paymentId();
-    SandboxHttp.Answer answer = SandboxHttp.requireSuccess(http.exchange(post, what), what);
-    String payUrl = read(answer, what, node -> SandboxJson.text(node, "pay_url"));
-    return new ChannelRegistration(request.paymentId(), payUrl);
+    return api.register(request);
   }
 
   /**
@@ -112,22 +98,33 @@ public final class SandboxChannel implements PaymentChannel {
    */
   @Override
   public ChannelQueryResult query(String paymentId) throws ChannelException {
-    HttpRequest get =
-        http.request("/sandbox/v1/payments/" + SandboxHttp.segment(paymentId)).GET().build();
-    String what = "query " + paymentId;
-    SandboxHttp.Answer answer = http.exchange(get, what);
-    if (answer.status() == 404) {
-      return new ChannelQueryResult(paymentId, ChannelPaymentStatus.NOT_FOUND, null, null);
-    }
-    return read(
-        SandboxHttp.requireSuccess(answer, what),
-        what,
-        node ->
-            new ChannelQueryResult(
-                paymentId,
-                ChannelPaymentStatus.valueOf(SandboxJson.text(node, "status")),
-                SandboxJson.optionalText(node, "channel_txn_id").orElse(null),
-                Money.parse(SandboxJson.text(node, "amount"), SandboxJson.text(node, "currency"))));
+    return api.query(paymentId);
+  }
+
+  /**
+   * {@code POST {baseUrl}/sandbox/v1/payments/{id}/close}, answered like a query: CLOSED (also on a
+   * second close), PAID with its transaction and amount if the buyer paid first, NOT_FOUND (404) if
+   * the sandbox has no such payment.
+   *
+   * @throws ChannelException as for {@link #query}; the close's outcome is then unknown
+   */
+  @Override
+  public ChannelQueryResult close(String paymentId) throws ChannelException {
+    return api.close(paymentId);
+  }
+
+  /**
+   * {@code GET {baseUrl}/sandbox/v1/statements/{yyyy-MM-dd}[?page_token=..]}: JSON lines, 100 per
+   * page, the next token in header {@code X-Next-Page-Token} (shapes on {@link
+   * SimulatorStatementApi}). Amounts are parsed into minor units of each line's currency.
+   *
+   * @param date the statement's UTC day
+   * @throws ChannelException retryable on connection error, timeout or 5xx; not retryable on 4xx or
+   *     a malformed line (the message names the line number and its text)
+   */
+  @Override
+  public StatementPage statement(LocalDate date, String pageToken) throws ChannelException {
+    return api.statement(date, pageToken);
   }
 
   /**
@@ -144,18 +141,5 @@ public final class SandboxChannel implements PaymentChannel {
     body.put("message", outcome.name());
     int status = outcome.acknowledged() ? 200 : 503;
     return new ChannelReply(status, "application/json", body.toString());
-  }
-
-  /**
-   * Reads a 2xx answer's JSON; an answer that is not the documented shape will not improve on
-   * retry, so it is a non-retryable ChannelException.
-   */
-  private <T> T read(SandboxHttp.Answer answer, String what, Function<JsonNode, T> reader)
-      throws ChannelException {
-    try {
-      return reader.apply(json.object(answer.body()));
-    } catch (IllegalArgumentException e) {
-      throw new ChannelException("sandbox " + what + " answer unreadable: " + e, false, e);
-    }
   }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -17,8 +18,11 @@ import java.time.Duration;
  */
 final class SandboxHttp {
 
+  /** The request header naming an operation so that repeating it is safe. */
+  static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
   /** A completed exchange. */
-  record Answer(int status, byte[] body) {
+  record Answer(int status, byte[] body, HttpHeaders headers) {
     String bodyText() {
       return new String(body, StandardCharsets.UTF_8);
     }
@@ -35,11 +39,17 @@ final class SandboxHttp {
     this.timeout = timeout;
   }
 
-  /** A request builder for {@code baseUrl + path} with the configured timeout. */
-  HttpRequest.Builder request(String path) {
+  /**
+   * A request builder for {@code baseUrl + path} with the configured timeout and an {@value
+   * #IDEMPOTENCY_KEY} header (per the IETF httpapi Idempotency-Key draft).
+   *
+   * @param idempotencyKey derived from the payment or statement page, never from the attempt
+   */
+  HttpRequest.Builder request(String path, String idempotencyKey) {
     return HttpRequest.newBuilder(URI.create(baseUrl + path))
         .timeout(timeout)
-        .header("Accept", "application/json");
+        .header("Accept", "application/json")
+        .header(IDEMPOTENCY_KEY, idempotencyKey);
   }
 
   /** Percent-encodes one path segment (RFC 3986: a space is %20, never '+'). */
@@ -56,7 +66,7 @@ final class SandboxHttp {
   Answer exchange(HttpRequest request, String what) throws ChannelException {
     try {
       HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      return new Answer(response.statusCode(), response.body());
+      return new Answer(response.statusCode(), response.body(), response.headers());
     } catch (IOException e) {
       throw new ChannelException("sandbox " + what + " failed: " + e, true, e);
     } catch (InterruptedException e) {

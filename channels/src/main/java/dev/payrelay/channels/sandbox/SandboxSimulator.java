@@ -1,10 +1,12 @@
 package dev.payrelay.channels.sandbox;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.domain.channel.StatementLine;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.LocalDate;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,10 +26,20 @@ import java.util.concurrent.ScheduledExecutorService;
  *       report a different amount → 200 {@code {payment_id, channel_txn_id, notification_id,
  *       callback_status}} (status of the first delivery attempt, null if none); paying a PAID
  *       payment re-sends the same notification; 409 if closed or expired; 404 unknown.
- *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 {@code {payment_id, status}}; 409 if
- *       PAID.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 with the same shape as GET: status
+ *       CLOSED (idempotent), or PAID with its channel_txn_id if it was paid first; 404 unknown.
+ *   <li>{@code GET /sandbox/v1/statements/{yyyy-MM-dd}?page_token=&page_size=} → 200 JSON lines
+ *       ({@code application/x-ndjson}), next page token in header {@code X-Next-Page-Token}; see
+ *       {@link SimulatorStatementApi} for the line shape.
  *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
+ *   <li>{@code POST /sandbox/v1/admin/mode} → sets a {@link SandboxMode} globally or per payment
+ *       (body on {@link SimulatorAdminApi}): callbacks dropped or delayed, queries slowed or
+ *       answering 503. The pay answer also carries {@code callback_mode}.
  * </ul>
+ *
+ * <p>Register, query, close and statement calls may carry an {@code Idempotency-Key} header; the
+ * simulator records them ({@link #idempotencyKeys}) and answers a repeated register or close with
+ * the same key and body by replaying the first answer (header {@code Idempotent-Replayed: true}).
  *
  * <p>Callbacks are {@link SandboxNotification}s signed by {@link SandboxSignature} and retried per
  * {@link SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
@@ -37,8 +49,10 @@ public final class SandboxSimulator implements AutoCloseable {
   private final SandboxSimulatorConfig config;
   private final SimulatedPayments payments;
   private final ScheduledExecutorService retries;
-  private final SimulatorApi api;
-  private final SandboxPayPage page;
+  private final SimulatedStatement statement;
+  private final IdempotencyLog keys = new IdempotencyLog();
+  private final SimulatorModes modes = new SimulatorModes();
+  private final SimulatorRoutes routes;
   private Javalin server;
 
   /**
@@ -57,9 +71,10 @@ public final class SandboxSimulator implements AutoCloseable {
     CallbackDeliverer deliverer =
         new CallbackDeliverer(
             httpClient, signer, retries, config.callbackRetryDelays(), config.callbackTimeout());
-    SandboxJson json = new SandboxJson(new ObjectMapper());
-    this.api = new SimulatorApi(payments, deliverer, json, config.merchantId(), this::baseUrl);
-    this.page = new SandboxPayPage(payments);
+    this.statement = new SimulatedStatement(payments);
+    this.routes =
+        new SimulatorRoutes(
+            payments, statement, deliverer, keys, modes, config.merchantId(), this::baseUrl);
   }
 
   /**
@@ -73,14 +88,7 @@ public final class SandboxSimulator implements AutoCloseable {
       throw new IllegalStateException("sandbox simulator already started");
     }
     Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
-    app.post("/sandbox/v1/payments", api::register);
-    app.get("/sandbox/v1/payments/{id}", api::get);
-    app.post("/sandbox/v1/payments/{id}/pay", api::pay);
-    app.post("/sandbox/v1/payments/{id}/close", api::close);
-    app.get("/sandbox/pay/{id}", page::render);
-    app.exception(
-        SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));
-    app.exception(IllegalArgumentException.class, (e, ctx) -> api.error(ctx, 400, e.getMessage()));
+    routes.install(app);
     server = app.start(config.host(), config.port());
     return server.port();
   }
@@ -105,6 +113,43 @@ public final class SandboxSimulator implements AutoCloseable {
   /** The simulator's current view of a payment (expiry applied), for tests and tools. */
   public Optional<SimulatedPayment> payment(String paymentId) {
     return payments.find(paymentId);
+  }
+
+  /** Sets the global {@link SandboxMode}; payments with their own mode keep it. */
+  public void setMode(SandboxMode mode) {
+    modes.set(mode);
+  }
+
+  /** Sets one payment's own {@link SandboxMode}, which wins over the global one. */
+  public void setMode(String paymentId, SandboxMode mode) {
+    modes.set(paymentId, mode);
+  }
+
+  /** Drops one payment's own mode, so the global one applies to it again. */
+  public void clearMode(String paymentId) {
+    modes.clear(paymentId);
+  }
+
+  /**
+   * The {@code Idempotency-Key}s of the register, query and close calls for a payment, in arrival
+   * order, repeats included (payrelay's derive from the payment, so retries repeat them).
+   */
+  public List<String> idempotencyKeys(String paymentId) {
+    return keys.seen(paymentId);
+  }
+
+  /** The {@code Idempotency-Key}s of statement calls for {@code date}, in arrival order. */
+  public List<String> statementIdempotencyKeys(LocalDate date) {
+    return keys.seen(IdempotencyLog.statementScope(date));
+  }
+
+  /**
+   * Adds a line to the statement of {@code date}, next to the payments the simulator itself saw
+   * paid that day: e.g. a transaction payrelay never heard of, another amount, a REFUND. The line
+   * is listed as given (its occurred_at need not fall on {@code date}), in occurred_at order.
+   */
+  public void addStatementLine(LocalDate date, StatementLine line) {
+    statement.add(date, line);
   }
 
   /** Stops the server and drops pending callback retries. Idempotent. */

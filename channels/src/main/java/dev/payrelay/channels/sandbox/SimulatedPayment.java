@@ -34,6 +34,11 @@ public record SimulatedPayment(
     return notification == null ? null : notification.channelTxnId();
   }
 
+  /** When the money moved, or null unless PAID. */
+  public Instant paidAt() {
+    return notification == null ? null : notification.paidAt();
+  }
+
   /**
    * The amount the sandbox reports, in minor units: once PAID the notification's (which a test may
    * have overridden to provoke a mismatch), else the registered amount.

@@ -3,6 +3,7 @@ package dev.payrelay.channels.sandbox;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,9 +85,10 @@ final class SimulatedPayments {
   }
 
   /**
-   * Closes a payment so it can no longer be paid; closing a CLOSED one is a no-op.
+   * Closes a payment so it can no longer be paid. Closing a CLOSED one is a no-op; a PAID one is
+   * returned unchanged (the money has moved, so the caller must confirm rather than close).
    *
-   * @throws SimulatorException 404 unknown, 409 already PAID
+   * @throws SimulatorException 404 unknown
    */
   SimulatedPayment close(String paymentId) {
     return payments.compute(
@@ -95,11 +97,13 @@ final class SimulatedPayments {
           if (p == null) {
             throw new SimulatorException(404, "no payment " + id);
           }
-          if (p.status() == ChannelPaymentStatus.PAID) {
-            throw new SimulatorException(409, "payment " + id + " is already PAID");
-          }
-          return p.closed();
+          return p.status() == ChannelPaymentStatus.PAID ? p : p.closed();
         });
+  }
+
+  /** A snapshot of every payment, in no particular order. */
+  List<SimulatedPayment> all() {
+    return List.copyOf(payments.values());
   }
 
   private static Money reported(SimulatedPayment p, PayOverride override) {

@@ -18,13 +18,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A stand-in for payrelay's webhook (or for a broken channel): a JDK HTTP server on 127.0.0.1 that
- * records every request exactly as received and answers with planned statuses, then 200.
+ * records every request exactly as received and answers with planned answers, then 200.
  */
 final class CallbackReceiver implements AutoCloseable {
 
   private final HttpServer server;
   private final BlockingQueue<CallbackRequest> received = new LinkedBlockingQueue<>();
-  private final ConcurrentLinkedQueue<Integer> plannedStatuses = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Planned> planned = new ConcurrentLinkedQueue<>();
+
+  /** An answer to give: status, content type and body. */
+  private record Planned(int status, String contentType, byte[] body) {}
 
   CallbackReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -44,7 +47,15 @@ final class CallbackReceiver implements AutoCloseable {
 
   /** Answers the next requests with these statuses, in order; afterwards 200. */
   void answerNext(Integer... statuses) {
-    plannedStatuses.addAll(List.of(statuses));
+    for (int status : List.of(statuses)) {
+      String code = status == 200 ? "SUCCESS" : "RETRY";
+      answerNext(status, "application/json", "{\"code\":\"" + code + "\"}");
+    }
+  }
+
+  /** Answers the next request with exactly this status, content type and body. */
+  void answerNext(int status, String contentType, String body) {
+    planned.add(new Planned(status, contentType, body.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The next received request, or null if none arrives within the timeout. */
@@ -57,14 +68,15 @@ final class CallbackReceiver implements AutoCloseable {
     exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, values.getFirst()));
     byte[] body = exchange.getRequestBody().readAllBytes();
     received.add(new CallbackRequest(headers, body, Instant.now()));
-    Integer planned = plannedStatuses.poll();
-    int status = planned == null ? 200 : planned;
-    byte[] answer =
-        ("{\"code\":\"" + (status == 200 ? "SUCCESS" : "RETRY") + "\"}")
-            .getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().add("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, answer.length);
-    exchange.getResponseBody().write(answer);
+    Planned answer = planned.poll();
+    if (answer == null) {
+      answer =
+          new Planned(
+              200, "application/json", "{\"code\":\"SUCCESS\"}".getBytes(StandardCharsets.UTF_8));
+    }
+    exchange.getResponseHeaders().add("Content-Type", answer.contentType());
+    exchange.sendResponseHeaders(answer.status(), answer.body().length);
+    exchange.getResponseBody().write(answer.body());
     exchange.close();
   }
 

@@ -96,15 +96,25 @@ class SandboxSimulatorTest {
   }
 
   @Test
-  void closingAPaidPayment_isAConflict() throws Exception {
+  void closingAPaidPayment_answersItsPaidState_andLeavesItPaid() throws Exception {
     register("p-paid", "3.00", "USD", Instant.now().plusSeconds(600));
-    call("POST", "/sandbox/v1/payments/p-paid/pay", "", 200);
+    JsonNode paid = call("POST", "/sandbox/v1/payments/p-paid/pay", "", 200);
 
-    JsonNode refused = call("POST", "/sandbox/v1/payments/p-paid/close", "", 409);
+    JsonNode closed = call("POST", "/sandbox/v1/payments/p-paid/close", "", 200);
 
-    assertThat(refused.get("error").asText()).contains("PAID");
+    assertThat(closed.get("status").asText()).isEqualTo("PAID");
+    assertThat(closed.get("channel_txn_id")).isEqualTo(paid.get("channel_txn_id"));
+    assertThat(closed.get("amount").asText() + " " + closed.get("currency").asText())
+        .isEqualTo("3.00 USD");
     assertThat(simulator.payment("p-paid").orElseThrow().status())
         .isEqualTo(ChannelPaymentStatus.PAID);
+  }
+
+  @Test
+  void closingAnUnknownPayment_is404() throws Exception {
+    JsonNode missing = call("POST", "/sandbox/v1/payments/nope/close", "", 404);
+
+    assertThat(missing.get("error").asText()).contains("nope");
   }
 
   @Test

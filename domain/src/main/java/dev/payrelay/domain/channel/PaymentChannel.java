@@ -1,5 +1,7 @@
 package dev.payrelay.domain.channel;
 
+import java.time.LocalDate;
+
 /**
  * The SPI every payment channel adapter implements.
  *
@@ -37,6 +39,26 @@ public interface PaymentChannel {
    * @throws ChannelException if the channel cannot be reached or answers with an error
    */
   ChannelQueryResult query(String paymentId) throws ChannelException;
+
+  /**
+   * Closes a payment at the channel so it can no longer be paid. Idempotent per payment: the call
+   * carries an idempotency key derived from the payment id, never from the attempt.
+   *
+   * @return the payment's state at the channel afterwards: CLOSED, or PAID if it was paid before
+   *     the close took effect (then it must be confirmed, not closed)
+   * @throws ChannelException if the channel cannot be reached or refuses; the outcome is unknown
+   */
+  ChannelQueryResult close(String paymentId) throws ChannelException;
+
+  /**
+   * One page of the channel's statement (bill) for a day: every transaction it settled that day.
+   *
+   * @param date the statement day, in the channel's settlement time zone
+   * @param pageToken null for the first page, else the previous page's {@link
+   *     StatementPage#nextPageToken()}
+   * @throws ChannelException if the channel cannot be reached or refuses
+   */
+  StatementPage statement(LocalDate date, String pageToken) throws ChannelException;
 
   /**
    * The HTTP answer the channel's protocol expects for an outcome (e.g. a 2xx the channel reads as

@@ -1,0 +1,53 @@
+package dev.payrelay.channels.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import java.net.URI;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+
+/** Reads a registration body ({@code POST /sandbox/v1/payments}) into a PENDING payment. */
+final class SimulatorRegistration {
+
+  private SimulatorRegistration() {}
+
+  /**
+   * The payment a registration asks for.
+   *
+   * @throws SimulatorException 400 if registered for another merchant than {@code expectedMerchant}
+   * @throws IllegalArgumentException naming a missing or malformed field (answered 400)
+   */
+  static SimulatedPayment candidate(JsonNode body, String expectedMerchant) {
+    String merchant = SandboxJson.text(body, "merchant_id");
+    if (!expectedMerchant.equals(merchant)) {
+      throw new SimulatorException(400, "unknown merchant_id " + merchant);
+    }
+    return new SimulatedPayment(
+        SandboxJson.text(body, "payment_id"),
+        merchant,
+        Money.parse(SandboxJson.text(body, "amount"), SandboxJson.text(body, "currency")),
+        SandboxJson.optionalText(body, "description").orElse(""),
+        instant(SandboxJson.text(body, "expires_at")),
+        httpUrl(SandboxJson.text(body, "notify_url")),
+        ChannelPaymentStatus.PENDING,
+        null);
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeException e) {
+      throw new IllegalArgumentException("expires_at is not ISO-8601: " + text, e);
+    }
+  }
+
+  private static URI httpUrl(String text) {
+    URI uri = URI.create(text);
+    if (!uri.isAbsolute() || !uri.getScheme().startsWith("http")) {
+      throw new IllegalArgumentException("notify_url must be an absolute http(s) URL: " + text);
+    }
+    return uri;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.payrelay.channels.sandbox;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A UTC clock that stands still until a test moves it. Thread-safe. */
+final class MutableClock extends Clock {
+
+  private final AtomicReference<Instant> now;
+
+  MutableClock(Instant start) {
+    this.now = new AtomicReference<>(start);
+  }
+
+  void set(Instant instant) {
+    now.set(instant);
+  }
+
+  void advance(Duration by) {
+    now.updateAndGet(t -> t.plus(by));
+  }
+
+  @Override
+  public Instant instant() {
+    return now.get();
+  }
+
+  @Override
+  public ZoneId getZone() {
+    return ZoneOffset.UTC;
+  }
+
+  @Override
+  public Clock withZone(ZoneId zone) {
+    throw new UnsupportedOperationException("tests use UTC only");
+  }
+}
