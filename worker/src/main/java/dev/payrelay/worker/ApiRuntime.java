@@ -72,7 +72,8 @@ public final class ApiRuntime {
             temporal, config.amqp().publishRetries(), config.temporal().channelQueries()));
   }
 
-  private static SandboxChannel sandboxChannel(PayrelayConfig config) {
+  /** The sandbox channel adapter as configured (the API and the worker both use it). */
+  static SandboxChannel sandboxChannel(PayrelayConfig config) {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     return new SandboxChannel(
         new SandboxChannelConfig(

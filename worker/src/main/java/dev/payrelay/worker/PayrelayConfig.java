@@ -95,7 +95,7 @@ public record PayrelayConfig(
    * @param port {@code PAYRELAY_API_PORT}, default 8080
    * @param publicUrl {@code PAYRELAY_PUBLIC_URL}: how channels reach us, default {@code
    *     http://host:port}
-   * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_MINUTES}, default 30
+   * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_SECONDS}, default 1800 (30 min)
    * @param webhookBodyLimit {@code PAYRELAY_WEBHOOK_MAX_BYTES}: larger callbacks are recorded
    *     (their first bytes) and refused with 413; default 65536
    */
@@ -196,7 +196,7 @@ public record PayrelayConfig(
             apiHost,
             apiPort,
             URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort)),
-            Duration.ofMinutes(e.integer("PAYRELAY_PAYMENT_TTL_MINUTES", 30)),
+            Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
         new SandboxSettings(
             URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort)),

@@ -6,6 +6,7 @@ import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentDeadlines;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentStore;
@@ -24,6 +25,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param entitlements grants
  * @param resolutions operator resolutions, audited
  * @param deadEvents operator replay and discard of DEAD events, audited
+ * @param deadlines payment expiry and deadline extensions
  * @param metrics the process's meter registry, scraped at {@code /metrics}
  */
 public record Services(
@@ -35,6 +37,7 @@ public record Services(
     EntitlementStore entitlements,
     PaymentResolutions resolutions,
     DeadEvents deadEvents,
+    PaymentDeadlines deadlines,
     PrometheusMeterRegistry metrics)
     implements AutoCloseable {
 
@@ -51,6 +54,7 @@ public record Services(
         new EntitlementStore(database.dsl(), payments),
         new PaymentResolutions(database.dsl(), payments, writer),
         new DeadEvents(database.dsl()),
+        new PaymentDeadlines(database.dsl(), writer),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 

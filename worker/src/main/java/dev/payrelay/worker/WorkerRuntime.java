@@ -2,7 +2,9 @@ package dev.payrelay.worker;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.payrelay.activities.ChannelActivitiesImpl;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
+import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.activities.amqp.AmqpConfig;
@@ -63,7 +65,9 @@ public final class WorkerRuntime implements AutoCloseable {
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(services.outbox(), services.deadEvents(), publisher),
         new EntitlementActivitiesImpl(services.entitlements()),
-        new ResolutionActivitiesImpl(services.resolutions(), services.payments()));
+        new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
+        new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
+        new ChannelActivitiesImpl(List.of(ApiRuntime.sandboxChannel(config))));
     factory.start();
     WorkflowHandoff handoff =
         new WorkflowHandoff(

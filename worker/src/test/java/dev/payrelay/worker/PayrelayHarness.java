@@ -40,6 +40,11 @@ final class PayrelayHarness implements AutoCloseable {
   private final Connection amqp;
 
   PayrelayHarness(Class<?> owner) throws Exception {
+    this(owner, Map.of());
+  }
+
+  /** A stack whose environment adds or overrides {@code extraEnv}. */
+  PayrelayHarness(Class<?> owner, Map<String, String> extraEnv) throws Exception {
     db = TestDatabase.create(owner);
     String suffix =
         owner.getSimpleName().toLowerCase() + "." + UUID.randomUUID().toString().substring(0, 8);
@@ -57,6 +62,7 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
     env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
+    env.putAll(extraEnv);
     config = PayrelayConfig.fromEnv(env);
     stack = DevStack.start(config, new PrintStream(OutputStream.nullOutputStream()));
     ConnectionFactory factory = new ConnectionFactory();

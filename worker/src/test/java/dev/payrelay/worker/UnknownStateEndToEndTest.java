@@ -1,0 +1,124 @@
+package dev.payrelay.worker;
+
+import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.payrelay.channels.sandbox.SandboxMode;
+import dev.payrelay.channels.sandbox.SandboxNotification;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the callback never comes: the payment's workflow asks the channel, and at the deadline
+ * closes and expires it. Short grace, query interval and payment lifetime keep the test quick.
+ */
+class UnknownStateEndToEndTest {
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(40);
+  private static PayrelayHarness payrelay;
+  private static DSLContext dsl;
+
+  @BeforeAll
+  static void start() throws Exception {
+    payrelay =
+        new PayrelayHarness(
+            UnknownStateEndToEndTest.class,
+            Map.of(
+                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
+                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
+                "PAYRELAY_QUERY_MAX_SECONDS", "2",
+                "PAYRELAY_PAYMENT_TTL_SECONDS", "8"));
+    dsl = payrelay.stack.services().database().dsl();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    payrelay.close();
+  }
+
+  @AfterEach
+  void normalChannel() {
+    payrelay.stack.sandbox().setMode(SandboxMode.NORMAL);
+  }
+
+  @Test
+  void droppedCallback_paymentIsPaidAndGrantedThroughTheQueryAlone_andALateCallbackIsADuplicate()
+      throws Exception {
+    payrelay.stack.sandbox().setMode(SandboxMode.NORMAL.droppingCallbacks());
+    String paymentId = payrelay.createPayment(1050, "USD", "c1", "c2");
+    payrelay.post(
+        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+        "{}".getBytes(),
+        Map.of("Content-Type", "application/json"));
+
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> granted(paymentId) == 2 && "PAID".equals(status(paymentId)));
+
+    String payload =
+        dsl.select(OUTBOX_EVENT.PAYLOAD)
+            .from(OUTBOX_EVENT)
+            .where(
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed")))
+            .fetchSingle()
+            .value1();
+    assertThat(payload).contains("\"source\":\"QUERY\"");
+    SandboxNotification late =
+        payrelay.stack.sandbox().payment(paymentId).orElseThrow().notification();
+    PayrelayHarness.SignedCallback cb = payrelay.signedCallback(late);
+    HttpResponse<String> answer = payrelay.postWebhook(cb.raw(), cb.headers());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).contains("DUPLICATE");
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void neverPaid_isClosedAtTheChannelAndExpired_atItsDeadline() throws Exception {
+    String paymentId = payrelay.createPayment(500, "JPY", "c1");
+
+    await().atMost(TIMEOUT).until(() -> "EXPIRED".equals(status(paymentId)));
+
+    assertThat(payrelay.stack.sandbox().payment(paymentId).orElseThrow().status().name())
+        .isEqualTo("CLOSED");
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed"))))
+        .isEqualTo(1);
+    assertThat(granted(paymentId)).isZero();
+  }
+
+  private static String status(String paymentId) {
+    return dsl.select(PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchSingle()
+        .value1();
+  }
+
+  private static int granted(String paymentId) {
+    return dsl.fetchCount(ENTITLEMENT, ENTITLEMENT.PURCHASE_ID.eq(paymentId));
+  }
+}
