@@ -111,6 +111,7 @@ public final class AdminService {
    *
    * @throws NotFoundException if there is no such event
    * @throws BadRequestException for a missing operator or reason (audited as REJECTED)
+   * @throws ConflictException if the event is not DEAD (audited as REJECTED)
    */
   public EventAnswer operateOnEvent(
       String eventId, String operator, String reason, boolean replay) {
@@ -124,6 +125,15 @@ public final class AdminService {
               .reject(eventId, operator, reason, replay ? "REPLAY_EVENT" : "DISCARD_EVENT", why)
               .actionId();
       throw new BadRequestException(why + " (audited as operator_action " + audit + ")");
+    }
+    if (event.status() != OutboxStatus.DEAD) {
+      // Answered now rather than after a signal: the workflow would refuse it the same way.
+      String refused = "event " + eventId + " is " + event.status() + ", not DEAD";
+      long audit =
+          deadEvents
+              .reject(eventId, operator, reason, replay ? "REPLAY_EVENT" : "DISCARD_EVENT", refused)
+              .actionId();
+      throw new ConflictException(refused + " (audited as operator_action " + audit + ")");
     }
     PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
     if (replay) {

@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /v1/admin/outbox?status=DEAD&eventType=&olderThanSeconds=&limit=}: rows for
  *       operators with age, attempts and last error
  *   <li>{@code POST /v1/admin/outbox/{eventId}/replay} and {@code .../discard} {@code {operator,
- *       reason}}: 202 signal sent to the payment's workflow; {@code POST /v1/admin/outbox/replay}
- *       {@code {operator, reason, eventType?, limit?}} replays every matching DEAD event
+ *       reason}}: 202 signal sent to the payment's workflow, 409 not DEAD (audited); {@code POST
+ *       /v1/admin/outbox/replay} {@code {operator, reason, eventType?, limit?}} replays every
+ *       matching DEAD event
  *   <li>{@code GET /health}: 200 when the database answers, else 503
  *   <li>{@code GET /metrics}: Prometheus text exposition
  * </ul>
@@ -119,6 +120,7 @@ public final class ApiServer implements AutoCloseable {
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
+    app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
     app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
     app.exception(

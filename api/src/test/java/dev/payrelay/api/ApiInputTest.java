@@ -327,6 +327,26 @@ class ApiInputTest {
     assertThat(signals.sent).contains("replayEvent " + p.paymentId() + " " + eventId);
   }
 
+  @Test
+  void replayOfAnEventThatIsNotDead_is409_andAuditedWithoutASignal() throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+    String eventId = outbox.forPayment(p.paymentId()).get(0).eventId();
+
+    HttpResponse<String> r =
+        post(
+            "/v1/admin/outbox/" + eventId + "/replay",
+            "{\"operator\":\"bob\",\"reason\":\"why not\"}");
+
+    assertThat(r.statusCode()).isEqualTo(409);
+    assertThat(r.body()).contains("PENDING, not DEAD");
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
+        .isEqualTo(1);
+    assertThat(signals.sent).noneMatch(sent -> sent.contains(eventId));
+  }
+
   /** Records the signals the admin API sends; Temporal itself is exercised in the worker's E2E. */
   private static final class RecordingSignals implements PaymentSignals {
     final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();

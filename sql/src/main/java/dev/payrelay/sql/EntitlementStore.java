@@ -38,12 +38,18 @@ public final class EntitlementStore {
     if (payment.status() != PaymentStatus.PAID) {
       throw new PaymentNotPaidException(paymentId, payment.status().name());
     }
-    List<String> added = new ArrayList<>();
-    List<String> existing = new ArrayList<>();
-    for (String courseId : payment.courseIds()) {
-      (insert(payment.userId(), courseId, paymentId) ? added : existing).add(courseId);
-    }
-    return new GrantOutcome(paymentId, payment.userId(), added, existing);
+    // All of a purchase's courses commit together: a crash never leaves it half granted.
+    return Transactions.run(
+        dsl,
+        cfg -> {
+          List<String> added = new ArrayList<>();
+          List<String> existing = new ArrayList<>();
+          for (String courseId : payment.courseIds()) {
+            (insert(cfg.dsl(), payment.userId(), courseId, paymentId) ? added : existing)
+                .add(courseId);
+          }
+          return new GrantOutcome(paymentId, payment.userId(), added, existing);
+        });
   }
 
   /** The entitlements a payment granted. */
@@ -60,9 +66,11 @@ public final class EntitlementStore {
             r -> new EntitlementRow(r.value1(), r.value2(), r.value3(), SqlTime.utc(r.value4())));
   }
 
-  private boolean insert(String userId, String courseId, String purchaseId) {
+  private static boolean insert(DSLContext tx, String userId, String courseId, String purchaseId) {
     try {
-      dsl.insertInto(ENTITLEMENT)
+      // A duplicate key fails only this statement (InnoDB rolls back the statement, not the
+      // transaction), so the rest of the grant still commits.
+      tx.insertInto(ENTITLEMENT)
           .set(ENTITLEMENT.USER_ID, userId)
           .set(ENTITLEMENT.COURSE_ID, courseId)
           .set(ENTITLEMENT.PURCHASE_ID, purchaseId)

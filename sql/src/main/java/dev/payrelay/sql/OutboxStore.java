@@ -178,14 +178,16 @@ public final class OutboxStore {
    *
    * @param status the delivery state to list, e.g. DEAD (or DISPATCHED/PENDING for stuck rows)
    * @param eventType a wire name to narrow to, or null for all
-   * @param minIdle only rows unchanged for at least this long (database clock); zero for all
+   * @param minAge only rows written at least this long ago (database clock); zero for all
    * @param limit at most this many rows
    */
   public List<OutboxListing> list(
-      OutboxStatus status, String eventType, Duration minIdle, int limit) {
+      OutboxStatus status, String eventType, Duration minAge, int limit) {
     Field<Long> age = secondsSince(OUTBOX_EVENT.CREATED_AT);
     Field<Long> idle = secondsSince(OUTBOX_EVENT.UPDATED_AT);
-    Condition condition = OUTBOX_EVENT.STATUS.eq(status.name()).and(idle.ge(minIdle.toSeconds()));
+    // By age since written, not since last touched: retries and re-dispatches touch a row that is
+    // still undelivered, and on-call wants to see it.
+    Condition condition = OUTBOX_EVENT.STATUS.eq(status.name()).and(age.ge(minAge.toSeconds()));
     if (eventType != null) {
       condition = condition.and(OUTBOX_EVENT.EVENT_TYPE.eq(eventType));
     }

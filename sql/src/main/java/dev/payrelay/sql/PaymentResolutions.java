@@ -10,6 +10,7 @@ import dev.payrelay.domain.event.PaymentClosed;
 import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
@@ -24,6 +25,14 @@ public final class PaymentResolutions {
   public static final String TARGET = "payment";
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
+
+  /**
+   * Exceptions whose callback said PAID to our merchant account and can be accepted as this
+   * payment's money. Not MERCHANT_MISMATCH (paid to another account, or not even PAID),
+   * TXN_CONFLICT (that money already paid another payment) or DOUBLE_PAYMENT (a refund case).
+   */
+  private static final Set<String> ACCEPTABLE_KINDS =
+      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH", "PAID_AFTER_CLOSE");
 
   private final DSLContext dsl;
   private final PaymentStore payments;
@@ -129,9 +138,14 @@ public final class PaymentResolutions {
       throw new Refused("payment is already PAID; use MARK_FOR_REFUND for a second charge");
     }
     return open.stream()
+        .filter(e -> ACCEPTABLE_KINDS.contains(e.getKind()))
         .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
         .reduce((first, second) -> second)
-        .orElseThrow(() -> new Refused("no open exception with a channel transaction to accept"));
+        .orElseThrow(
+            () ->
+                new Refused(
+                    "no open exception the channel reported as money paid to us"
+                        + " (AMOUNT_MISMATCH, CURRENCY_MISMATCH or PAID_AFTER_CLOSE) to accept"));
   }
 
   private String acceptAsPaid(DSLContext tx, PaymentRow p, PaymentExceptionRecord e) {

@@ -141,6 +141,29 @@ class PaymentResolutionsTest {
     assertThat(row.getDetails()).contains("unknown action");
   }
 
+  @Test
+  void acceptAsPaid_refusesMoneyReportedForAnotherMerchant() {
+    PaymentRow p = pending("10.50");
+    VerifiedCallback elsewhere =
+        new VerifiedCallback(
+            "n-evil",
+            "m_evil",
+            p.paymentId(),
+            "EVIL1",
+            Money.parse("0.01", "USD"),
+            ChannelPaymentStatus.CLOSED);
+    assertThat(ledger.apply(elsewhere, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.MERCHANT_MISMATCH);
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("no open exception the channel reported as money paid to us");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(openExceptions(p)).isEqualTo(1);
+  }
+
   private static PaymentRow pending(String amount) {
     return payments.create(Payments.newPayment(Money.parse(amount, "USD"), "c1")).payment();
   }

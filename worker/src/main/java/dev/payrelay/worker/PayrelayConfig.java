@@ -137,7 +137,8 @@ public record PayrelayConfig(
    * @param retryInitial first backoff after a failed hand-off (1 s)
    * @param retryMax backoff cap (5 min)
    * @param redispatchAfter a DISPATCHED row not SENT after this long is handed over again ({@code
-   *     PAYRELAY_DISPATCH_REDISPATCH_SECONDS}, 120)
+   *     PAYRELAY_DISPATCH_REDISPATCH_SECONDS}, 600: longer than the default publish retry budget of
+   *     about 6 minutes, so it catches lost workflows, not slow ones)
    */
   public record DispatcherSettings(
       int batchSize,
@@ -211,7 +212,7 @@ public record PayrelayConfig(
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
             Duration.ofMinutes(5),
-            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 120))),
+            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 600))),
         new OutboxMaintenanceSettings(
             Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7)),
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),

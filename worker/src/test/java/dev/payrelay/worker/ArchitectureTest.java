@@ -132,9 +132,15 @@ class ArchitectureTest {
         .callMethod(java.util.UUID.class, "randomUUID")
         .orShould()
         .callMethod(Thread.class, "sleep", long.class)
+        // Randomness only through Workflow.newRandom(), whose Random is seeded by the history.
+        .orShould()
+        .callConstructor(java.util.Random.class)
+        .orShould()
+        .callMethod(Math.class, "random")
         .orShould()
         .dependOnClassesThat()
-        .belongToAnyOf(java.util.Random.class)
+        .belongToAnyOf(
+            java.util.concurrent.ThreadLocalRandom.class, java.security.SecureRandom.class)
         .check(classes);
   }
 }

@@ -127,6 +127,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private Instant deadline;
   private boolean requeryAsked;
   private boolean answered;
+  private boolean operatorBusy;
   private String inFlightEventId;
   private boolean confirmed;
   private boolean granted;
@@ -234,14 +235,21 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
    * Done when nothing is queued or open: PAID and granted (FULFILLED), or CLOSED by an operator.
    */
   private boolean done() {
-    boolean idle = events.isEmpty() && inFlightEventId == null && attention.isEmpty();
+    boolean idle =
+        events.isEmpty()
+            && inFlightEventId == null
+            && attention.isEmpty()
+            && operatorRequests.isEmpty()
+            && !operatorBusy;
     return idle && (base == CLOSED || base == EXPIRED || (granted && base != AWAITING_PAYMENT));
   }
 
   private void serveOperators() {
     while (true) {
       Workflow.await(() -> !operatorRequests.isEmpty());
+      operatorBusy = true;
       operatorRequests.poll().run();
+      operatorBusy = false;
     }
   }
 
@@ -275,6 +283,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     if (!result.applied()) {
       return;
     }
+    // Applied implies a valid signal (non-null, with an event id).
     attention.clear(Attention.dead(signal.eventId()));
     if (EventOperationHandler.REPLAY.equals(operation)) {
       events.requeue(new OutboxEventSignal(signal.eventId(), result.eventType(), result.seq()));
@@ -470,9 +479,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
    */
   private void showState() {
     PaymentWorkflowState next = attention.isEmpty() ? base : NEEDS_ATTENTION;
-    if (attention.isEmpty()) {
-      lastError = null;
-    }
+    lastError = attention.lastMessage();
     if (next == shown) {
       return;
     }

@@ -40,8 +40,10 @@ final class ResolutionHandler {
       Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
 
   /** Applies or rejects {@code signal} for {@code paymentId}; the result is always audited. */
-  ResolutionResult handle(String paymentId, ResolveSignal signal) {
-    String why = invalidBecause(signal);
+  ResolutionResult handle(String paymentId, ResolveSignal received) {
+    // A signal sent without input (e.g. `temporal workflow signal` with no --input) arrives null.
+    ResolveSignal signal = received == null ? new ResolveSignal(null, null, null) : received;
+    String why = invalidBecause(received);
     if (why != null) {
       return activities.reject(
           new RejectResolutionRequest(

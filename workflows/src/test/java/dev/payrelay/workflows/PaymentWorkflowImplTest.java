@@ -498,4 +498,41 @@ class PaymentWorkflowImplTest {
     assertThat(workflow.state().resolutions().get(2)).contains("REJECTED");
     verify(channel, never()).close(any());
   }
+
+  @Test
+  void resolveSignalWithoutInput_isRejected_andLaterOperatorSignalsStillApply() {
+    when(resolutions.reject(any()))
+        .thenReturn(new ResolutionResult(false, 21, "empty signal", "PENDING"));
+    when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 22, "closed", "CLOSED"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    workflow.resolve(null);
+    workflow.resolve(new ResolveSignal("dave", "after null", "CLOSE"));
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    verify(resolutions)
+        .reject(new RejectResolutionRequest(PAYMENT_ID, null, null, null, "empty signal"));
+    verify(resolutions, times(1)).resolve(any());
+  }
+
+  @Test
+  void operatorSignalsQueuedWhenTheStoryWouldEnd_areAllHandledBeforeItEnds() {
+    when(resolutions.resolve(any()))
+        .thenReturn(new ResolutionResult(false, 23, "no open exception", "PAID"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(CONFIRMED);
+    for (int i = 0; i < 3; i++) {
+      workflow.resolve(new ResolveSignal("erin", "try " + i, "MARK_FOR_REFUND"));
+    }
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.resolutions()).hasSize(3);
+    verify(resolutions, times(3)).resolve(any());
+  }
 }
