@@ -4,6 +4,7 @@ import dev.payrelay.sql.EntitlementRow;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.sql.PaymentAudit;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import java.util.List;
@@ -13,24 +14,36 @@ import java.util.Optional;
 public final class PaymentQueries {
 
   /**
-   * A payment with its outbox events and granted entitlements.
+   * A payment with everything on-call needs about it.
    *
    * @param payment the payment row
    * @param events its outbox events in write order
    * @param entitlements what it granted
+   * @param exceptions callbacks that disagreed with it, open or resolved
+   * @param operatorActions operator decisions on it and its events
    */
   public record PaymentTrail(
-      PaymentRow payment, List<OutboxRow> events, List<EntitlementRow> entitlements) {}
+      PaymentRow payment,
+      List<OutboxRow> events,
+      List<EntitlementRow> entitlements,
+      List<PaymentAudit.ExceptionEntry> exceptions,
+      List<PaymentAudit.ActionEntry> operatorActions) {}
 
   private final PaymentStore payments;
   private final OutboxStore outbox;
   private final EntitlementStore entitlements;
+  private final PaymentAudit audit;
 
-  /** Queries over the three stores. */
-  public PaymentQueries(PaymentStore payments, OutboxStore outbox, EntitlementStore entitlements) {
+  /** Queries over the stores. */
+  public PaymentQueries(
+      PaymentStore payments,
+      OutboxStore outbox,
+      EntitlementStore entitlements,
+      PaymentAudit audit) {
     this.payments = payments;
     this.outbox = outbox;
     this.entitlements = entitlements;
+    this.audit = audit;
   }
 
   /** The payment's trail, or empty if there is no such payment. */
@@ -38,8 +51,15 @@ public final class PaymentQueries {
     return payments
         .find(paymentId)
         .map(
-            p ->
-                new PaymentTrail(
-                    p, outbox.forPayment(paymentId), entitlements.forPurchase(paymentId)));
+            p -> {
+              List<OutboxRow> events = outbox.forPayment(paymentId);
+              List<String> eventIds = events.stream().map(OutboxRow::eventId).toList();
+              return new PaymentTrail(
+                  p,
+                  events,
+                  entitlements.forPurchase(paymentId),
+                  audit.exceptions(paymentId),
+                  audit.actions(paymentId, eventIds));
+            });
   }
 }

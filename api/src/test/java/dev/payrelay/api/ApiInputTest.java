@@ -16,6 +16,7 @@ import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentAudit;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
@@ -88,7 +89,10 @@ class ApiInputTest {
                     new PaymentService(
                         payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
                     new PaymentQueries(
-                        payments, new OutboxStore(dsl), new EntitlementStore(dsl, payments)),
+                        payments,
+                        new OutboxStore(dsl),
+                        new EntitlementStore(dsl, payments),
+                        new PaymentAudit(dsl)),
                     new WebhookService(
                         new WebhookInboxStore(dsl),
                         new PaymentLedger(dsl, payments, writer),

@@ -10,6 +10,7 @@ import dev.payrelay.api.TemporalPaymentSignals;
 import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import dev.payrelay.sql.PaymentAudit;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -47,7 +48,11 @@ public final class ApiRuntime {
                 config.sandbox().merchantId(),
                 config.api().paymentTtl(),
                 outboxCommitted),
-            new PaymentQueries(services.payments(), services.outbox(), services.entitlements()),
+            new PaymentQueries(
+                services.payments(),
+                services.outbox(),
+                services.entitlements(),
+                new PaymentAudit(services.database().dsl())),
             new WebhookService(
                 services.inbox(),
                 services.ledger(),

@@ -209,6 +209,10 @@ class EndToEndTest {
                     .and(PAYMENT_EXCEPTION.STATUS.eq("RESOLVED"))))
         .isEqualTo(1);
     assertThat(confirmedEventIds(paymentId)).hasSize(1);
+    JsonNode trail = payrelay.trail(paymentId);
+    assertThat(trail.path("exceptions").get(0).path("resolution").asText())
+        .isEqualTo("ACCEPT_AS_PAID");
+    assertThat(trail.path("operatorActions").get(0).path("operator").asText()).isEqualTo("alice");
   }
 
   @Test
