@@ -39,19 +39,9 @@ final class ChannelWatch {
 
   /** Ledger writes must not be lost to an outage: retried until the database answers. */
   private static final ActivityOptions LEDGER_OPTIONS =
-      ActivityOptions.newBuilder()
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
           // One short transaction.
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // Probe a recovering database at least once a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded (0): refusals are results; only outages fail, and they pass.
-                  .setMaximumAttempts(0)
-                  .build())
-          .build();
+          Duration.ofSeconds(30));
 
   private static final Logger log = Workflow.getLogger(ChannelWatch.class);
 

@@ -4,7 +4,6 @@ import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.OutboxActivities;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
@@ -16,19 +15,9 @@ final class EventOperationHandler {
 
   /** Operator operations: short transactions retried until the database answers. */
   private static final ActivityOptions OPTIONS =
-      ActivityOptions.newBuilder()
-          // One UPDATE and one audit INSERT.
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // An operator is waiting: probe a recovering database at least once a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded (0): refusals are results, so only outages fail, and they pass.
-                  .setMaximumAttempts(0)
-                  .build())
-          .build();
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
+          // One UPDATE and one audit INSERT; refusals are results, not failures.
+          Duration.ofSeconds(30));
 
   /** The operation names written to {@code operator_action.action}. */
   static final String REPLAY = "REPLAY_EVENT";

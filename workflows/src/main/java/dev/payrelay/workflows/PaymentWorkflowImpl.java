@@ -72,36 +72,15 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
   private static final ActivityOptions GRANT_OPTIONS =
-      ActivityOptions.newBuilder()
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
           // A few inserts under one transaction; 30s means the database is in trouble.
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // A database back from an outage is noticed within a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded attempts (0): a database outage delays a grant but never drops it.
-                  .setMaximumAttempts(0)
-                  .setDoNotRetry(names(GrantFailure.values()))
-                  .build())
-          .build();
+          Duration.ofSeconds(30), names(GrantFailure.values()));
 
   /** Marking DEAD is one row update; it retries like a grant so the dead mark is not lost. */
   private static final ActivityOptions MARK_DEAD_OPTIONS =
-      ActivityOptions.newBuilder()
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
           // One UPDATE by primary key.
-          .setStartToCloseTimeout(Duration.ofSeconds(10))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded (0): only the database being down can stop it, and that passes.
-                  .setMaximumAttempts(0)
-                  .setDoNotRetry(PublishFailure.EVENT_NOT_FOUND.name())
-                  .build())
-          .build();
+          Duration.ofSeconds(10), PublishFailure.EVENT_NOT_FOUND.name());
 
   private static final String PAYMENT_CONFIRMED = EventType.PAYMENT_CONFIRMED.wireName();
   private static final String EXCEPTION_RECORDED = EventType.PAYMENT_EXCEPTION_RECORDED.wireName();

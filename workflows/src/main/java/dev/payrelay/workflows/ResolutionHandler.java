@@ -6,7 +6,6 @@ import dev.payrelay.workflows.activities.ResolutionActivities;
 import dev.payrelay.workflows.activities.ResolutionResult;
 import dev.payrelay.workflows.activities.ResolveRequest;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
@@ -21,20 +20,9 @@ final class ResolutionHandler {
    * effect.
    */
   private static final ActivityOptions OPTIONS =
-      ActivityOptions.newBuilder()
-          // One transaction on a handful of rows.
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // An operator is waiting: probe a recovering database at least once a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded (0): a refused decision is a result, not an error, so only outages
-                  // fail; the operator's decision must not be lost to one.
-                  .setMaximumAttempts(0)
-                  .build())
-          .build();
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
+          // One transaction on a handful of rows; refusals are results, not failures.
+          Duration.ofSeconds(30));
 
   private final ResolutionActivities activities =
       Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
