@@ -37,7 +37,10 @@ CREATE TABLE reconciliation_item (
   repair_status         VARCHAR(16)   NOT NULL,
   -- The payment_exception recorded for review with it, when there is a payment to attach it to.
   exception_id          BIGINT        NULL,
+  -- What the channel's line and our row say, as found.
   details               VARCHAR(2000) NOT NULL,
+  -- What the last repair attempt did or why it failed.
+  repair_details        VARCHAR(2000) NULL,
   created_at            DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   updated_at            DATETIME(6)   NOT NULL DEFAULT CURRENT_TIMESTAMP(6),
   PRIMARY KEY (id),
