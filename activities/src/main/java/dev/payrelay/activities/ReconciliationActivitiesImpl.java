@@ -1,6 +1,5 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.StatementPage;
@@ -10,7 +9,6 @@ import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationGap;
 import dev.payrelay.sql.ReconciliationItem;
-import dev.payrelay.sql.ReconciliationReport;
 import dev.payrelay.sql.RepairStatus;
 import dev.payrelay.sql.RunStatus;
 import dev.payrelay.workflows.ReconciliationSummary;
@@ -29,9 +27,7 @@ import java.time.LocalDate;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +75,7 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
   @Override
   public PageResult reconcilePage(ReconcilePageRequest r) {
     LocalDate date = ReconciliationChannels.day(r.date());
-    StatementPage page = fetch(r.channel(), date, r.pageToken());
+    StatementPage page = channels.statement(r.channel(), date, r.pageToken());
     List<StatementLine> lines = page.lines();
     Set<Long> open = new LinkedHashSet<>();
     for (int from = 0; from < lines.size(); from += HEARTBEAT_EVERY) {
@@ -103,7 +99,7 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
     Set<String> seen = new HashSet<>();
     String token = null;
     do {
-      StatementPage page = fetch(day.channel(), date, token);
+      StatementPage page = channels.statement(day.channel(), date, token);
       page.lines().forEach(line -> seen.add(line.channelTxnId()));
       heartbeat(new Progress(token, seen.size()));
       token = page.nextPageToken();
@@ -120,26 +116,7 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
 
   @Override
   public RepairResult repair(RepairRequest r) {
-    ReconciliationItem item =
-        store
-            .item(r.itemId())
-            .orElseThrow(
-                () ->
-                    ApplicationFailure.newNonRetryableFailure(
-                        "no reconciliation item " + r.itemId(),
-                        ReconciliationFailure.ITEM_NOT_FOUND.name()));
-    if (item.repairStatus() == RepairStatus.DONE) {
-      return new RepairResult(item.id(), item.repair().name(), "DONE", item.repairDetails());
-    }
-    RepairResult result = repairs.repair(item);
-    log.info(
-        "recon item {} {} {}: {} {}",
-        item.id(),
-        item.kind(),
-        item.paymentId(),
-        result.status(),
-        result.details());
-    return result;
+    return repairs.repair(r.itemId());
   }
 
   @Override
@@ -157,15 +134,7 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           e.getMessage(), ReconciliationFailure.INVALID_REQUEST.name(), e);
     }
-    return summary(store.summary(r.channel(), date), r.date());
-  }
-
-  private StatementPage fetch(String channel, LocalDate date, String pageToken) {
-    try {
-      return channels.get(channel).statement(date, pageToken);
-    } catch (ChannelException e) {
-      throw ReconciliationChannels.failure(e);
-    }
+    return ReconciliationSummaries.of(store.summary(r.channel(), date), r.date());
   }
 
   private static List<Long> openIds(List<ReconciliationGap> gaps) {
@@ -179,24 +148,5 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
 
   private static void heartbeat(Progress progress) {
     Activity.getExecutionContext().heartbeat(progress);
-  }
-
-  private static ReconciliationSummary summary(ReconciliationReport report, String date) {
-    var run = report.run();
-    return new ReconciliationSummary(
-        run.channel(),
-        date,
-        run.status().name(),
-        run.runs(),
-        run.pagesRead(),
-        run.linesRead(),
-        names(report.itemsByKind()),
-        names(report.itemsByRepairStatus()),
-        run.lastError());
-  }
-
-  private static Map<String, Integer> names(Map<? extends Enum<?>, Integer> counts) {
-    return counts.entrySet().stream()
-        .collect(Collectors.toUnmodifiableMap(e -> e.getKey().name(), Map.Entry::getValue));
   }
 }

@@ -2,6 +2,7 @@ package dev.payrelay.activities;
 
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.StatementPage;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.time.LocalDate;
@@ -30,6 +31,15 @@ final class ReconciliationChannels {
           "no channel " + name, ReconciliationFailure.UNKNOWN_CHANNEL.name());
     }
     return channel;
+  }
+
+  /** One statement page through the named adapter; channel errors as {@link #failure}. */
+  StatementPage statement(String channel, LocalDate date, String pageToken) {
+    try {
+      return get(channel).statement(date, pageToken);
+    } catch (ChannelException e) {
+      throw failure(e);
+    }
   }
 
   /** An ISO-8601 day, or a non-retryable {@code INVALID_REQUEST}. */

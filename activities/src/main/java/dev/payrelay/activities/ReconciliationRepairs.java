@@ -15,7 +15,11 @@ import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationItem;
 import dev.payrelay.sql.RepairStatus;
+import dev.payrelay.workflows.activities.ReconciliationFailure;
 import dev.payrelay.workflows.activities.RepairResult;
+import io.temporal.failure.ApplicationFailure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one reconciliation item's repair and records its outcome on the item. Each effect is
@@ -23,6 +27,8 @@ import dev.payrelay.workflows.activities.RepairResult;
  * nothing twice.
  */
 final class ReconciliationRepairs {
+
+  private static final Logger log = LoggerFactory.getLogger(ReconciliationRepairs.class);
 
   private final Reconciliation store;
   private final ReconciliationChannels channels;
@@ -43,8 +49,36 @@ final class ReconciliationRepairs {
     this.entitlements = entitlements;
   }
 
-  /** Repairs a PENDING or FAILED item; see {@code ReconciliationActivities#repair}. */
-  RepairResult repair(ReconciliationItem item) {
+  /**
+   * Repairs the item unless it is DONE already; see {@code ReconciliationActivities#repair}.
+   *
+   * @throws ApplicationFailure {@code ITEM_NOT_FOUND}; channel failures as {@link
+   *     ReconciliationChannels#failure}
+   */
+  RepairResult repair(long itemId) {
+    ReconciliationItem item =
+        store
+            .item(itemId)
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        "no reconciliation item " + itemId,
+                        ReconciliationFailure.ITEM_NOT_FOUND.name()));
+    if (item.repairStatus() == RepairStatus.DONE) {
+      return new RepairResult(item.id(), item.repair().name(), "DONE", item.repairDetails());
+    }
+    RepairResult result = repairOpen(item);
+    log.info(
+        "recon item {} {} {}: {} {}",
+        item.id(),
+        item.kind(),
+        item.paymentId(),
+        result.status(),
+        result.details());
+    return result;
+  }
+
+  private RepairResult repairOpen(ReconciliationItem item) {
     Outcome outcome =
         switch (item.repair()) {
           case QUERY_AND_CONFIRM -> queryAndConfirm(item);

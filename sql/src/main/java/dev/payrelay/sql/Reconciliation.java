@@ -1,6 +1,5 @@
 package dev.payrelay.sql;
 
-import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.StatementLine;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -25,14 +24,14 @@ public final class Reconciliation {
   private final OurRecords ours;
   private final ReconciliationItems items;
   private final ReconciliationRuns runs;
-  private final PaymentExceptions exceptions;
+  private final GapRecorder recorder;
 
   /** Reconciliation over {@code dsl}; exceptions are announced through {@code outbox}. */
   public Reconciliation(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.ours = new OurRecords(dsl, payments);
     this.items = new ReconciliationItems(dsl);
     this.runs = new ReconciliationRuns(dsl);
-    this.exceptions = new PaymentExceptions(dsl, outbox);
+    this.recorder = new GapRecorder(items, new PaymentExceptions(dsl, outbox));
   }
 
   /**
@@ -57,7 +56,9 @@ public final class Reconciliation {
       for (StatementComparison.Finding f :
           StatementComparison.compare(channel, line, payment, entitled)) {
         String paymentId = payment != null ? payment.paymentId() : line.paymentId();
-        gaps.add(record(channel, date, line.channelTxnId(), line.amount(), paymentId, payment, f));
+        gaps.add(
+            recorder.record(
+                channel, date, line.channelTxnId(), line.amount(), paymentId, payment, f));
       }
     }
     return gaps;
@@ -92,7 +93,7 @@ public final class Reconciliation {
                   + "; the statement of "
                   + date
                   + " has no record of it");
-      gaps.add(record(channel, date, txn, null, p.paymentId(), p, f));
+      gaps.add(recorder.record(channel, date, txn, null, p.paymentId(), p, f));
     }
     return gaps;
   }
@@ -153,35 +154,5 @@ public final class Reconciliation {
         runs.find(channel, date).orElse(null),
         items.countByKind(channel, date),
         items.countByRepairStatus(channel, date));
-  }
-
-  private ReconciliationGap record(
-      String channel,
-      LocalDate date,
-      String txn,
-      Money channelAmount,
-      String paymentId,
-      PaymentRow payment,
-      StatementComparison.Finding f) {
-    Long exceptionId = null;
-    if (f.kind().recordsException() && payment != null) {
-      Money reported = channelAmount != null ? channelAmount : payment.amount();
-      exceptionId =
-          exceptions
-              .record(payment.paymentId(), f.kind().name(), txn, reported, f.details(), null)
-              .id();
-    }
-    return items.record(
-        new ReconciliationItems.Draft(
-            channel,
-            date,
-            f.kind(),
-            txn,
-            paymentId,
-            channelAmount,
-            payment == null ? null : payment.amount(),
-            payment == null ? null : payment.status(),
-            exceptionId,
-            f.details()));
   }
 }
