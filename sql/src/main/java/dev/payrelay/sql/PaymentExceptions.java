@@ -2,6 +2,7 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 
+import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentExceptionRecorded;
@@ -44,10 +45,37 @@ final class PaymentExceptions {
   /** Inserts an OPEN exception with its event, or finds the one already recorded for the key. */
   Recorded record(
       String paymentId, String kind, VerifiedCallback cb, String details, Long inboxId) {
-    String dedupeKey = kind + ":" + paymentId + ":" + cb.channelTxnId();
+    return record(paymentId, kind, cb.channelTxnId(), cb.amount(), details, inboxId);
+  }
+
+  /**
+   * As {@link #record(String, String, VerifiedCallback, String, Long)} for a disagreement found
+   * elsewhere than in a callback (e.g. by reconciliation against the channel's statement).
+   *
+   * @param channelTxnId the channel transaction it concerns (part of the dedupe key)
+   * @param channelAmount the amount the channel reported, in minor units
+   */
+  Recorded record(
+      String paymentId,
+      String kind,
+      String channelTxnId,
+      Money channelAmount,
+      String details,
+      Long inboxId) {
+    String dedupeKey = kind + ":" + paymentId + ":" + channelTxnId;
     try {
       return Transactions.run(
-          dsl, cfg -> insert(cfg.dsl(), paymentId, kind, dedupeKey, cb, details, inboxId));
+          dsl,
+          cfg ->
+              insert(
+                  cfg.dsl(),
+                  paymentId,
+                  kind,
+                  dedupeKey,
+                  channelTxnId,
+                  channelAmount,
+                  details,
+                  inboxId));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
         throw e;
@@ -67,7 +95,8 @@ final class PaymentExceptions {
       String paymentId,
       String kind,
       String dedupeKey,
-      VerifiedCallback cb,
+      String channelTxnId,
+      Money amount,
       String details,
       Long inboxId) {
     long id =
@@ -78,22 +107,16 @@ final class PaymentExceptions {
             .set(PAYMENT_EXCEPTION.DETAILS, details)
             .set(PAYMENT_EXCEPTION.STATUS, OPEN)
             .set(PAYMENT_EXCEPTION.WEBHOOK_INBOX_ID, inboxId)
-            .set(PAYMENT_EXCEPTION.CHANNEL_TXN_ID, cb.channelTxnId())
-            .set(PAYMENT_EXCEPTION.CHANNEL_AMOUNT_MINOR, cb.amount().minorUnits())
-            .set(PAYMENT_EXCEPTION.CHANNEL_CURRENCY, cb.amount().currencyCode())
+            .set(PAYMENT_EXCEPTION.CHANNEL_TXN_ID, channelTxnId)
+            .set(PAYMENT_EXCEPTION.CHANNEL_AMOUNT_MINOR, amount.minorUnits())
+            .set(PAYMENT_EXCEPTION.CHANNEL_CURRENCY, amount.currencyCode())
             .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.now())
             .returningResult(PAYMENT_EXCEPTION.ID)
             .fetchSingle()
             .value1();
     PaymentExceptionRecorded payload =
         new PaymentExceptionRecorded(
-            paymentId,
-            id,
-            kind,
-            details,
-            cb.channelTxnId(),
-            cb.amount().minorUnits(),
-            cb.amount().currencyCode());
+            paymentId, id, kind, details, channelTxnId, amount.minorUnits(), amount.currencyCode());
     String eventId =
         outbox.appendPaymentEvent(
             tx,

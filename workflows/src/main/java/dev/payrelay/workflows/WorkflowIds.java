@@ -1,5 +1,7 @@
 package dev.payrelay.workflows;
 
+import java.time.LocalDate;
+
 /**
  * Workflow id formats: the business key is the workflow id, so start and signal are idempotent (one
  * workflow tells one payment's story). The only place they are spelled.
@@ -7,11 +9,20 @@ package dev.payrelay.workflows;
 public final class WorkflowIds {
 
   private static final String PAYMENT_PREFIX = "payment-";
+  private static final String RECONCILIATION_PREFIX = "recon-";
 
   private WorkflowIds() {}
 
   /** {@code payment-{paymentId}}: the id of the payment's {@link PaymentWorkflow}. */
   public static String payment(String paymentId) {
     return PAYMENT_PREFIX + paymentId;
+  }
+
+  /**
+   * {@code recon-{channel}-{date}}, date as ISO-8601 ({@code recon-sandbox-2026-03-11}): the id of
+   * the day's {@link ReconciliationWorkflow}.
+   */
+  public static String reconciliation(String channel, LocalDate date) {
+    return RECONCILIATION_PREFIX + channel + "-" + date;
   }
 }

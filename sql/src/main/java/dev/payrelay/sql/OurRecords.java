@@ -1,0 +1,69 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.StatementLine;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+
+/** The reads reconciliation compares a statement with: payments and their entitlements. */
+final class OurRecords {
+
+  private final DSLContext dsl;
+  private final PaymentStore payments;
+
+  OurRecords(DSLContext dsl, PaymentStore payments) {
+    this.dsl = dsl;
+    this.payments = payments;
+  }
+
+  /**
+   * The payment a line names: by its payment id when it carries one, else by the channel's
+   * transaction id (unique per channel, DESIGN invariant 4).
+   */
+  Optional<PaymentRow> paymentOf(String channel, StatementLine line) {
+    if (line.paymentId() != null) {
+      return payments.find(line.paymentId());
+    }
+    return dsl.select(PAYMENT_ORDER.PAYMENT_ID)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.CHANNEL.eq(channel))
+        .and(PAYMENT_ORDER.CHANNEL_TXN_ID.eq(line.channelTxnId()))
+        .fetchOptional(PAYMENT_ORDER.PAYMENT_ID)
+        .flatMap(payments::find);
+  }
+
+  /** Whether every course the payment bought has its entitlement row for the buyer. */
+  boolean entitled(PaymentRow p) {
+    if (p.courseIds().isEmpty()) {
+      return true;
+    }
+    int granted =
+        dsl.fetchCount(
+            ENTITLEMENT,
+            ENTITLEMENT
+                .PURCHASE_ID
+                .eq(p.paymentId())
+                .and(ENTITLEMENT.USER_ID.eq(p.userId()))
+                .and(ENTITLEMENT.COURSE_ID.in(p.courseIds())));
+    return granted == p.courseIds().size();
+  }
+
+  /**
+   * The channel's payments PAID on a UTC day ({@code paid_at} in {@code [date, date + 1)}), in
+   * paid_at order. Course ids are not read.
+   */
+  List<PaymentRow> paidOn(String channel, LocalDate date) {
+    return dsl.selectFrom(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.CHANNEL.eq(channel))
+        .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
+        .and(PAYMENT_ORDER.PAID_AT.ge(date.atStartOfDay()))
+        .and(PAYMENT_ORDER.PAID_AT.lt(date.plusDays(1).atStartOfDay()))
+        .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
+        .fetch(r -> PaymentStore.toRow(r, List.of()));
+  }
+}

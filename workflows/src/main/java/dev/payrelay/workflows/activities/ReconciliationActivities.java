@@ -1,0 +1,65 @@
+package dev.payrelay.workflows.activities;
+
+import dev.payrelay.workflows.ReconciliationSummary;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.activity.ActivityMethod;
+
+/**
+ * The steps of a day's reconciliation against a channel's statement. Type names are prefixed {@code
+ * Recon}. Every step is idempotent: gaps are recorded under a unique key, repairs skip items
+ * already DONE and run only idempotent effects (the ledger's confirm, the entitlement grant).
+ * Failures are {@link ReconciliationFailure} types.
+ */
+@ActivityInterface(namePrefix = "Recon")
+public interface ReconciliationActivities {
+
+  /**
+   * Marks the day's run RUNNING (a new row, or the existing one restarted with its counts reset).
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code UNKNOWN_CHANNEL}, {@code INVALID_REQUEST}
+   */
+  @ActivityMethod
+  void startRun(ReconciliationDay day);
+
+  /**
+   * Fetches ONE statement page from the channel and compares it with our tables inside the
+   * activity, recording its gaps; heartbeats its progress (page token, lines compared). The page's
+   * lines never leave the activity.
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code CHANNEL_UNAVAILABLE} (retryable), {@code
+   *     CHANNEL_REFUSED}, {@code UNKNOWN_CHANNEL}, {@code INVALID_REQUEST}
+   */
+  @ActivityMethod
+  PageResult reconcilePage(ReconcilePageRequest request);
+
+  /**
+   * Walks our side: reads the day's statement transaction ids again (heartbeating per page) and
+   * records our PAID payments of that day the statement has no record of (MISSING_FROM_STATEMENT,
+   * for review).
+   *
+   * @throws io.temporal.failure.ApplicationFailure as {@link #reconcilePage}
+   */
+  @ActivityMethod
+  OurSideResult ourSide(ReconciliationDay day);
+
+  /**
+   * Runs one item's repair and marks it DONE or FAILED: QUERY_AND_CONFIRM asks the channel and, if
+   * PAID, confirms through the ledger (source QUERY; one PaymentConfirmed at most, a later callback
+   * is a DUPLICATE); REGRANT grants the entitlements again (idempotent); EXCEPTION and REVIEW were
+   * recorded when found, so they are only marked DONE. An item already DONE is returned unchanged.
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code ITEM_NOT_FOUND}, {@code
+   *     CHANNEL_UNAVAILABLE} (retryable; the item is FAILED meanwhile), {@code CHANNEL_REFUSED}
+   */
+  @ActivityMethod
+  RepairResult repair(RepairRequest request);
+
+  /**
+   * Records the run's end and counts; returns the day's summary.
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code INVALID_REQUEST} if the day was never
+   *     started
+   */
+  @ActivityMethod
+  ReconciliationSummary finishRun(FinishRunRequest request);
+}
