@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
  * @param queries payment trails
  * @param webhooks channel callbacks
  * @param admin operator fixes
+ * @param reconciliations on-demand reconciliation and its summaries
  * @param metrics the registry {@code /metrics} scrapes
  * @param databaseUp whether the database answers, for {@code /health}
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
@@ -20,6 +21,7 @@ public record ApiHandlers(
     PaymentQueries queries,
     WebhookService webhooks,
     AdminService admin,
+    ReconciliationAdmin reconciliations,
     PrometheusMeterRegistry metrics,
     BooleanSupplier databaseUp,
     int webhookBodyLimit) {}

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  *       reason}}: 202 signal sent to the payment's workflow, 409 not DEAD (audited); {@code POST
  *       /v1/admin/outbox/replay} {@code {operator, reason, eventType?, limit?}} replays every
  *       matching DEAD event
+ *   <li>{@code POST /v1/admin/reconciliations} {@code {channel, date}}: 202, starts {@code
+ *       recon-{channel}-{date}}; {@code GET /v1/admin/reconciliations/{channel}/{date}}: the day's
+ *       run and counts per kind and repair status (404 if never run)
  *   <li>{@code GET /health}: 200 when the database answers, else 503
  *   <li>{@code GET /metrics}: Prometheus text exposition
  * </ul>
@@ -110,6 +113,19 @@ public final class ApiServer implements AutoCloseable {
                           r.reason(),
                           r.limit() == null ? 100 : r.limit()));
         });
+    app.post(
+        "/v1/admin/reconciliations",
+        ctx -> {
+          ReconcileRequest r = mapper.readValue(ctx.body(), ReconcileRequest.class);
+          if (r == null) {
+            throw new BadRequestException("a JSON body {channel, date} is required");
+          }
+          ctx.status(202).json(h.reconciliations().start(r.channel(), r.date()));
+        });
+    app.get(
+        "/v1/admin/reconciliations/{channel}/{date}",
+        ctx ->
+            ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date"))));
     app.get(
         "/health",
         ctx ->
@@ -183,6 +199,14 @@ public final class ApiServer implements AutoCloseable {
    * @param limit at most this many (default 100)
    */
   record ReplayAllRequest(String operator, String reason, String eventType, Integer limit) {}
+
+  /**
+   * Body of {@code POST /v1/admin/reconciliations}.
+   *
+   * @param channel the channel, e.g. sandbox
+   * @param date the statement day, yyyy-MM-dd
+   */
+  record ReconcileRequest(String channel, String date) {}
 
   /** Body of the single-event operations: {@code {operator, reason}}. */
   record OperatorRequest(String operator, String reason) {}

@@ -21,6 +21,7 @@ import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -102,6 +103,8 @@ class ApiInputTest {
                         () -> {}),
                     new AdminService(
                         resolutions, new DeadEvents(dsl), payments, new OutboxStore(dsl), signals),
+                    new ReconciliationAdmin(
+                        new Reconciliation(dsl, payments, writer), channels, null),
                     metrics,
                     () -> true,
                     4096))

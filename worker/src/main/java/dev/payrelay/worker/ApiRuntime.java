@@ -6,6 +6,7 @@ import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
+import dev.payrelay.api.ReconciliationAdmin;
 import dev.payrelay.api.TemporalPaymentSignals;
 import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
@@ -61,6 +62,7 @@ public final class ApiRuntime {
                 Clock.systemUTC(),
                 outboxCommitted),
             admin(config, services, temporal),
+            new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             services.metrics(),
             services::databaseUp,
             config.api().webhookBodyLimit()));

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       SandboxCommand.class,
       ResolveCommand.class,
       OutboxCommand.class,
+      ReconcileCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {

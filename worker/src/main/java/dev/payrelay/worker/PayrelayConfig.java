@@ -73,9 +73,15 @@ public record PayrelayConfig(
    * @param channelQueries when a payment's workflow asks the channel about an unconfirmed payment:
    *     {@code PAYRELAY_QUERY_GRACE_SECONDS} (30), {@code PAYRELAY_QUERY_INITIAL_SECONDS} (30),
    *     {@code PAYRELAY_QUERY_MAX_SECONDS} (600)
+   * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): the worker starts
+   *     yesterday's {@code recon-{channel}-{date}} at start and hourly (the fallback for Schedules)
    */
   public record TemporalSettings(
-      String address, String namespace, int embeddedPort, ChannelQueryPolicy channelQueries) {
+      String address,
+      String namespace,
+      int embeddedPort,
+      ChannelQueryPolicy channelQueries,
+      boolean dailyReconciliation) {
 
     /** Whether to start the embedded test server. */
     public boolean embedded() {
@@ -192,7 +198,8 @@ public record PayrelayConfig(
             new ChannelQueryPolicy(
                 e.integer("PAYRELAY_QUERY_GRACE_SECONDS", 30) * 1_000L,
                 e.integer("PAYRELAY_QUERY_INITIAL_SECONDS", 30) * 1_000L,
-                e.integer("PAYRELAY_QUERY_MAX_SECONDS", 600) * 1_000L)),
+                e.integer("PAYRELAY_QUERY_MAX_SECONDS", 600) * 1_000L),
+            !"false".equalsIgnoreCase(e.text("PAYRELAY_RECONCILIATION_DAILY", "true"))),
         new ApiSettings(
             apiHost,
             apiPort,

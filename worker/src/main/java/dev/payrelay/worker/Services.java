@@ -10,6 +10,7 @@ import dev.payrelay.sql.PaymentDeadlines;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.WebhookInboxStore;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -26,6 +27,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param resolutions operator resolutions, audited
  * @param deadEvents operator replay and discard of DEAD events, audited
  * @param deadlines payment expiry and deadline extensions
+ * @param reconciliation statement reconciliation items and runs
  * @param metrics the process's meter registry, scraped at {@code /metrics}
  */
 public record Services(
@@ -38,6 +40,7 @@ public record Services(
     PaymentResolutions resolutions,
     DeadEvents deadEvents,
     PaymentDeadlines deadlines,
+    Reconciliation reconciliation,
     PrometheusMeterRegistry metrics)
     implements AutoCloseable {
 
@@ -55,6 +58,7 @@ public record Services(
         new PaymentResolutions(database.dsl(), payments, writer),
         new DeadEvents(database.dsl()),
         new PaymentDeadlines(database.dsl(), writer),
+        new Reconciliation(database.dsl(), payments, writer),
         new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 

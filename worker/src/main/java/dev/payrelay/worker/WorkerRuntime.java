@@ -6,17 +6,21 @@ import dev.payrelay.activities.ChannelActivitiesImpl;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.activities.ReconciliationActivitiesImpl;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.sql.OutboxRetention;
 import dev.payrelay.sql.OutboxStatistics;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
+import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import java.time.Clock;
 import java.util.List;
 import org.jooq.DSLContext;
 
@@ -30,16 +34,19 @@ public final class WorkerRuntime implements AutoCloseable {
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
+  private final DailyReconciliation daily;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
       WorkerFactory factory,
       OutboxDispatcher dispatcher,
-      OutboxMaintenance maintenance) {
+      OutboxMaintenance maintenance,
+      DailyReconciliation daily) {
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
     this.maintenance = maintenance;
+    this.daily = daily;
   }
 
   /**
@@ -59,6 +66,7 @@ public final class WorkerRuntime implements AutoCloseable {
                 amqp.confirmTimeout(),
                 AmqpConfig.DEFAULT_CHANNEL_POOL_SIZE,
                 "payrelay-" + owner));
+    List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
     WorkerFactory factory = WorkerFactory.newInstance(temporal.client());
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS);
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
@@ -67,7 +75,17 @@ public final class WorkerRuntime implements AutoCloseable {
         new EntitlementActivitiesImpl(services.entitlements()),
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
         new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
-        new ChannelActivitiesImpl(List.of(ApiRuntime.sandboxChannel(config))));
+        new ChannelActivitiesImpl(channels));
+    // Statements are read on their own queue: a slow statement never delays payment activities.
+    Worker reconciliation = factory.newWorker(TaskQueues.RECONCILIATION);
+    reconciliation.registerWorkflowImplementationTypes(ReconciliationWorkflowImpl.class);
+    reconciliation.registerActivitiesImplementations(
+        new ReconciliationActivitiesImpl(
+            services.reconciliation(),
+            channels,
+            services.ledger(),
+            services.payments(),
+            services.entitlements()));
     factory.start();
     WorkflowHandoff handoff =
         new WorkflowHandoff(
@@ -76,7 +94,15 @@ public final class WorkerRuntime implements AutoCloseable {
         new OutboxDispatcher(
                 services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())
             .start();
-    return new WorkerRuntime(publisher, factory, dispatcher, maintenance(config, services));
+    DailyReconciliation daily =
+        config.temporal().dailyReconciliation()
+            ? new DailyReconciliation(
+                    temporal.client(),
+                    channels.stream().map(PaymentChannel::name).toList(),
+                    Clock.systemUTC())
+                .start()
+            : null;
+    return new WorkerRuntime(publisher, factory, dispatcher, maintenance(config, services), daily);
   }
 
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
@@ -114,6 +140,9 @@ public final class WorkerRuntime implements AutoCloseable {
   @Override
   public void close() {
     maintenance.close();
+    if (daily != null) {
+      daily.close();
+    }
     dispatcher.close();
     factory.shutdown();
     factory.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

@@ -130,11 +130,12 @@ final class PayrelayHarness implements AutoCloseable {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  JsonNode trail(String paymentId) throws Exception {
+  /** GET of a payment's trail (by id) or of any API path starting with "/", as JSON. */
+  JsonNode trail(String paymentIdOrPath) throws Exception {
+    String path =
+        paymentIdOrPath.startsWith("/") ? paymentIdOrPath : "/v1/payments/" + paymentIdOrPath;
     return JSON.readTree(
-        http.send(
-                HttpRequest.newBuilder(api("/v1/payments/" + paymentId)).build(),
-                HttpResponse.BodyHandlers.ofString())
+        http.send(HttpRequest.newBuilder(api(path)).build(), HttpResponse.BodyHandlers.ofString())
             .body());
   }
 

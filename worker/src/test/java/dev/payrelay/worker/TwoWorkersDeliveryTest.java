@@ -58,6 +58,7 @@ class TwoWorkersDeliveryTest {
     env.put("PAYRELAY_TEMPORAL_EMBEDDED_PORT", String.valueOf(PayrelayHarness.freePort()));
     // Throughput only: these payments are never paid, so keep their workflows from querying.
     env.put("PAYRELAY_QUERY_GRACE_SECONDS", "3600");
+    env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     config = PayrelayConfig.fromEnv(env);
     temporal1 = TemporalConnection.open(config.temporal());
     PayrelayConfig.TemporalSettings embedded = config.temporal();
@@ -67,7 +68,8 @@ class TwoWorkersDeliveryTest {
                 embedded.target(),
                 embedded.namespace(),
                 embedded.embeddedPort(),
-                embedded.channelQueries()));
+                embedded.channelQueries(),
+                false));
     services1 = Services.over(db.database());
     secondPool = Database.open(db.config());
     services2 = Services.over(secondPool);

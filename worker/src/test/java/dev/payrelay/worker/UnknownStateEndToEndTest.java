@@ -110,6 +110,56 @@ class UnknownStateEndToEndTest {
     assertThat(granted(paymentId)).isZero();
   }
 
+  @Test
+  void reconciliationOnDemand_runsTheDayToCompletion_andADroppedCallbacksPaymentIsConfirmedOnce()
+      throws Exception {
+    payrelay.stack.sandbox().setMode(SandboxMode.NORMAL.droppingCallbacks());
+    String paymentId = payrelay.createPayment(2500, "USD", "c9");
+    payrelay.post(
+        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+        "{}".getBytes(),
+        Map.of("Content-Type", "application/json"));
+    String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
+
+    HttpResponse<String> started =
+        payrelay.post(
+            payrelay.api("/v1/admin/reconciliations"),
+            ("{\"channel\":\"sandbox\",\"date\":\"" + today + "\"}").getBytes(),
+            Map.of("Content-Type", "application/json"));
+
+    assertThat(started.statusCode()).isEqualTo(202);
+    assertThat(started.body()).contains("recon-sandbox-" + today);
+    await()
+        .atMost(TIMEOUT)
+        .until(() -> "PAID".equals(status(paymentId)) && granted(paymentId) == 1);
+    await()
+        .atMost(TIMEOUT)
+        .until(
+            () ->
+                payrelay
+                    .trail("/v1/admin/reconciliations/sandbox/" + today)
+                    .path("run")
+                    .path("status")
+                    .asText()
+                    .equals("COMPLETED"));
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+        .isEqualTo(1);
+    assertThat(
+            payrelay
+                .post(
+                    payrelay.api("/v1/admin/reconciliations"),
+                    "{\"channel\":\"nope\",\"date\":\"x\"}".getBytes(),
+                    Map.of())
+                .statusCode())
+        .isEqualTo(400);
+  }
+
   private static String status(String paymentId) {
     return dsl.select(PAYMENT_ORDER.STATUS)
         .from(PAYMENT_ORDER)

@@ -1,0 +1,72 @@
+package dev.payrelay.api;
+
+import dev.payrelay.sql.Reconciliation;
+import dev.payrelay.sql.ReconciliationReport;
+import dev.payrelay.workflows.ReconciliationStarts;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.client.WorkflowClient;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+
+/**
+ * On-demand reconciliation for the admin API and the CLI: start {@code recon-{channel}-{date}} for
+ * any day (re-runs are idempotent) and read a day's summary from our tables.
+ */
+public final class ReconciliationAdmin {
+
+  /**
+   * Answer of a start request.
+   *
+   * @param workflowId the day's workflow
+   * @param started false when a run of that day was already running
+   */
+  public record StartAnswer(String workflowId, boolean started) {}
+
+  private final Reconciliation reconciliation;
+  private final ChannelRegistry channels;
+  private final WorkflowClient temporal;
+
+  /** Starts through {@code temporal}, reads through {@code reconciliation}. */
+  public ReconciliationAdmin(
+      Reconciliation reconciliation, ChannelRegistry channels, WorkflowClient temporal) {
+    this.reconciliation = reconciliation;
+    this.channels = channels;
+    this.temporal = temporal;
+  }
+
+  /**
+   * Starts (or re-runs) the day's reconciliation.
+   *
+   * @throws BadRequestException for an unknown channel or a date that is not yyyy-MM-dd
+   */
+  public StartAnswer start(String channel, String date) {
+    LocalDate day = validate(channel, date);
+    boolean started = ReconciliationStarts.start(temporal, channel, day, true);
+    return new StartAnswer(WorkflowIds.reconciliation(channel, day), started);
+  }
+
+  /**
+   * The day's latest run with its counts per kind and repair status.
+   *
+   * @throws NotFoundException if that day was never reconciled
+   */
+  public ReconciliationReport summary(String channel, String date) {
+    LocalDate day = validate(channel, date);
+    ReconciliationReport report = reconciliation.summary(channel, day);
+    if (report.run() == null) {
+      throw new NotFoundException("no reconciliation of " + channel + " for " + day);
+    }
+    return report;
+  }
+
+  private LocalDate validate(String channel, String date) {
+    if (channel == null || channels.find(channel).isEmpty()) {
+      throw new BadRequestException("unknown channel: " + channel);
+    }
+    try {
+      return LocalDate.parse(String.valueOf(date));
+    } catch (DateTimeParseException e) {
+      throw new BadRequestException("date must be yyyy-MM-dd, got " + date);
+    }
+  }
+}
