@@ -6,7 +6,10 @@ import dev.payrelay.workflows.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 
 /**
  * On-demand reconciliation for the admin API and the CLI: start {@code recon-{channel}-{date}} for
@@ -21,6 +24,9 @@ public final class ReconciliationAdmin {
    * @param started false when a run of that day was already running
    */
   public record StartAnswer(String workflowId, boolean started) {}
+
+  private static final DateTimeFormatter STRICT_DATE =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd").withResolverStyle(ResolverStyle.STRICT);
 
   private final Reconciliation reconciliation;
   private final ChannelRegistry channels;
@@ -63,10 +69,16 @@ public final class ReconciliationAdmin {
     if (channel == null || channels.find(channel).isEmpty()) {
       throw new BadRequestException("unknown channel: " + channel);
     }
+    LocalDate day;
     try {
-      return LocalDate.parse(String.valueOf(date));
+      day = LocalDate.parse(String.valueOf(date), STRICT_DATE);
     } catch (DateTimeParseException e) {
       throw new BadRequestException("date must be yyyy-MM-dd, got " + date);
     }
+    // A statement day is reconciled once it has begun; a future day has no statement yet.
+    if (day.isAfter(LocalDate.now(ZoneOffset.UTC)) || day.getYear() < 2000) {
+      throw new BadRequestException("date must be between 2000-01-01 and today (UTC), got " + date);
+    }
+    return day;
   }
 }

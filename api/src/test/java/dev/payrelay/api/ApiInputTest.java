@@ -354,6 +354,20 @@ class ApiInputTest {
     assertThat(signals.sent).noneMatch(sent -> sent.contains(eventId));
   }
 
+  @Test
+  void reconciliationOfAFutureOrSignedOrUnknownDay_is400() throws Exception {
+    String tomorrow = java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1).toString();
+    for (String date : List.of(tomorrow, "+12026-11-29", "2026-02-30", "0001-01-01", "yesterday")) {
+      HttpResponse<String> r =
+          post("/v1/admin/reconciliations", "{\"channel\":\"sandbox\",\"date\":\"" + date + "\"}");
+      assertThat(r.statusCode()).as(date).isEqualTo(400);
+    }
+    assertThat(
+            post("/v1/admin/reconciliations", "{\"channel\":\"nope\",\"date\":\"2026-01-01\"}")
+                .statusCode())
+        .isEqualTo(400);
+  }
+
   /** Records the signals the admin API sends; Temporal itself is exercised in the worker's E2E. */
   private static final class RecordingSignals implements PaymentSignals {
     final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -80,8 +80,29 @@ final class ReconciliationItems {
                   .and(RECONCILIATION_ITEM.STATEMENT_DATE.eq(d.date()))
                   .and(RECONCILIATION_ITEM.KIND.eq(d.kind().name()))
                   .and(RECONCILIATION_ITEM.CHANNEL_TXN_ID.eq(d.channelTxnId())));
-      return new ReconciliationGap(toItem(existing), false);
+      return new ReconciliationGap(toItem(reopenIfRecurred(existing, d)), false);
     }
+  }
+
+  /**
+   * A gap with an actionable repair (re-grant, query and confirm) found again after that repair was
+   * DONE happened again (e.g. an entitlement deleted after its re-grant): the item is reopened so
+   * this run repairs it. A gap whose repair worked is not found again, so re-runs stay no-ops.
+   */
+  private ReconciliationItemRecord reopenIfRecurred(ReconciliationItemRecord existing, Draft d) {
+    boolean actionable =
+        d.kind().repair() == RepairKind.REGRANT
+            || d.kind().repair() == RepairKind.QUERY_AND_CONFIRM;
+    if (!actionable || !RepairStatus.DONE.name().equals(existing.getRepairStatus())) {
+      return existing;
+    }
+    dsl.update(RECONCILIATION_ITEM)
+        .set(RECONCILIATION_ITEM.REPAIR_STATUS, RepairStatus.PENDING.name())
+        .set(RECONCILIATION_ITEM.REPAIR_DETAILS, "found again after its repair; reopened")
+        .set(RECONCILIATION_ITEM.UPDATED_AT, SqlTime.now())
+        .where(RECONCILIATION_ITEM.ID.eq(existing.getId()))
+        .execute();
+    return dsl.fetchSingle(RECONCILIATION_ITEM, RECONCILIATION_ITEM.ID.eq(existing.getId()));
   }
 
   Optional<ReconciliationItem> find(long id) {

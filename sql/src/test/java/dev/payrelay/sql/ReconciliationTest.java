@@ -174,6 +174,32 @@ class ReconciliationTest {
   }
 
   @Test
+  void regrantDone_thenTheEntitlementDeletedAgain_reopensTheItemForAnotherRepair() {
+    PaymentRow p = paid(1050, "USD", "c1", "c2");
+    entitlements.grant(p.paymentId());
+    StatementLine same = line(p, txn(p), 1050, "USD");
+    dsl.deleteFrom(ENTITLEMENT)
+        .where(ENTITLEMENT.PURCHASE_ID.eq(p.paymentId()).and(ENTITLEMENT.COURSE_ID.eq("c1")))
+        .execute();
+    ReconciliationGap first = single(recon.compare(channel, today, List.of(same)));
+    recon.markRepaired(first.item().id(), RepairStatus.DONE, "granted [c1]");
+    entitlements.grant(p.paymentId());
+
+    assertThat(recon.compare(channel, today, List.of(same)))
+        .as("repaired: nothing found")
+        .isEmpty();
+
+    dsl.deleteFrom(ENTITLEMENT)
+        .where(ENTITLEMENT.PURCHASE_ID.eq(p.paymentId()).and(ENTITLEMENT.COURSE_ID.eq("c1")))
+        .execute();
+    ReconciliationGap again = single(recon.compare(channel, today, List.of(same)));
+
+    assertThat(again.created()).isFalse();
+    assertThat(again.item().id()).isEqualTo(first.item().id());
+    assertThat(again.item().repairStatus()).isEqualTo(RepairStatus.PENDING);
+  }
+
+  @Test
   void lineWithoutPaymentId_isMatchedByItsTransaction() {
     PaymentRow p = paid(1050, "USD", "c1");
     entitlements.grant(p.paymentId());

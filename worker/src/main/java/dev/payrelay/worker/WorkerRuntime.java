@@ -98,6 +98,7 @@ public final class WorkerRuntime implements AutoCloseable {
         config.temporal().dailyReconciliation()
             ? new DailyReconciliation(
                     temporal.client(),
+                    services.reconciliation(),
                     channels.stream().map(PaymentChannel::name).toList(),
                     Clock.systemUTC())
                 .start()

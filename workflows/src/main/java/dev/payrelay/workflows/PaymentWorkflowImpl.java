@@ -300,7 +300,10 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
    */
   private void watchUnknownState() {
     ChannelQueryPolicy policy = input.queryPolicy();
-    Workflow.await(Duration.ofMillis(policy.graceMillis()), () -> settled() || requeryAsked);
+    // The grace never outlasts the deadline: an unpaid payment expires on time.
+    Duration grace =
+        min(Duration.ofMillis(policy.graceMillis()), Duration.between(now(), deadline));
+    Workflow.await(grace.isNegative() ? Duration.ZERO : grace, () -> settled() || requeryAsked);
     int queries = 0;
     while (!settled()) {
       if (!now().isBefore(deadline)) {

@@ -535,4 +535,28 @@ class PaymentWorkflowImplTest {
     assertThat(result.resolutions()).hasSize(3);
     verify(resolutions, times(3)).resolve(any());
   }
+
+  @Test
+  void graceLongerThanTheDeadline_stillExpiresAtTheDeadline() {
+    when(channel.close(any())).thenReturn(new ChannelStatus("CLOSED", null, 1050L, "USD"));
+    when(ledger.expire(any())).thenReturn("EXPIRED");
+    PaymentWorkflowInput input =
+        new PaymentWorkflowInput(
+            PAYMENT_ID,
+            "tenant-1",
+            "order-1",
+            "sandbox",
+            null,
+            java.time.Instant.ofEpochMilli(env.currentTimeMillis())
+                .plus(Duration.ofMinutes(5))
+                .toString(),
+            new ChannelQueryPolicy(3_600_000, 30_000, 120_000));
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(client, options, input, CREATED);
+    env.start();
+    env.sleep(Duration.ofMinutes(10));
+
+    verify(ledger).expire(new ExpireRequest(PAYMENT_ID));
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+  }
 }
