@@ -8,6 +8,7 @@ import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentCreated;
 import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -56,6 +57,19 @@ public final class PaymentStore {
       throw e;
     }
     return new CreatedPayment(find(paymentId).orElseThrow(), true);
+  }
+
+  /**
+   * PENDING payments whose deadline passed more than {@code grace} ago by the database clock, the
+   * oldest first: their workflow should have closed and expired them, so it may be gone.
+   */
+  public List<PaymentRow> overdue(Duration grace, int limit) {
+    return dsl.selectFrom(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
+        .and(PAYMENT_ORDER.EXPIRES_AT.lt(SqlTime.nowPlus(grace.negated())))
+        .orderBy(PAYMENT_ORDER.EXPIRES_AT)
+        .limit(limit)
+        .fetch(r -> toRow(r, courseIds(dsl, r.getPaymentId())));
   }
 
   /** Reads a payment with its course ids. */

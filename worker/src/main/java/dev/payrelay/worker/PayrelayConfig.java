@@ -75,13 +75,19 @@ public record PayrelayConfig(
    *     {@code PAYRELAY_QUERY_MAX_SECONDS} (600)
    * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): the worker starts
    *     yesterday's {@code recon-{channel}-{date}} at start and hourly (the fallback for Schedules)
+   * @param expirySweep {@code PAYRELAY_EXPIRY_SWEEP_SECONDS} (300; 0 turns it off): how often the
+   *     worker hands PENDING payments past their deadline to their workflow again
+   * @param expirySweepGrace {@code PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS} (300): how long past the
+   *     deadline a payment is left to its own workflow first
    */
   public record TemporalSettings(
       String address,
       String namespace,
       int embeddedPort,
       ChannelQueryPolicy channelQueries,
-      boolean dailyReconciliation) {
+      boolean dailyReconciliation,
+      Duration expirySweep,
+      Duration expirySweepGrace) {
 
     /** Whether to start the embedded test server. */
     public boolean embedded() {
@@ -199,7 +205,9 @@ public record PayrelayConfig(
                 e.integer("PAYRELAY_QUERY_GRACE_SECONDS", 30) * 1_000L,
                 e.integer("PAYRELAY_QUERY_INITIAL_SECONDS", 30) * 1_000L,
                 e.integer("PAYRELAY_QUERY_MAX_SECONDS", 600) * 1_000L),
-            !"false".equalsIgnoreCase(e.text("PAYRELAY_RECONCILIATION_DAILY", "true"))),
+            !"false".equalsIgnoreCase(e.text("PAYRELAY_RECONCILIATION_DAILY", "true")),
+            Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_SECONDS", 300)),
+            Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300))),
         new ApiSettings(
             apiHost,
             apiPort,

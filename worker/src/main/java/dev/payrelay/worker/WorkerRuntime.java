@@ -21,6 +21,7 @@ import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.jooq.DSLContext;
 
@@ -35,18 +36,21 @@ public final class WorkerRuntime implements AutoCloseable {
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
   private final DailyReconciliation daily;
+  private final ExpirySweep sweep;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
       WorkerFactory factory,
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
-      DailyReconciliation daily) {
+      DailyReconciliation daily,
+      ExpirySweep sweep) {
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
     this.maintenance = maintenance;
     this.daily = daily;
+    this.sweep = sweep;
   }
 
   /**
@@ -103,7 +107,19 @@ public final class WorkerRuntime implements AutoCloseable {
                     Clock.systemUTC())
                 .start()
             : null;
-    return new WorkerRuntime(publisher, factory, dispatcher, maintenance(config, services), daily);
+    Duration sweepEvery = config.temporal().expirySweep();
+    ExpirySweep sweep =
+        sweepEvery.isZero()
+            ? null
+            : new ExpirySweep(
+                    services.payments(),
+                    temporal.client(),
+                    amqp.publishRetries(),
+                    config.temporal().channelQueries(),
+                    config.temporal().expirySweepGrace())
+                .start(sweepEvery);
+    return new WorkerRuntime(
+        publisher, factory, dispatcher, maintenance(config, services), daily, sweep);
   }
 
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
@@ -143,6 +159,9 @@ public final class WorkerRuntime implements AutoCloseable {
     maintenance.close();
     if (daily != null) {
       daily.close();
+    }
+    if (sweep != null) {
+      sweep.close();
     }
     dispatcher.close();
     factory.shutdown();

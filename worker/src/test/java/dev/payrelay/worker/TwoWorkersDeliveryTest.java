@@ -69,7 +69,9 @@ class TwoWorkersDeliveryTest {
                 embedded.namespace(),
                 embedded.embeddedPort(),
                 embedded.channelQueries(),
-                false));
+                false,
+                Duration.ZERO,
+                Duration.ZERO));
     services1 = Services.over(db.database());
     secondPool = Database.open(db.config());
     services2 = Services.over(secondPool);

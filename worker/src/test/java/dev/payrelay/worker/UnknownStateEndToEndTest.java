@@ -33,10 +33,18 @@ class UnknownStateEndToEndTest {
         new PayrelayHarness(
             UnknownStateEndToEndTest.class,
             Map.of(
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-                "PAYRELAY_QUERY_MAX_SECONDS", "2",
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "8"));
+                "PAYRELAY_QUERY_GRACE_SECONDS",
+                "1",
+                "PAYRELAY_QUERY_INITIAL_SECONDS",
+                "1",
+                "PAYRELAY_QUERY_MAX_SECONDS",
+                "2",
+                "PAYRELAY_PAYMENT_TTL_SECONDS",
+                "8",
+                "PAYRELAY_EXPIRY_SWEEP_SECONDS",
+                "2",
+                "PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS",
+                "1"));
     dsl = payrelay.stack.services().database().dsl();
   }
 
@@ -158,6 +166,39 @@ class UnknownStateEndToEndTest {
                     Map.of())
                 .statusCode())
         .isEqualTo(400);
+  }
+
+  @Test
+  void paymentWhoseWorkflowWasLost_isStillExpired_byTheSweep() throws Exception {
+    String paymentId = payrelay.createPayment(700, "JPY", "c1");
+    var client = payrelay.stack.temporal().client();
+    String workflowId = dev.payrelay.workflows.WorkflowIds.payment(paymentId);
+    await()
+        .atMost(TIMEOUT)
+        .ignoreExceptions()
+        .until(() -> client.newUntypedWorkflowStub(workflowId).describe() != null);
+    client.newUntypedWorkflowStub(workflowId).terminate("lost, as with a restarted dev server");
+
+    await().atMost(TIMEOUT).until(() -> "EXPIRED".equals(status(paymentId)));
+
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed"))))
+        .isEqualTo(1);
+    assertThat(
+            dsl.fetchCount(
+                dev.payrelay.sql.generated.Tables.OPERATOR_ACTION,
+                dev.payrelay.sql.generated.Tables.OPERATOR_ACTION
+                    .TARGET_ID
+                    .eq(paymentId)
+                    .and(
+                        dev.payrelay.sql.generated.Tables.OPERATOR_ACTION.OPERATOR_NAME.eq(
+                            "payrelay-sweeper"))))
+        .isGreaterThanOrEqualTo(1);
   }
 
   private static String status(String paymentId) {
