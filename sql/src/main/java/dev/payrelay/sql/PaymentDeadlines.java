@@ -3,8 +3,6 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.PaymentStatus;
-import dev.payrelay.domain.event.EventType;
-import dev.payrelay.domain.event.PaymentClosed;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -18,12 +16,12 @@ import org.jooq.DSLContext;
 public final class PaymentDeadlines {
 
   private final DSLContext dsl;
-  private final OutboxWriter outbox;
+  private final PaymentTransitions transitions;
 
   /** Deadlines over {@code dsl}, announcing expiries through {@code outbox}. */
   public PaymentDeadlines(DSLContext dsl, OutboxWriter outbox) {
     this.dsl = dsl;
-    this.outbox = outbox;
+    this.transitions = new PaymentTransitions(outbox);
   }
 
   /**
@@ -38,31 +36,15 @@ public final class PaymentDeadlines {
         dsl,
         cfg -> {
           DSLContext tx = cfg.dsl();
-          int changed =
-              tx.update(PAYMENT_ORDER)
-                  .set(PAYMENT_ORDER.STATUS, PaymentStatus.EXPIRED.name())
-                  .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-                  .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-                  .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-                  .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
-                  .execute();
-          PaymentRow row =
-              PaymentStore.toRow(
-                  tx.fetchOptional(PAYMENT_ORDER, PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-                      .orElseThrow(() -> new IllegalArgumentException("no payment " + paymentId)),
-                  List.of());
-          if (changed == 1) {
-            outbox.appendPaymentEvent(
-                tx,
-                EventType.PAYMENT_CLOSED,
-                paymentId,
-                new PaymentClosed(
-                    paymentId,
-                    row.tenantId(),
-                    row.orderId(),
-                    "EXPIRY",
-                    "deadline passed; closed at the channel"),
-                PaymentClosed.VERSION);
+          PaymentRow row = lock(tx, paymentId);
+          if (transitions.closeUnpaid(
+                  tx,
+                  row,
+                  PaymentStatus.EXPIRED,
+                  "EXPIRY",
+                  "deadline passed; closed at the channel")
+              != null) {
+            return PaymentStatus.EXPIRED;
           }
           return row.status();
         });
@@ -136,5 +118,14 @@ public final class PaymentDeadlines {
                   done);
           return new ResolutionOutcome(true, id, done, null);
         });
+  }
+
+  private static PaymentRow lock(DSLContext tx, String paymentId) {
+    return tx.selectFrom(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .forUpdate()
+        .fetchOptional()
+        .map(r -> PaymentStore.toRow(r, List.of()))
+        .orElseThrow(() -> new IllegalArgumentException("no payment " + paymentId));
   }
 }

@@ -6,8 +6,6 @@ import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.VerifiedCallback;
-import dev.payrelay.domain.event.EventType;
-import dev.payrelay.domain.event.PaymentConfirmed;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -27,14 +25,14 @@ public final class PaymentLedger {
 
   private final DSLContext dsl;
   private final PaymentStore payments;
-  private final OutboxWriter outbox;
+  private final PaymentTransitions transitions;
   private final PaymentExceptions exceptions;
 
   /** A ledger over {@code dsl}. */
   public PaymentLedger(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
-    this.outbox = outbox;
+    this.transitions = new PaymentTransitions(outbox);
     this.exceptions = new PaymentExceptions(dsl, outbox);
   }
 
@@ -97,13 +95,7 @@ public final class PaymentLedger {
     if (changed != 1) {
       return Optional.empty();
     }
-    String eventId =
-        outbox.appendPaymentEvent(
-            tx,
-            EventType.PAYMENT_CONFIRMED,
-            row.paymentId(),
-            confirmedPayload(row, cb, source),
-            PaymentConfirmed.VERSION);
+    String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);
     return Optional.of(
         new LedgerResult(
             CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, "marked PAID by " + source));
@@ -151,20 +143,5 @@ public final class PaymentLedger {
         + ours.merchantId()
         + "; "
         + theirs;
-  }
-
-  private static PaymentConfirmed confirmedPayload(
-      PaymentRow row, VerifiedCallback cb, String source) {
-    return new PaymentConfirmed(
-        row.paymentId(),
-        row.tenantId(),
-        row.orderId(),
-        row.userId(),
-        row.channel(),
-        cb.channelTxnId(),
-        cb.amount().minorUnits(),
-        cb.amount().currencyCode(),
-        row.courseIds(),
-        source);
   }
 }

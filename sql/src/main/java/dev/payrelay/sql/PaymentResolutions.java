@@ -3,11 +3,9 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
+import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.ResolutionAction;
-import dev.payrelay.domain.event.EventType;
-import dev.payrelay.domain.event.PaymentClosed;
-import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
 import java.util.Set;
@@ -36,13 +34,13 @@ public final class PaymentResolutions {
 
   private final DSLContext dsl;
   private final PaymentStore payments;
-  private final OutboxWriter outbox;
+  private final PaymentTransitions transitions;
 
   /** Resolutions over {@code dsl}. */
   public PaymentResolutions(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
-    this.outbox = outbox;
+    this.transitions = new PaymentTransitions(outbox);
   }
 
   /**
@@ -162,20 +160,8 @@ public final class PaymentResolutions {
     if (changed != 1) {
       throw new Refused("payment changed while resolving");
     }
-    PaymentConfirmed payload =
-        new PaymentConfirmed(
-            p.paymentId(),
-            p.tenantId(),
-            p.orderId(),
-            p.userId(),
-            p.channel(),
-            e.getChannelTxnId(),
-            e.getChannelAmountMinor(),
-            e.getChannelCurrency(),
-            p.courseIds(),
-            "OPERATOR");
-    return outbox.appendPaymentEvent(
-        tx, EventType.PAYMENT_CONFIRMED, p.paymentId(), payload, PaymentConfirmed.VERSION);
+    Money channelAmount = Money.ofMinor(e.getChannelAmountMinor(), e.getChannelCurrency());
+    return transitions.announceConfirmed(tx, p, e.getChannelTxnId(), channelAmount, "OPERATOR");
   }
 
   private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
@@ -185,17 +171,7 @@ public final class PaymentResolutions {
     if (p.status() != PaymentStatus.PENDING) {
       return null; // already CLOSED/EXPIRED: only its exceptions are closed
     }
-    tx.update(PAYMENT_ORDER)
-        .set(PAYMENT_ORDER.STATUS, PaymentStatus.CLOSED.name())
-        .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-        .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-        .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
-        .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
-        .execute();
-    PaymentClosed payload =
-        new PaymentClosed(p.paymentId(), p.tenantId(), p.orderId(), "OPERATOR", d.reason());
-    return outbox.appendPaymentEvent(
-        tx, EventType.PAYMENT_CLOSED, p.paymentId(), payload, PaymentClosed.VERSION);
+    return transitions.closeUnpaid(tx, p, PaymentStatus.CLOSED, "OPERATOR", d.reason());
   }
 
   private PaymentRow lock(DSLContext tx, String paymentId) {

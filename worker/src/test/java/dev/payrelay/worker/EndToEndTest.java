@@ -53,11 +53,7 @@ class EndToEndTest {
   void sandboxPays_paymentIsPaid_eventSentOnce_messageRouted_entitlementsGranted()
       throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "course-a", "course-b");
-    HttpResponse<String> pay =
-        payrelay.post(
-            payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-            "{}".getBytes(),
-            Map.of("Content-Type", "application/json"));
+    HttpResponse<String> pay = payrelay.payAtSandbox(paymentId, "{}");
     assertThat(pay.statusCode()).isEqualTo(200);
 
     await()
@@ -177,10 +173,7 @@ class EndToEndTest {
   @Test
   void amountMismatch_needsAttention_thenAdminAcceptAsPaid_paysAndGrants() throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "c1");
-    payrelay.post(
-        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-        "{\"amount\":\"10.00\"}".getBytes(),
-        Map.of("Content-Type", "application/json"));
+    payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}");
     await().atMost(TRAIL_TIMEOUT).until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)));
 
     HttpResponse<String> resolve =
@@ -250,10 +243,7 @@ class EndToEndTest {
   void deadEvent_replayedThroughTheAdminApi_isPublishedAgainWithTheSameMessageId()
       throws Exception {
     String paymentId = payrelay.createPayment(700, "USD", "c1");
-    payrelay.post(
-        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-        "{}".getBytes(),
-        Map.of("Content-Type", "application/json"));
+    payrelay.payAtSandbox(paymentId, "{}");
     await()
         .atMost(TRAIL_TIMEOUT)
         .until(() -> sentEvents(paymentId) == 2 && "FULFILLED".equals(paymentState(paymentId)));
@@ -292,10 +282,7 @@ class EndToEndTest {
       long amount, String currency, Map<String, String> override, String kind) throws Exception {
     String paymentId = payrelay.createPayment(amount, currency, "c1");
     HttpResponse<String> pay =
-        payrelay.post(
-            payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-            new ObjectMapper().writeValueAsBytes(override),
-            Map.of("Content-Type", "application/json"));
+        payrelay.payAtSandbox(paymentId, new ObjectMapper().writeValueAsString(override));
     assertThat(pay.statusCode()).isEqualTo(200);
 
     await()

@@ -105,6 +105,23 @@ final class PayrelayHarness implements AutoCloseable {
     return JSON.readTree(r.body()).path("payment").path("paymentId").asText();
   }
 
+  /** Has the sandbox pay a payment, with an optional JSON body of overrides ("{}" for none). */
+  HttpResponse<String> payAtSandbox(String paymentId, String body)
+      throws IOException, InterruptedException {
+    return post(
+        sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
+        body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        Map.of("Content-Type", "application/json"));
+  }
+
+  /** JSON POST to the API at {@code path}. */
+  HttpResponse<String> postJson(String path, String body) throws IOException, InterruptedException {
+    return post(
+        api(path),
+        body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        Map.of("Content-Type", "application/json"));
+  }
+
   /** The signed callback the sandbox would send: raw bytes and headers. */
   SignedCallback signedCallback(SandboxNotification n) {
     byte[] raw = n.toJson();

@@ -63,10 +63,7 @@ class UnknownStateEndToEndTest {
       throws Exception {
     payrelay.stack.sandbox().setMode(SandboxMode.NORMAL.droppingCallbacks());
     String paymentId = payrelay.createPayment(1050, "USD", "c1", "c2");
-    payrelay.post(
-        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-        "{}".getBytes(),
-        Map.of("Content-Type", "application/json"));
+    payrelay.payAtSandbox(paymentId, "{}");
 
     await()
         .atMost(TIMEOUT)
@@ -123,10 +120,7 @@ class UnknownStateEndToEndTest {
       throws Exception {
     payrelay.stack.sandbox().setMode(SandboxMode.NORMAL.droppingCallbacks());
     String paymentId = payrelay.createPayment(2500, "USD", "c9");
-    payrelay.post(
-        payrelay.sandbox("/sandbox/v1/payments/" + paymentId + "/pay"),
-        "{}".getBytes(),
-        Map.of("Content-Type", "application/json"));
+    payrelay.payAtSandbox(paymentId, "{}");
     String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString();
 
     HttpResponse<String> started =

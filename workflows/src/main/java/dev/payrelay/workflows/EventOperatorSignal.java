@@ -17,12 +17,6 @@ public record EventOperatorSignal(String eventId, String operator, String reason
     if (eventId == null || eventId.isBlank()) {
       return "eventId is required";
     }
-    if (operator == null || operator.isBlank()) {
-      return "operator is required";
-    }
-    if (reason == null || reason.isBlank()) {
-      return "reason is required";
-    }
-    return null;
+    return OperatorFields.missing(operator, reason);
   }
 }

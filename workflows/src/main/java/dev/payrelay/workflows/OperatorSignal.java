@@ -18,11 +18,9 @@ public record OperatorSignal(String operator, String reason, String until) {
 
   /** Why this signal cannot be applied, or null when valid. */
   public String invalidBecause(boolean needsUntil) {
-    if (operator == null || operator.isBlank()) {
-      return "operator is required";
-    }
-    if (reason == null || reason.isBlank()) {
-      return "reason is required";
+    String missing = OperatorFields.missing(operator, reason);
+    if (missing != null) {
+      return missing;
     }
     if (!needsUntil) {
       return null;

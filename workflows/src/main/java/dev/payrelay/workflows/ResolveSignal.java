@@ -23,11 +23,9 @@ public record ResolveSignal(String operator, String reason, String action) {
    * the admin API judge alike.
    */
   public String invalidBecause() {
-    if (operator == null || operator.isBlank()) {
-      return "operator is required";
-    }
-    if (reason == null || reason.isBlank()) {
-      return "reason is required";
+    String missing = OperatorFields.missing(operator, reason);
+    if (missing != null) {
+      return missing;
     }
     if (ResolutionAction.parse(action).isEmpty()) {
       return "unknown action " + action + "; one of " + Arrays.toString(ResolutionAction.values());
