@@ -2,22 +2,36 @@ package dev.payrelay.worker;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code payrelay dev}: everything in one process on local services. */
 @Command(
     name = "dev",
     mixinStandardHelpOptions = true,
     description = {
-      "Run everything in one process: database migrated, embedded Temporal, worker, API, sandbox.",
-      "Creates the database if missing; Temporal is the Java test server on a port (search attributes",
-      "registered); the worker runs the outbox dispatcher. Prints where each part listens.",
-      "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672 (PAYRELAY_* variables override)."
+      "Run everything: database migrated, Temporal, worker, API, sandbox. Creates the database if",
+      "missing. Temporal is the Temporal CLI's dev server (a real server: Web UI on :8233, SQLite",
+      "under PAYRELAY_DATA_DIR so workflows survive a restart), started as a child process unless",
+      "one already listens on PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set.",
+      "Prints where each part listens and the UI link of each payment it hands to Temporal.",
+      "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672 (./payrelay runs",
+      "deploy/local/setup.sh to install and start them)."
     })
 final class DevCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--embedded-temporal",
+      description =
+          "Use the in-memory Java test server instead: no UI, no listing by state, no Schedules,"
+              + " workflows lost on restart.")
+  boolean embeddedTemporal;
 
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
+    if (embeddedTemporal) {
+      config = config.withTemporal(config.temporal().inMemory());
+    }
     DevStack stack = DevStack.start(config, System.out);
     System.out.println("payrelay dev is running; try: ./payrelay demo   (Ctrl-C stops)");
     PayrelayCommand.runUntilStopped(stack);

@@ -4,15 +4,17 @@ import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
+import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.Database;
+import dev.payrelay.workflows.WorkflowIds;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.time.Clock;
 
 /**
- * Everything {@code payrelay dev} runs in one process: migrated database, embedded Temporal (the
- * Java test server on a port, search attributes registered), the worker with its dispatcher, the
- * API and the sandbox channel simulator.
+ * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
+ * child process with its Web UI, or {@code PAYRELAY_TEMPORAL_ADDRESS}, or on request the in-memory
+ * Java test server), the worker with its dispatcher, the API and the sandbox channel simulator.
  */
 public final class DevStack implements AutoCloseable {
 
@@ -49,14 +51,12 @@ public final class DevStack implements AutoCloseable {
     out.printf(
         "database   %s (%d migration(s) applied)%n", config.database().jdbcUrl(), migrations);
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
-    out.printf(
-        "temporal   %s (%s, namespace %s)%n",
-        config.temporal().target(),
-        temporal.embedded() ? "embedded Java test server" : "external",
-        config.temporal().namespace());
+    printTemporal(config.temporal(), temporal.kind(), out);
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
-    WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, "dev");
+    WorkerRuntime worker =
+        WorkerRuntime.start(
+            config, services, temporal, "dev", event -> printLink(config.temporal(), event, out));
     for (QueueBinding q : config.amqp().queues()) {
       out.printf(
           "rabbitmq   %s exchange %s, queue %s bound %s%n",
@@ -70,6 +70,45 @@ public final class DevStack implements AutoCloseable {
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
     return new DevStack(services, temporal, sandbox, worker, api);
+  }
+
+  private static void printTemporal(
+      PayrelayConfig.TemporalSettings settings, TemporalConnection.Kind kind, PrintStream out) {
+    switch (kind) {
+      case DEV_SERVER ->
+          out.printf(
+              "temporal   %s (Temporal CLI dev server, data in %s, namespace %s)%n"
+                  + "temporal   Web UI %s/namespaces/%s/workflows%n",
+              settings.target(),
+              settings.local().dataDir().toAbsolutePath().normalize(),
+              settings.namespace(),
+              settings.local().uiUrl(),
+              settings.namespace());
+      case IN_MEMORY ->
+          out.printf(
+              "temporal   %s  !!! IN MEMORY (Java test server): no UI, no listing by state, no"
+                  + " Schedules, workflows LOST on restart !!!%n",
+              settings.target());
+      case EXTERNAL ->
+          out.printf(
+              "temporal   %s (external, namespace %s)%n", settings.target(), settings.namespace());
+    }
+  }
+
+  private static void printLink(
+      PayrelayConfig.TemporalSettings settings, ClaimedEvent event, PrintStream out) {
+    String workflow = WorkflowIds.payment(event.paymentId());
+    out.printf(
+        "payment    %s %-26s %s%n",
+        event.paymentId(),
+        event.eventType(),
+        settings.isLocal() && !settings.local().inMemory()
+            ? settings.local().uiUrl()
+                + "/namespaces/"
+                + settings.namespace()
+                + "/workflows/"
+                + workflow
+            : workflow);
   }
 
   /** The database-backed services, for tests that inspect state. */

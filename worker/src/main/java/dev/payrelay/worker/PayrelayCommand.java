@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code payrelay} command. Configuration comes from {@code PAYRELAY_*} environment variables
  * (see {@link PayrelayConfig}); with none set it runs against local MySQL/MariaDB and RabbitMQ with
- * an embedded Temporal.
+ * the Temporal CLI's dev server.
  */
 @Command(
     name = "payrelay",

@@ -6,6 +6,7 @@ import dev.payrelay.sql.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import java.util.Map;
  *     {@code PAYRELAY_DB_USER} (root), {@code PAYRELAY_DB_PASSWORD} (empty), {@code
  *     PAYRELAY_DB_POOL} (10)
  * @param amqp the broker
- * @param temporal the Temporal frontend; embedded when no address is set
+ * @param temporal the Temporal frontend; the local dev server when no address is set
  * @param api the HTTP API
  * @param sandbox the sandbox channel and its simulator
  * @param dispatcher the outbox dispatcher
@@ -35,6 +36,11 @@ public record PayrelayConfig(
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox) {
+
+  /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
+  public PayrelayConfig withTemporal(TemporalSettings settings) {
+    return new PayrelayConfig(database, amqp, settings, api, sandbox, dispatcher, outbox);
+  }
 
   /**
    * The broker.
@@ -66,15 +72,18 @@ public record PayrelayConfig(
   /**
    * Temporal.
    *
-   * @param address {@code PAYRELAY_TEMPORAL_ADDRESS} host:port, or null to embed the Java test
-   *     server (dev only)
-   * @param namespace {@code PAYRELAY_TEMPORAL_NAMESPACE}, default {@code default}
-   * @param embeddedPort {@code PAYRELAY_TEMPORAL_EMBEDDED_PORT}, default 7233
+   * @param address {@code PAYRELAY_TEMPORAL_ADDRESS} host:port of a running frontend; null means
+   *     the local dev server ({@link LocalTemporal}), which {@code payrelay dev} starts when it is
+   *     not running yet
+   * @param namespace {@code PAYRELAY_TEMPORAL_NAMESPACE}, default {@code default}; created with
+   *     payrelay's search attributes when missing
+   * @param local the local server used when no address is set
    * @param channelQueries when a payment's workflow asks the channel about an unconfirmed payment:
    *     {@code PAYRELAY_QUERY_GRACE_SECONDS} (30), {@code PAYRELAY_QUERY_INITIAL_SECONDS} (30),
    *     {@code PAYRELAY_QUERY_MAX_SECONDS} (600)
-   * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): the worker starts
-   *     yesterday's {@code recon-{channel}-{date}} at start and hourly (the fallback for Schedules)
+   * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): the worker keeps the
+   *     daily reconciliation Schedule (or, where Schedules are unsupported, an hourly in-process
+   *     tick) that starts yesterday's {@code recon-{channel}-{date}}
    * @param expirySweep {@code PAYRELAY_EXPIRY_SWEEP_SECONDS} (300; 0 turns it off): how often the
    *     worker hands PENDING payments past their deadline to their workflow again
    * @param expirySweepGrace {@code PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS} (300): how long past the
@@ -83,20 +92,57 @@ public record PayrelayConfig(
   public record TemporalSettings(
       String address,
       String namespace,
-      int embeddedPort,
+      LocalTemporal local,
       ChannelQueryPolicy channelQueries,
       boolean dailyReconciliation,
       Duration expirySweep,
       Duration expirySweepGrace) {
 
-    /** Whether to start the embedded test server. */
-    public boolean embedded() {
+    /** Whether no address is set, so the local server is used. */
+    public boolean isLocal() {
       return address == null;
     }
 
-    /** The frontend address to connect to. */
+    /** The frontend address to connect to (host:port). */
     public String target() {
-      return embedded() ? "127.0.0.1:" + embeddedPort : address;
+      return isLocal() ? "127.0.0.1:" + local.port() : address;
+    }
+
+    /** The same settings with the in-memory Java test server as the local server. */
+    public TemporalSettings inMemory() {
+      return new TemporalSettings(
+          null,
+          namespace,
+          local.withInMemory(),
+          channelQueries,
+          dailyReconciliation,
+          expirySweep,
+          expirySweepGrace);
+    }
+  }
+
+  /**
+   * The local Temporal server of {@code payrelay dev}: the Temporal CLI's dev server (a real server
+   * with persistence, visibility, Schedules and the Web UI), run as a child process bound to
+   * 127.0.0.1.
+   *
+   * @param cli {@code PAYRELAY_TEMPORAL_CLI}, default {@code temporal} (on the PATH)
+   * @param port {@code PAYRELAY_TEMPORAL_PORT}, default 7233: the gRPC frontend
+   * @param uiPort {@code PAYRELAY_TEMPORAL_UI_PORT}, default 8233: the Web UI
+   * @param dataDir {@code PAYRELAY_DATA_DIR}, default {@code .payrelay}: holds {@code temporal.db}
+   *     (SQLite; workflows survive a restart) and {@code temporal.log}
+   * @param inMemory the Java test server instead ({@code payrelay dev --embedded-temporal}): in
+   *     memory, no UI, no visibility listing, no Schedules, workflows lost on restart
+   */
+  public record LocalTemporal(String cli, int port, int uiPort, Path dataDir, boolean inMemory) {
+
+    /** The Web UI's base address. */
+    public URI uiUrl() {
+      return URI.create("http://127.0.0.1:" + uiPort);
+    }
+
+    LocalTemporal withInMemory() {
+      return new LocalTemporal(cli, port, uiPort, dataDir, true);
     }
   }
 
@@ -200,7 +246,12 @@ public record PayrelayConfig(
         new TemporalSettings(
             e.text("PAYRELAY_TEMPORAL_ADDRESS", null),
             e.text("PAYRELAY_TEMPORAL_NAMESPACE", "default"),
-            e.integer("PAYRELAY_TEMPORAL_EMBEDDED_PORT", 7233),
+            new LocalTemporal(
+                e.text("PAYRELAY_TEMPORAL_CLI", "temporal"),
+                e.integer("PAYRELAY_TEMPORAL_PORT", 7233),
+                e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233),
+                Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay")),
+                "true".equalsIgnoreCase(e.text("PAYRELAY_TEMPORAL_IN_MEMORY", "false"))),
             new ChannelQueryPolicy(
                 e.integer("PAYRELAY_QUERY_GRACE_SECONDS", 30) * 1_000L,
                 e.integer("PAYRELAY_QUERY_INITIAL_SECONDS", 30) * 1_000L,

@@ -5,59 +5,112 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
+import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
+import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.schedules.ScheduleClient;
+import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testserver.TestServer;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A client connection to Temporal, optionally to an embedded Java test server bound to a port (for
- * {@code payrelay dev}: it keeps everything in memory and lacks visibility listing and schedules,
- * so payrelay lists payments from its own tables). Registers payrelay's search attributes.
+ * A client connection to Temporal: an external frontend ({@code PAYRELAY_TEMPORAL_ADDRESS}), the
+ * local dev server (started as a child process by {@link #open} when it is not running), or, only
+ * when asked for explicitly, the in-memory Java test server. {@link #open} also makes sure the
+ * namespace exists and carries payrelay's search attributes.
  */
 public final class TemporalConnection implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TemporalConnection.class);
+  private static final Duration NAMESPACE_RETENTION = Duration.ofDays(30);
+  private static final Duration SEARCH_ATTRIBUTES_WAIT = Duration.ofSeconds(30);
 
-  private final TestServer.PortBoundTestServer embedded;
+  private final AutoCloseable server;
+  private final Kind kind;
   private final WorkflowServiceStubs stubs;
+  private final String namespace;
   private final WorkflowClient client;
 
+  /** What the connection talks to. */
+  public enum Kind {
+    /** A frontend payrelay did not start. */
+    EXTERNAL,
+    /** The Temporal CLI's dev server on 127.0.0.1 (started here or found running). */
+    DEV_SERVER,
+    /** The Java test server in this process: in memory, no UI, no listing, no Schedules. */
+    IN_MEMORY
+  }
+
   private TemporalConnection(
-      TestServer.PortBoundTestServer embedded, WorkflowServiceStubs stubs, String namespace) {
-    this.embedded = embedded;
+      AutoCloseable server, Kind kind, WorkflowServiceStubs stubs, String namespace) {
+    this.server = server;
+    this.kind = kind;
     this.stubs = stubs;
+    this.namespace = namespace;
     this.client =
         WorkflowClient.newInstance(
             stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
   }
 
-  /** Connects (starting the embedded server first when no address is configured). */
+  /**
+   * Connects for a process that runs workers: starts the local server first when no address is set
+   * (the dev server, or the Java test server when {@code inMemory}), then makes sure the namespace
+   * and the search attributes exist.
+   *
+   * @throws IllegalStateException if the dev server cannot be started, or the frontend does not
+   *     answer (the message says how to start one)
+   */
   public static TemporalConnection open(PayrelayConfig.TemporalSettings settings) {
-    TestServer.PortBoundTestServer embedded =
-        settings.embedded() ? TestServer.createPortBoundServer(settings.embeddedPort()) : null;
-    WorkflowServiceStubs stubs =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target()).build());
-    TemporalConnection connection = new TemporalConnection(embedded, stubs, settings.namespace());
-    connection.registerSearchAttributes(settings.namespace());
+    AutoCloseable server = null;
+    Kind kind = Kind.EXTERNAL;
+    if (settings.isLocal()) {
+      PayrelayConfig.LocalTemporal local = settings.local();
+      if (local.inMemory()) {
+        server = TestServer.createPortBoundServer(local.port());
+        kind = Kind.IN_MEMORY;
+      } else {
+        server =
+            TemporalDevServer.startUnlessRunning(
+                local.cli(),
+                local.port(),
+                local.uiPort(),
+                local.dataDir().resolve("temporal.db"),
+                local.dataDir().resolve("temporal.log"),
+                java.util.List.of(settings.namespace()));
+        kind = Kind.DEV_SERVER;
+      }
+    }
+    TemporalConnection connection =
+        new TemporalConnection(server, kind, stubs(settings.target()), settings.namespace());
+    connection.prepareNamespace();
     return connection;
   }
 
   /**
    * A client only, to an already running frontend (e.g. the {@code payrelay api} process or the CLI
-   * signalling a {@code payrelay dev}'s embedded server). Connects lazily, on first call.
+   * signalling a {@code payrelay dev}'s server). Connects lazily, on first call.
    */
   public static TemporalConnection client(PayrelayConfig.TemporalSettings settings) {
-    WorkflowServiceStubs stubs =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target()).build());
-    return new TemporalConnection(null, stubs, settings.namespace());
+    return new TemporalConnection(
+        null,
+        settings.isLocal() ? Kind.DEV_SERVER : Kind.EXTERNAL,
+        stubs(settings.target()),
+        settings.namespace());
+  }
+
+  private static WorkflowServiceStubs stubs(String target) {
+    return WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
   }
 
   /** The client for the configured namespace. */
@@ -65,44 +118,164 @@ public final class TemporalConnection implements AutoCloseable {
     return client;
   }
 
-  /** Whether this connection runs the embedded test server. */
-  public boolean embedded() {
-    return embedded != null;
+  /** A Schedule client for the configured namespace (unsupported by {@link Kind#IN_MEMORY}). */
+  public ScheduleClient schedules() {
+    return ScheduleClient.newInstance(
+        stubs, ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
   }
 
-  private void registerSearchAttributes(String namespace) {
+  /** What this connection talks to. */
+  public Kind kind() {
+    return kind;
+  }
+
+  private void prepareNamespace() {
+    try {
+      if (kind == Kind.DEV_SERVER) {
+        registerNamespace();
+      } else if (kind == Kind.EXTERNAL) {
+        try {
+          registerNamespace();
+        } catch (StatusRuntimeException e) {
+          if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+            throw e;
+          }
+          // A managed cluster may deny namespace administration to workers; its operators create
+          // the namespace (deploy/temporal-namespace.sh), and the first call names what is wrong.
+          log.warn("could not check or register namespace {}: {}", namespace, e.getStatus());
+        }
+      }
+      registerSearchAttributes();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+        throw new IllegalStateException(
+            "no Temporal frontend answers at "
+                + stubs.getOptions().getTarget()
+                + ": start ./payrelay dev (it runs the dev server) or set"
+                + " PAYRELAY_TEMPORAL_ADDRESS",
+            e);
+      }
+      throw e;
+    }
+  }
+
+  private void registerNamespace() {
+    try {
+      stubs
+          .blockingStub()
+          .describeNamespace(DescribeNamespaceRequest.newBuilder().setNamespace(namespace).build());
+      return;
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != Status.Code.NOT_FOUND) {
+        throw e;
+      }
+    }
+    try {
+      stubs
+          .blockingStub()
+          .registerNamespace(
+              RegisterNamespaceRequest.newBuilder()
+                  .setNamespace(namespace)
+                  .setWorkflowExecutionRetentionPeriod(
+                      com.google.protobuf.Duration.newBuilder()
+                          .setSeconds(NAMESPACE_RETENTION.toSeconds()))
+                  .build());
+      log.info("registered namespace {}", namespace);
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() != Status.Code.ALREADY_EXISTS) {
+        throw e;
+      }
+    }
+  }
+
+  private void registerSearchAttributes() {
     OperatorServiceStubs operator =
         OperatorServiceStubs.newServiceStubs(
             OperatorServiceStubsOptions.newBuilder()
                 .setChannel(stubs.getRawChannel())
                 .validateAndBuildWithDefaults());
+    Set<String> wanted =
+        PaymentSearchAttributes.ALL.stream()
+            .map(key -> key.getName())
+            .collect(Collectors.toUnmodifiableSet());
+    // A namespace registered a moment ago is unknown to the frontend's cache for a few seconds.
+    if (awaitListed(operator, Set.of()).containsAll(wanted)) {
+      return;
+    }
     AddSearchAttributesRequest.Builder request =
         AddSearchAttributesRequest.newBuilder().setNamespace(namespace);
-    PaymentSearchAttributes.ALL.forEach(
-        key ->
-            request.putSearchAttributes(
-                key.getName(), IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
+    wanted.forEach(
+        name -> request.putSearchAttributes(name, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     try {
       operator.blockingStub().addSearchAttributes(request.build());
-      log.info("registered search attributes {}", request.getSearchAttributesMap().keySet());
+      log.info("registered search attributes {} on {}", wanted, namespace);
     } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
+      if (e.getStatus().getCode() != Status.Code.ALREADY_EXISTS) {
+        if (kind != Kind.EXTERNAL) {
+          throw e;
+        }
+        // A real cluster's operators may register them out of band (docker-compose does) and deny
+        // this call; the worker still runs, and the workflows' upserts report what is missing.
+        log.warn("could not register search attributes on {}: {}", namespace, e.getStatus());
         return;
       }
-      if (embedded()) {
-        throw e;
+    }
+    // Upserts before the frontend lists them fail the workflow task.
+    awaitListed(operator, wanted);
+  }
+
+  /** Waits until the namespace is known and lists {@code wanted}; returns what it lists. */
+  private Set<String> awaitListed(OperatorServiceStubs operator, Set<String> wanted) {
+    long deadline = System.nanoTime() + SEARCH_ATTRIBUTES_WAIT.toNanos();
+    while (true) {
+      try {
+        Set<String> listed = registered(operator);
+        if (listed.containsAll(wanted)) {
+          return listed;
+        }
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.NOT_FOUND || System.nanoTime() > deadline) {
+          throw e;
+        }
       }
-      // A real cluster's operators may register them out of band (docker-compose does) and deny
-      // this call; the worker still runs, and the workflows' upserts report what is missing.
-      log.warn("could not register search attributes on {}: {}", namespace, e.getStatus());
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "search attributes " + wanted + " not listed on " + namespace + " after registering");
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+  }
+
+  private Set<String> registered(OperatorServiceStubs operator) {
+    try {
+      return operator
+          .blockingStub()
+          .listSearchAttributes(
+              ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
+          .getCustomAttributesMap()
+          .keySet();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        return Set.of();
+      }
+      throw e;
     }
   }
 
   @Override
   public void close() {
     stubs.shutdown();
-    if (embedded != null) {
-      embedded.close();
+    if (server != null) {
+      try {
+        server.close();
+      } catch (Exception e) {
+        log.warn("error stopping the local Temporal server: {}", e.toString());
+      }
     }
   }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
     description = {
       "Run the Temporal worker and the outbox dispatcher.",
       "Payment workflows with their publish and grant activities, and the outbox hand-off to them.",
-      "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, embeds a Java test server (development only)."
+      "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, to the local Temporal dev server (started if not running)."
     })
 final class WorkerCommand implements Callable<Integer> {
 

@@ -13,6 +13,7 @@ import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.OutboxRetention;
 import dev.payrelay.sql.OutboxStatistics;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
@@ -23,6 +24,7 @@ import io.temporal.worker.WorkerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
 /**
@@ -60,6 +62,19 @@ public final class WorkerRuntime implements AutoCloseable {
    */
   public static WorkerRuntime start(
       PayrelayConfig config, Services services, TemporalConnection temporal, String owner) {
+    return start(config, services, temporal, owner, event -> {});
+  }
+
+  /**
+   * As {@link #start(PayrelayConfig, Services, TemporalConnection, String)}, telling {@code
+   * handedOff} of every event after Temporal accepted it (e.g. {@code dev} prints its UI link).
+   */
+  public static WorkerRuntime start(
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      String owner,
+      Consumer<ClaimedEvent> handedOff) {
     PayrelayConfig.AmqpSettings amqp = config.amqp();
     declareTopology(amqp, amqp.queues());
     ConfirmingPublisher publisher =
@@ -96,7 +111,14 @@ public final class WorkerRuntime implements AutoCloseable {
             temporal.client(), amqp.publishRetries(), config.temporal().channelQueries());
     OutboxDispatcher dispatcher =
         new OutboxDispatcher(
-                services.outbox(), handoff::handOff, config.dispatcher(), owner, services.metrics())
+                services.outbox(),
+                event -> {
+                  handoff.handOff(event);
+                  handedOff.accept(event);
+                },
+                config.dispatcher(),
+                owner,
+                services.metrics())
             .start();
     DailyReconciliation daily =
         config.temporal().dailyReconciliation()

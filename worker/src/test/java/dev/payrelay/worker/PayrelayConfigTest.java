@@ -15,7 +15,10 @@ class PayrelayConfigTest {
   void defaults_needNoEnvironment() {
     PayrelayConfig c = PayrelayConfig.fromEnv(Map.of());
     assertThat(c.database().jdbcUrl()).isEqualTo("jdbc:mysql://127.0.0.1:3306/payrelay");
-    assertThat(c.temporal().embedded()).isTrue();
+    assertThat(c.temporal().isLocal()).isTrue();
+    assertThat(c.temporal().target()).isEqualTo("127.0.0.1:7233");
+    assertThat(c.temporal().local().inMemory()).isFalse();
+    assertThat(c.temporal().local().uiUrl()).hasToString("http://127.0.0.1:8233");
     assertThat(c.amqp().queues())
         .containsExactly(new QueueBinding("payrelay.payment-events", "payment.#"));
     assertThat(c.amqp().publishRetries()).isEmpty();

@@ -24,8 +24,9 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A whole payrelay (DevStack: API, worker, dispatcher, sandbox, port-bound Temporal test server) on
- * a fresh database and its own exchange and queue names, for one test class.
+ * A whole payrelay (DevStack: API, worker, dispatcher, sandbox) on a fresh database, its own
+ * exchange and queue names and its own namespace on the real Temporal dev server ({@link
+ * RealTemporal}), for one test class.
  */
 final class PayrelayHarness implements AutoCloseable {
 
@@ -58,7 +59,7 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_DB_PASSWORD", db.config().password());
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
     env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
-    env.put("PAYRELAY_TEMPORAL_EMBEDDED_PORT", String.valueOf(freePort()));
+    env.putAll(RealTemporal.env(owner));
     env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
     env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);

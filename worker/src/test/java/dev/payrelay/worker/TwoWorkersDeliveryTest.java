@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole outbox path with two worker instances: each with its own database pool, Temporal
- * client, Temporal worker, publisher and dispatcher, against one Temporal test server, real
+ * client, Temporal worker, publisher and dispatcher, against the real Temporal dev server, real
  * MariaDB/MySQL and RabbitMQ (this class's own exchange and queue). 1,000 payments' events end SENT
  * and reach the bound queue once each. Throughput is printed, never asserted.
  */
@@ -55,23 +55,13 @@ class TwoWorkersDeliveryTest {
     env.put("PAYRELAY_DB_PASSWORD", db.config().password());
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
     env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
-    env.put("PAYRELAY_TEMPORAL_EMBEDDED_PORT", String.valueOf(PayrelayHarness.freePort()));
+    env.putAll(RealTemporal.env(TwoWorkersDeliveryTest.class));
     // Throughput only: these payments are never paid, so keep their workflows from querying.
     env.put("PAYRELAY_QUERY_GRACE_SECONDS", "3600");
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     config = PayrelayConfig.fromEnv(env);
     temporal1 = TemporalConnection.open(config.temporal());
-    PayrelayConfig.TemporalSettings embedded = config.temporal();
-    temporal2 =
-        TemporalConnection.open(
-            new PayrelayConfig.TemporalSettings(
-                embedded.target(),
-                embedded.namespace(),
-                embedded.embeddedPort(),
-                embedded.channelQueries(),
-                false,
-                Duration.ZERO,
-                Duration.ZERO));
+    temporal2 = TemporalConnection.open(config.temporal());
     services1 = Services.over(db.database());
     secondPool = Database.open(db.config());
     services2 = Services.over(secondPool);

