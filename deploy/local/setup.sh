@@ -20,10 +20,14 @@ have_packages() {
   command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1
 }
 
+# The `temporal` executable at the pinned version: pip's scripts folder first (the binary itself,
+# not a pyenv shim, so stopping it stops the server), then the PATH and go install's folder.
 temporal_cli() {
-  local c
-  for c in "$(command -v temporal 2>/dev/null || true)" "$HOME/go/bin/temporal" /usr/local/bin/temporal; do
-    if [[ -n "$c" && -x "$c" ]] && "$c" --version 2>/dev/null | grep -q "version $TEMPORAL_CLI_VERSION"; then
+  local c scripts
+  scripts="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))' 2>/dev/null || true)"
+  for c in "${scripts:+$scripts/temporal}" "$(command -v temporal 2>/dev/null || true)" \
+           "$(go env GOPATH 2>/dev/null || echo "$HOME/go")/bin/temporal"; do
+    if [[ -n "$c" && -x "$c" ]] && "$c" --version 2>/dev/null | grep -q "version $TEMPORAL_CLI_VERSION "; then
       echo "$c"; return 0
     fi
   done
@@ -70,7 +74,7 @@ install_temporal_cli() {
     return 0
   fi
   log "PyPI failed; building the CLI with go install from the Go module proxy"
-  GOFLAGS=-mod=mod go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_CLI_VERSION" >&2
+  go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_CLI_VERSION" >&2
   temporal_cli >/dev/null || { log "no Temporal CLI $TEMPORAL_CLI_VERSION after install"; exit 1; }
 }
 
