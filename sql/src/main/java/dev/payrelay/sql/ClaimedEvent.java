@@ -27,4 +27,11 @@ public record ClaimedEvent(
     String leaseToken,
     int attempts,
     java.time.Instant expiresAt,
-    boolean redispatch) {}
+    boolean redispatch) {
+
+  /** The hand-off to the payment's workflow. */
+  public EventHandoff handoff() {
+    return new EventHandoff(
+        eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt);
+  }
+}

@@ -9,11 +9,15 @@ import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentCreated;
 import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /** Creates and reads payment attempts. */
 public final class PaymentStore {
@@ -60,14 +64,28 @@ public final class PaymentStore {
   }
 
   /**
-   * PENDING payments whose deadline passed more than {@code grace} ago by the database clock, the
-   * oldest first: their workflow should have closed and expired them, so it may be gone.
+   * PENDING payments whose deadline passed more than {@code grace} ago by the database clock, in
+   * {@code (expires_at, payment_id)} order after {@code after}: their workflow should have closed
+   * and expired them, so it may be gone. Paging by cursor lets a sweep reach every overdue payment,
+   * not only the oldest {@code limit} ones again and again.
+   *
+   * @param after where the previous page ended (null: from the oldest)
    */
-  public List<PaymentRow> overdue(Duration grace, int limit) {
+  public List<PaymentRow> overdue(Duration grace, PageCursor after, int limit) {
+    Condition page = DSL.noCondition();
+    if (after != null) {
+      Field<LocalDateTime> at = SqlTime.at(after.at());
+      page =
+          PAYMENT_ORDER
+              .EXPIRES_AT
+              .gt(at)
+              .or(PAYMENT_ORDER.EXPIRES_AT.eq(at).and(PAYMENT_ORDER.PAYMENT_ID.gt(after.id())));
+    }
     return dsl.selectFrom(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
         .and(PAYMENT_ORDER.EXPIRES_AT.lt(SqlTime.nowPlus(grace.negated())))
-        .orderBy(PAYMENT_ORDER.EXPIRES_AT)
+        .and(page)
+        .orderBy(PAYMENT_ORDER.EXPIRES_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)
         .fetch(r -> toRow(r, courseIds(dsl, r.getPaymentId())));
   }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
 
@@ -13,6 +14,9 @@ import org.jooq.impl.DSL;
  * MariaDB.
  */
 public final class SqlTime {
+
+  private static final DateTimeFormatter MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
 
   private SqlTime() {}
 
@@ -26,6 +30,19 @@ public final class SqlTime {
    */
   public static Instant utc(LocalDateTime databaseTime) {
     return databaseTime == null ? null : databaseTime.toInstant(ZoneOffset.UTC);
+  }
+
+  /**
+   * An instant as a DATETIME(6) parameter, microseconds kept. Bound as text and cast by the server:
+   * MySQL Connector/J drops the fraction of a bound {@code LocalDateTime} on MariaDB (which it
+   * takes for a pre-5.6.4 server from its {@code 5.5.5-} version prefix), so {@code paid_at > ?}
+   * would compare whole seconds.
+   */
+  public static Field<LocalDateTime> at(Instant instant) {
+    return DSL.field(
+        "CAST({0} AS DATETIME(6))",
+        LocalDateTime.class,
+        DSL.val(MICROS.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC))));
   }
 
   /** {@code NOW(6) + delay}, at microsecond precision. */

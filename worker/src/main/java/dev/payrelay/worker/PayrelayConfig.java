@@ -88,6 +88,11 @@ public record PayrelayConfig(
    *     worker hands PENDING payments past their deadline to their workflow again
    * @param expirySweepGrace {@code PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS} (300): how long past the
    *     deadline a payment is left to its own workflow first
+   * @param grantRepair {@code PAYRELAY_GRANT_REPAIR_SECONDS} (15; 0 turns it off): how often one
+   *     worker looks for PAID payments missing an entitlement and hands their {@code
+   *     PaymentConfirmed} to their workflow again
+   * @param grantRepairAfter {@code PAYRELAY_GRANT_REPAIR_AFTER_SECONDS} (30): how long after being
+   *     paid a payment is left to its own workflow's grant first
    */
   public record TemporalSettings(
       String address,
@@ -96,7 +101,9 @@ public record PayrelayConfig(
       ChannelQueryPolicy channelQueries,
       boolean dailyReconciliation,
       Duration expirySweep,
-      Duration expirySweepGrace) {
+      Duration expirySweepGrace,
+      Duration grantRepair,
+      Duration grantRepairAfter) {
 
     /** Whether no address is set, so the local server is used. */
     public boolean isLocal() {
@@ -117,7 +124,9 @@ public record PayrelayConfig(
           channelQueries,
           dailyReconciliation,
           expirySweep,
-          expirySweepGrace);
+          expirySweepGrace,
+          grantRepair,
+          grantRepairAfter);
     }
   }
 
@@ -258,7 +267,9 @@ public record PayrelayConfig(
                 e.integer("PAYRELAY_QUERY_MAX_SECONDS", 600) * 1_000L),
             !"false".equalsIgnoreCase(e.text("PAYRELAY_RECONCILIATION_DAILY", "true")),
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_SECONDS", 300)),
-            Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300))),
+            Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300)),
+            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_SECONDS", 15)),
+            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30))),
         new ApiSettings(
             apiHost,
             apiPort,

@@ -14,15 +14,21 @@ import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.EventHandoff;
+import dev.payrelay.sql.GrantGaps;
+import dev.payrelay.sql.JobLeases;
 import dev.payrelay.sql.OutboxRetention;
 import dev.payrelay.sql.OutboxStatistics;
+import dev.payrelay.sql.PageCursor;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
@@ -33,12 +39,15 @@ import org.jooq.DSLContext;
  */
 public final class WorkerRuntime implements AutoCloseable {
 
+  /** Rows per safety-net pass: a pass is a few seconds of signals at most. */
+  private static final int SWEEP_BATCH = 100;
+
   private final ConfirmingPublisher publisher;
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
   private final DailyReconciliation daily;
-  private final ExpirySweep sweep;
+  private final List<PagedJob<?>> jobs;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
@@ -46,13 +55,13 @@ public final class WorkerRuntime implements AutoCloseable {
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
       DailyReconciliation daily,
-      ExpirySweep sweep) {
+      List<PagedJob<?>> jobs) {
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
     this.maintenance = maintenance;
     this.daily = daily;
-    this.sweep = sweep;
+    this.jobs = jobs;
   }
 
   /**
@@ -113,7 +122,7 @@ public final class WorkerRuntime implements AutoCloseable {
         new OutboxDispatcher(
                 services.outbox(),
                 event -> {
-                  handoff.handOff(event);
+                  handoff.handOff(event.handoff());
                   handedOff.accept(event);
                 },
                 config.dispatcher(),
@@ -129,19 +138,68 @@ public final class WorkerRuntime implements AutoCloseable {
                     Clock.systemUTC())
                 .start()
             : null;
-    Duration sweepEvery = config.temporal().expirySweep();
-    ExpirySweep sweep =
-        sweepEvery.isZero()
-            ? null
-            : new ExpirySweep(
-                    services.payments(),
-                    temporal.client(),
-                    amqp.publishRetries(),
-                    config.temporal().channelQueries(),
-                    config.temporal().expirySweepGrace())
-                .start(sweepEvery);
+    List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
     return new WorkerRuntime(
-        publisher, factory, dispatcher, maintenance(config, services), daily, sweep);
+        publisher, factory, dispatcher, maintenance(config, services), daily, jobs);
+  }
+
+  /**
+   * The safety nets, each run by one worker at a time (a database lease) and paging fairly: PENDING
+   * payments well past their deadline get {@code requery} (a lost workflow starts again and closes
+   * and expires them); PAID payments missing an entitlement get their {@code PaymentConfirmed}
+   * again (a lost grant is repaired within {@code grantRepairAfter + grantRepair}).
+   */
+  private static List<PagedJob<?>> jobs(
+      PayrelayConfig config, Services services, WorkflowHandoff handoff, String owner) {
+    PayrelayConfig.TemporalSettings t = config.temporal();
+    JobLeases leases = new JobLeases(services.database().dsl());
+    List<PagedJob<?>> jobs = new ArrayList<>();
+    if (!t.expirySweep().isZero()) {
+      OperatorSignal sweeper =
+          new OperatorSignal("payrelay-sweeper", "PENDING past its deadline", null);
+      jobs.add(
+          new PagedJob<>(
+                  leases,
+                  "expiry-sweep",
+                  owner,
+                  SWEEP_BATCH,
+                  new PagedJob.Source<PaymentRow>() {
+                    @Override
+                    public List<PaymentRow> page(PageCursor after, int limit) {
+                      return services.payments().overdue(t.expirySweepGrace(), after, limit);
+                    }
+
+                    @Override
+                    public PageCursor cursorAfter(PaymentRow row) {
+                      return new PageCursor(row.expiresAt(), row.paymentId());
+                    }
+                  },
+                  payment -> handoff.requery(payment, sweeper))
+              .start(t.expirySweep()));
+    }
+    if (!t.grantRepair().isZero()) {
+      GrantGaps gaps = new GrantGaps(services.database().dsl());
+      jobs.add(
+          new PagedJob<>(
+                  leases,
+                  "grant-repair",
+                  owner,
+                  SWEEP_BATCH,
+                  new PagedJob.Source<EventHandoff>() {
+                    @Override
+                    public List<EventHandoff> page(PageCursor after, int limit) {
+                      return gaps.paidWithoutGrant(t.grantRepairAfter(), after, limit);
+                    }
+
+                    @Override
+                    public PageCursor cursorAfter(EventHandoff row) {
+                      return gaps.cursorAfter(row);
+                    }
+                  },
+                  handoff::handOff)
+              .start(t.grantRepair()));
+    }
+    return jobs;
   }
 
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
@@ -182,9 +240,7 @@ public final class WorkerRuntime implements AutoCloseable {
     if (daily != null) {
       daily.close();
     }
-    if (sweep != null) {
-      sweep.close();
-    }
+    jobs.forEach(PagedJob::close);
     dispatcher.close();
     factory.shutdown();
     factory.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

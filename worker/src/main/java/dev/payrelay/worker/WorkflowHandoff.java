@@ -1,13 +1,16 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.EventHandoff;
+import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.workflows.ChannelQueryPolicy;
+import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PaymentWorkflowStarts;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.client.WorkflowClient;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -42,18 +45,46 @@ public final class WorkflowHandoff {
    * @throws io.temporal.client.WorkflowServiceException or a gRPC status exception when Temporal
    *     cannot be reached; the caller keeps the row PENDING and retries later
    */
-  public void handOff(ClaimedEvent event) {
+  public void handOff(EventHandoff event) {
     PaymentWorkflowStarts.signalWithStart(
         client,
-        new PaymentWorkflowInput(
+        input(
             event.paymentId(),
             event.tenantId(),
             event.orderId(),
             event.channel(),
-            publishRetries,
-            event.expiresAt().toString(),
-            channelQueries),
+            event.expiresAt()),
         PaymentWorkflow::onOutboxEvent,
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
+  }
+
+  /**
+   * Sends {@code requery} (starting the workflow if needed) to a payment's workflow.
+   *
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public void requery(PaymentRow payment, OperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(
+        client,
+        input(
+            payment.paymentId(),
+            payment.tenantId(),
+            payment.orderId(),
+            payment.channel(),
+            payment.expiresAt()),
+        PaymentWorkflow::requery,
+        signal);
+  }
+
+  private PaymentWorkflowInput input(
+      String paymentId, String tenantId, String orderId, String channel, Instant expiresAt) {
+    return new PaymentWorkflowInput(
+        paymentId,
+        tenantId,
+        orderId,
+        channel,
+        publishRetries,
+        expiresAt.toString(),
+        channelQueries);
   }
 }

@@ -1,0 +1,118 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.sql.JobLeases;
+import dev.payrelay.sql.PageCursor;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A background job that walks its rows a page per pass, run by one worker at a time: each pass
+ * first takes or renews the job's lease in the database ({@link JobLeases}, lease = three
+ * intervals, so a dead owner's job moves to another worker), then continues after the cursor the
+ * last pass stored, on whichever worker it ran. A short page means the end was reached and the next
+ * pass starts from the beginning again, so every row is visited in turn (fair paging).
+ *
+ * @param <T> a row
+ */
+final class PagedJob<T> implements AutoCloseable {
+
+  /** Where the job's rows come from. */
+  interface Source<T> {
+    /** Up to {@code limit} rows after {@code after} (null: from the start), in cursor order. */
+    List<T> page(PageCursor after, int limit);
+
+    /** The cursor right after {@code row}. */
+    PageCursor cursorAfter(T row);
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(PagedJob.class);
+
+  private final JobLeases leases;
+  private final String job;
+  private final String owner;
+  private final int batch;
+  private final Source<T> source;
+  private final Consumer<T> action;
+  private Duration leaseTtl = Duration.ofMinutes(1);
+  private final ScheduledExecutorService timer;
+
+  /**
+   * A job (not yet started).
+   *
+   * @param job the lease's name, e.g. {@code expiry-sweep}
+   * @param owner this worker's lease owner name
+   * @param batch rows per pass
+   * @param action what to do with each row; an exception stops the pass (the next pass retries from
+   *     the same cursor)
+   */
+  PagedJob(
+      JobLeases leases, String job, String owner, int batch, Source<T> source, Consumer<T> action) {
+    this.leases = leases;
+    this.job = job;
+    this.owner = owner;
+    this.batch = batch;
+    this.source = source;
+    this.action = action;
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().name(job).daemon().unstarted(r));
+  }
+
+  /** Runs a pass every {@code interval}, the first after one interval. */
+  PagedJob<T> start(Duration interval) {
+    leaseTtl = interval.multipliedBy(3);
+    timer.scheduleWithFixedDelay(
+        this::runOnceQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  /**
+   * One pass, if this worker holds (or takes) the lease.
+   *
+   * @return rows handled; 0 when another worker owns the job
+   */
+  int runOnce() {
+    if (!leases.tryAcquire(job, owner, leaseTtl)) {
+      return 0;
+    }
+    PageCursor after = PageCursor.decode(leases.cursor(job).orElse(null));
+    List<T> page = source.page(after, batch);
+    int handled = 0;
+    for (T row : page) {
+      action.accept(row);
+      handled++;
+      after = source.cursorAfter(row);
+    }
+    boolean end = page.size() < batch;
+    leases.saveCursor(job, owner, end ? null : after.encode());
+    if (handled > 0) {
+      log.info("{}: {} row(s) handled{}", job, handled, end ? "; back to the start" : "");
+    }
+    return handled;
+  }
+
+  private void runOnceQuietly() {
+    try {
+      runOnce();
+    } catch (RuntimeException e) {
+      log.warn("{} pass failed (next pass retries from the same place): {}", job, e.toString());
+    }
+  }
+
+  /** Stops the timer and gives the lease up so another worker takes over at once. */
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    try {
+      leases.release(job, owner);
+    } catch (RuntimeException e) {
+      log.warn("could not release the {} lease: {}", job, e.toString());
+    }
+  }
+}
