@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.activities.ChannelActivitiesImpl;
+import dev.payrelay.activities.DailyReconciliationActivitiesImpl;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
@@ -16,20 +17,22 @@ import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.OutboxRetention;
 import dev.payrelay.sql.OutboxStatistics;
+import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
 /**
- * The worker role: declares the AMQP topology, runs the Temporal worker (payment workflows and
- * their activities), the outbox dispatcher and the outbox's housekeeping (gauges, retention purge).
+ * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
+ * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
+ * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
+ * outbox's housekeeping (gauges, retention purge).
  */
 public final class WorkerRuntime implements AutoCloseable {
 
@@ -37,7 +40,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
-  private final DailyReconciliation daily;
+  private final DailyReconciliationTrigger daily;
   private final ExpirySweep sweep;
 
   private WorkerRuntime(
@@ -45,7 +48,7 @@ public final class WorkerRuntime implements AutoCloseable {
       WorkerFactory factory,
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
-      DailyReconciliation daily,
+      DailyReconciliationTrigger daily,
       ExpirySweep sweep) {
     this.publisher = publisher;
     this.factory = factory;
@@ -95,16 +98,13 @@ public final class WorkerRuntime implements AutoCloseable {
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
         new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
         new ChannelActivitiesImpl(channels));
-    // Statements are read on their own queue: a slow statement never delays payment activities.
-    Worker reconciliation = factory.newWorker(TaskQueues.RECONCILIATION);
-    reconciliation.registerWorkflowImplementationTypes(ReconciliationWorkflowImpl.class);
-    reconciliation.registerActivitiesImplementations(
-        new ReconciliationActivitiesImpl(
-            services.reconciliation(),
-            channels,
-            services.ledger(),
-            services.payments(),
-            services.entitlements()));
+    DailyReconciliationTrigger daily;
+    try {
+      daily = reconciliation(factory, config, services, temporal, channels);
+    } catch (RuntimeException e) {
+      publisher.close();
+      throw e;
+    }
     factory.start();
     WorkflowHandoff handoff =
         new WorkflowHandoff(
@@ -120,15 +120,6 @@ public final class WorkerRuntime implements AutoCloseable {
                 owner,
                 services.metrics())
             .start();
-    DailyReconciliation daily =
-        config.temporal().dailyReconciliation()
-            ? new DailyReconciliation(
-                    temporal.client(),
-                    services.reconciliation(),
-                    channels.stream().map(PaymentChannel::name).toList(),
-                    Clock.systemUTC())
-                .start()
-            : null;
     Duration sweepEvery = config.temporal().expirySweep();
     ExpirySweep sweep =
         sweepEvery.isZero()
@@ -144,6 +135,37 @@ public final class WorkerRuntime implements AutoCloseable {
         publisher, factory, dispatcher, maintenance(config, services), daily, sweep);
   }
 
+  /**
+   * Registers the reconciliation workflows and activities on their own task queue (statements are
+   * slow and bulky; they never delay a payment's activities) and keeps the daily trigger.
+   */
+  private static DailyReconciliationTrigger reconciliation(
+      WorkerFactory factory,
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      List<PaymentChannel> channels) {
+    Worker worker = factory.newWorker(TaskQueues.RECONCILIATION);
+    worker.registerWorkflowImplementationTypes(
+        ReconciliationWorkflowImpl.class, DailyReconciliationWorkflowImpl.class);
+    DailyReconciliationActivitiesImpl dailyStarts =
+        new DailyReconciliationActivitiesImpl(temporal.client(), services.reconciliation());
+    worker.registerActivitiesImplementations(
+        new ReconciliationActivitiesImpl(
+            services.reconciliation(),
+            channels,
+            services.ledger(),
+            services.payments(),
+            services.entitlements()),
+        dailyStarts);
+    // The Schedule's first action may come before the worker polls; it waits in the task queue.
+    return DailyReconciliationTrigger.start(
+        config.temporal().dailyReconciliation(),
+        temporal,
+        dailyStarts,
+        channels.stream().map(PaymentChannel::name).toList());
+  }
+
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
     DSLContext dsl = services.database().dsl();
     return new OutboxMaintenance(
@@ -152,6 +174,11 @@ public final class WorkerRuntime implements AutoCloseable {
             config.outbox(),
             services.metrics())
         .start();
+  }
+
+  /** What starts the daily reconciliation in this worker. */
+  public DailyReconciliationTrigger.Mode dailyReconciliation() {
+    return daily.mode();
   }
 
   /** Asks the dispatcher for a round now (after a local outbox commit). */
@@ -179,9 +206,7 @@ public final class WorkerRuntime implements AutoCloseable {
   @Override
   public void close() {
     maintenance.close();
-    if (daily != null) {
-      daily.close();
-    }
+    daily.close();
     if (sweep != null) {
       sweep.close();
     }
