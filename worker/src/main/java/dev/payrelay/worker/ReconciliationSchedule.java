@@ -37,9 +37,9 @@ public final class ReconciliationSchedule {
   static final Duration EVERY = Duration.ofHours(1);
 
   /**
-   * Actions missed while the server was down for up to two days still run when it returns, so an
-   * outage across a midnight still reconciles the day before it; older ones are dropped (start
-   * those days on demand, or backfill the Schedule).
+   * Actions missed in the last two days (the server was down) still run when it returns, each for
+   * the day before its own scheduled hour, so an outage of up to two days misses no day; older ones
+   * are dropped (start those days on demand, or backfill the Schedule).
    */
   static final Duration CATCH_UP_WINDOW = Duration.ofDays(2);
 
@@ -56,7 +56,7 @@ public final class ReconciliationSchedule {
    */
   static final Duration ACTION_TIMEOUT = Duration.ofMinutes(30);
 
-  /** Memo key of the Schedule's description (shown by {@code temporal schedule describe}). */
+  /** Memo key of the Schedule's description in words, for whoever finds it on the server. */
   static final String DESCRIPTION_MEMO = "description";
 
   private static final Logger log = LoggerFactory.getLogger(ReconciliationSchedule.class);
