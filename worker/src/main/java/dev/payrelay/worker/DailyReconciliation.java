@@ -1,10 +1,7 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.ReconciliationRun;
-import dev.payrelay.sql.RunStatus;
-import dev.payrelay.workflows.ReconciliationStarts;
-import io.temporal.client.WorkflowClient;
+import dev.payrelay.workflows.activities.DailyReconciliationActivities;
+import dev.payrelay.workflows.activities.ReconciliationDay;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -16,29 +13,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts yesterday's reconciliation per channel, at start and then hourly. The fallback for
- * Temporal Schedules, which the Java test server does not implement: the workflow id {@code
- * recon-{channel}-{date}} makes every start after the first a no-op, and a failed day is run again
- * on the next tick, as is one that completed on demand before the day was over. Yesterday is the
- * UTC date, the sandbox statement's day.
+ * Starts yesterday's reconciliation per channel, at start and then hourly: the in-process fallback
+ * for the daily reconciliation Schedule ({@link ReconciliationSchedule}) where Schedules are
+ * unsupported (the in-memory Java test server, or a server that answers UNIMPLEMENTED). Each tick
+ * calls the Schedule's own activity implementation directly, so both follow the same rules: start
+ * unless running, run a failed day again, and once more a day that completed on demand before it
+ * was over. Yesterday is the UTC date, the sandbox statement's day.
  */
 public final class DailyReconciliation implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DailyReconciliation.class);
 
-  private final WorkflowClient client;
-  private final Reconciliation reconciliation;
+  private final DailyReconciliationActivities starts;
   private final List<String> channels;
   private final Clock clock;
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().name("daily-reconciliation").daemon().unstarted(r));
 
-  /** A scheduler for {@code channels}; {@code clock} only picks the date, never a due time. */
+  /**
+   * A tick over {@code channels} through {@code starts} (the activity implementation, called
+   * outside any activity); {@code clock} only picks the date, never a due time.
+   */
   public DailyReconciliation(
-      WorkflowClient client, Reconciliation reconciliation, List<String> channels, Clock clock) {
-    this.client = client;
-    this.reconciliation = reconciliation;
+      DailyReconciliationActivities starts, List<String> channels, Clock clock) {
+    this.starts = starts;
     this.channels = List.copyOf(channels);
     this.clock = clock;
   }
@@ -54,26 +53,12 @@ public final class DailyReconciliation implements AutoCloseable {
     LocalDate yesterday = LocalDate.now(clock.withZone(ZoneOffset.UTC)).minusDays(1);
     for (String channel : channels) {
       try {
-        if (ReconciliationStarts.start(
-            client, channel, yesterday, completedEarly(channel, yesterday))) {
-          log.info("started reconciliation of {} for {}", channel, yesterday);
-        }
+        starts.startDay(new ReconciliationDay(channel, yesterday.toString()));
       } catch (RuntimeException e) {
         log.warn(
             "could not start reconciliation of {} for {}: {}", channel, yesterday, e.toString());
       }
     }
-  }
-
-  /**
-   * Whether the day's last run completed before the day was over (started on demand during it):
-   * then it saw a partial statement and the day is run again, once, after it ended.
-   */
-  private boolean completedEarly(String channel, LocalDate day) {
-    ReconciliationRun run = reconciliation.summary(channel, day).run();
-    return run != null
-        && run.status() == RunStatus.COMPLETED
-        && run.startedAt().isBefore(day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant());
   }
 
   @Override

@@ -121,6 +121,11 @@ public final class DevStack implements AutoCloseable {
     return sandbox;
   }
 
+  /** The worker role (Temporal workers, dispatcher, daily reconciliation trigger). */
+  public WorkerRuntime worker() {
+    return worker;
+  }
+
   /** The Temporal connection. */
   public TemporalConnection temporal() {
     return temporal;

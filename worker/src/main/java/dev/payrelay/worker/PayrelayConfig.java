@@ -81,9 +81,12 @@ public record PayrelayConfig(
    * @param channelQueries when a payment's workflow asks the channel about an unconfirmed payment:
    *     {@code PAYRELAY_QUERY_GRACE_SECONDS} (30), {@code PAYRELAY_QUERY_INITIAL_SECONDS} (30),
    *     {@code PAYRELAY_QUERY_MAX_SECONDS} (600)
-   * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): the worker keeps the
-   *     daily reconciliation Schedule (or, where Schedules are unsupported, an hourly in-process
-   *     tick) that starts yesterday's {@code recon-{channel}-{date}}
+   * @param dailyReconciliation {@code PAYRELAY_RECONCILIATION_DAILY} (true): every worker creates,
+   *     or updates to its definition, the Temporal Schedule {@code recon-daily-{channel}} per
+   *     channel at start; hourly, it starts yesterday's (UTC) {@code recon-{channel}-{date}} unless
+   *     running or completed (see {@link ReconciliationSchedule}). Only on the in-memory server, or
+   *     a server that answers UNIMPLEMENTED, an hourly in-process tick does the same instead.
+   *     false: neither, and an existing Schedule is left as it is (pause or delete it to stop it)
    * @param expirySweep {@code PAYRELAY_EXPIRY_SWEEP_SECONDS} (300; 0 turns it off): how often the
    *     worker hands PENDING payments past their deadline to their workflow again
    * @param expirySweepGrace {@code PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS} (300): how long past the

@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.activities.ChannelActivitiesImpl;
+import dev.payrelay.activities.DailyReconciliationActivitiesImpl;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
@@ -22,20 +23,23 @@ import dev.payrelay.sql.OutboxStatistics;
 import dev.payrelay.sql.PageCursor;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
 /**
- * The worker role: declares the AMQP topology, runs the Temporal worker (payment workflows and
- * their activities), the outbox dispatcher and the outbox's housekeeping (gauges, retention purge).
+ * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
+ * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
+ * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
+ * outbox's housekeeping (gauges, retention purge).
  */
 public final class WorkerRuntime implements AutoCloseable {
 
@@ -46,7 +50,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
-  private final DailyReconciliation daily;
+  private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
 
   private WorkerRuntime(
@@ -54,7 +58,7 @@ public final class WorkerRuntime implements AutoCloseable {
       WorkerFactory factory,
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
-      DailyReconciliation daily,
+      DailyReconciliationTrigger daily,
       List<PagedJob<?>> jobs) {
     this.publisher = publisher;
     this.factory = factory;
@@ -104,16 +108,13 @@ public final class WorkerRuntime implements AutoCloseable {
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
         new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
         new ChannelActivitiesImpl(channels));
-    // Statements are read on their own queue: a slow statement never delays payment activities.
-    Worker reconciliation = factory.newWorker(TaskQueues.RECONCILIATION);
-    reconciliation.registerWorkflowImplementationTypes(ReconciliationWorkflowImpl.class);
-    reconciliation.registerActivitiesImplementations(
-        new ReconciliationActivitiesImpl(
-            services.reconciliation(),
-            channels,
-            services.ledger(),
-            services.payments(),
-            services.entitlements()));
+    DailyReconciliationTrigger daily;
+    try {
+      daily = reconciliation(factory, config, services, temporal, channels);
+    } catch (RuntimeException e) {
+      publisher.close();
+      throw e;
+    }
     factory.start();
     WorkflowHandoff handoff =
         new WorkflowHandoff(
@@ -129,15 +130,6 @@ public final class WorkerRuntime implements AutoCloseable {
                 owner,
                 services.metrics())
             .start();
-    DailyReconciliation daily =
-        config.temporal().dailyReconciliation()
-            ? new DailyReconciliation(
-                    temporal.client(),
-                    services.reconciliation(),
-                    channels.stream().map(PaymentChannel::name).toList(),
-                    Clock.systemUTC())
-                .start()
-            : null;
     List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
     return new WorkerRuntime(
         publisher, factory, dispatcher, maintenance(config, services), daily, jobs);
@@ -202,6 +194,37 @@ public final class WorkerRuntime implements AutoCloseable {
     return jobs;
   }
 
+  /**
+   * Registers the reconciliation workflows and activities on their own task queue (statements are
+   * slow and bulky; they never delay a payment's activities) and keeps the daily trigger.
+   */
+  private static DailyReconciliationTrigger reconciliation(
+      WorkerFactory factory,
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      List<PaymentChannel> channels) {
+    Worker worker = factory.newWorker(TaskQueues.RECONCILIATION);
+    worker.registerWorkflowImplementationTypes(
+        ReconciliationWorkflowImpl.class, DailyReconciliationWorkflowImpl.class);
+    DailyReconciliationActivitiesImpl dailyStarts =
+        new DailyReconciliationActivitiesImpl(temporal.client(), services.reconciliation());
+    worker.registerActivitiesImplementations(
+        new ReconciliationActivitiesImpl(
+            services.reconciliation(),
+            channels,
+            services.ledger(),
+            services.payments(),
+            services.entitlements()),
+        dailyStarts);
+    // The Schedule's first action may come before the worker polls; it waits in the task queue.
+    return DailyReconciliationTrigger.start(
+        config.temporal().dailyReconciliation(),
+        temporal,
+        dailyStarts,
+        channels.stream().map(PaymentChannel::name).toList());
+  }
+
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
     DSLContext dsl = services.database().dsl();
     return new OutboxMaintenance(
@@ -210,6 +233,11 @@ public final class WorkerRuntime implements AutoCloseable {
             config.outbox(),
             services.metrics())
         .start();
+  }
+
+  /** What starts the daily reconciliation in this worker. */
+  public DailyReconciliationTrigger.Mode dailyReconciliation() {
+    return daily.mode();
   }
 
   /** Asks the dispatcher for a round now (after a local outbox commit). */
@@ -237,9 +265,7 @@ public final class WorkerRuntime implements AutoCloseable {
   @Override
   public void close() {
     maintenance.close();
-    if (daily != null) {
-      daily.close();
-    }
+    daily.close();
     jobs.forEach(PagedJob::close);
     dispatcher.close();
     factory.shutdown();

@@ -10,6 +10,7 @@ public final class WorkflowIds {
 
   private static final String PAYMENT_PREFIX = "payment-";
   private static final String RECONCILIATION_PREFIX = "recon-";
+  private static final String DAILY_RECONCILIATION_PREFIX = "recon-daily-";
 
   private WorkflowIds() {}
 
@@ -24,5 +25,14 @@ public final class WorkflowIds {
    */
   public static String reconciliation(String channel, LocalDate date) {
     return RECONCILIATION_PREFIX + channel + "-" + date;
+  }
+
+  /**
+   * {@code recon-daily-{channel}} ({@code recon-daily-sandbox}): the id of the channel's daily
+   * reconciliation Schedule, and the prefix of the {@link DailyReconciliationWorkflow} ids it
+   * starts (the Schedule appends each action's time).
+   */
+  public static String dailyReconciliation(String channel) {
+    return DAILY_RECONCILIATION_PREFIX + channel;
   }
 }
