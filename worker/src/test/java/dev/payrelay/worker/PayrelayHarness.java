@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -18,10 +19,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A whole payrelay (DevStack: API, worker, dispatcher, sandbox) on a fresh database, its own
@@ -135,6 +138,27 @@ final class PayrelayHarness implements AutoCloseable {
 
   record SignedCallback(byte[] raw, Map<String, String> headers) {}
 
+  /**
+   * Posts the signed PAID callback the sandbox would send for {@code paymentId} paid by {@code txn}
+   * (amount as the channel writes it, e.g. "10.50"), whether or not the sandbox saw that payment.
+   */
+  HttpResponse<String> postPaidCallback(
+      String paymentId, String txn, String amount, String currency)
+      throws IOException, InterruptedException {
+    SignedCallback cb =
+        signedCallback(
+            new SandboxNotification(
+                "ntf_" + txn,
+                config.sandbox().merchantId(),
+                paymentId,
+                txn,
+                amount,
+                currency,
+                "PAID",
+                Instant.now()));
+    return postWebhook(cb.raw(), cb.headers());
+  }
+
   HttpResponse<String> postWebhook(byte[] raw, Map<String, String> headers)
       throws IOException, InterruptedException {
     return post(api("/v1/webhooks/sandbox"), raw, headers);
@@ -159,6 +183,23 @@ final class PayrelayHarness implements AutoCloseable {
 
   Channel amqpChannel() throws IOException {
     return amqp.createChannel();
+  }
+
+  /**
+   * Binds ({@code true}) or unbinds the harness's queues: while unbound, every event published to
+   * the exchange is returned (mandatory) and its publish fails UNROUTABLE.
+   */
+  void routeEvents(boolean bound) throws IOException, TimeoutException {
+    String exchange = config.amqp().exchange();
+    try (Channel ch = amqp.createChannel()) {
+      for (QueueBinding b : config.amqp().queues()) {
+        if (bound) {
+          ch.queueBind(b.queue(), exchange, b.routingKeyPattern());
+        } else {
+          ch.queueUnbind(b.queue(), exchange, b.routingKeyPattern());
+        }
+      }
+    }
   }
 
   static int freePort() throws IOException {

@@ -1,0 +1,128 @@
+package dev.payrelay.workflows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.testing.WorkflowReplayer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Replays every committed history in {@code src/test/resources/histories} with the workflow
+ * implementation its WorkflowType names, so a change that would break running workflows
+ * (non-determinism) fails here before it ships; such a change needs {@code Workflow.getVersion},
+ * not a new recording.
+ *
+ * <p>The histories were recorded on the real Temporal dev server by the worker module's {@code
+ * HistoryRecordingTest} and {@code ReconciliationHistoryRecordingTest}, run on purpose for a new
+ * workflow shape (the command is in their Javadoc). A file's name is its branch; keep names stable.
+ */
+class WorkflowHistoriesReplayTest {
+
+  /**
+   * The source folder, from the module's directory (Maven's working directory): unlike the test
+   * classpath, it holds no copy of a history deleted since the last {@code clean}.
+   */
+  private static final Path FOLDER = Path.of("src", "test", "resources", "histories");
+
+  /** Every branch with a recording; a lost file fails {@link #everyBranch_hasACommittedHistory}. */
+  private static final List<String> BRANCHES =
+      List.of(
+          "payment-happy-path",
+          "payment-publish-retry-then-sent",
+          "payment-publish-dead",
+          "payment-dead-replayed",
+          "payment-dead-discarded",
+          "payment-resolve-accept-as-paid",
+          "payment-resolve-close",
+          "payment-resolve-mark-for-refund",
+          "payment-unknown-state-query-confirms",
+          "payment-expired",
+          "reconciliation-with-repairs",
+          // Recorded (on the Java test server) before the "channel-watch" version marker existed:
+          // proves such runs still replay through getVersion's default branch. Not re-recordable.
+          "payment-happy-path-before-channel-watch");
+
+  private static final Map<String, Class<?>> IMPLEMENTATIONS =
+      Map.of(
+          "PaymentWorkflow", PaymentWorkflowImpl.class,
+          "ReconciliationWorkflow", ReconciliationWorkflowImpl.class);
+
+  /**
+   * Temporal's default history-count warning limit ({@code limit.historyCount.warn}, 10,240
+   * events): a branch past it would be logged by the server on every write.
+   */
+  private static final int HISTORY_EVENTS_WARN_LIMIT = 10_240;
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("histories")
+  void committedHistory_replaysWithoutNonDeterminism(Path file) throws Exception {
+    WorkflowExecutionHistory history = read(file);
+
+    WorkflowReplayer.replayWorkflowExecution(history, implementationOf(history));
+  }
+
+  @Test
+  void everyBranch_hasACommittedHistory() {
+    List<String> names = histories().map(WorkflowHistoriesReplayTest::branch).toList();
+
+    assertThat(names).hasSizeGreaterThanOrEqualTo(BRANCHES.size()).containsAll(BRANCHES);
+  }
+
+  @Test
+  void longestHistory_staysBelowTemporalsWarningLimit() {
+    Path longest =
+        histories().max(Comparator.comparingInt(WorkflowHistoriesReplayTest::events)).orElseThrow();
+    int events = events(longest);
+    System.out.printf("longest committed history: %s, %d events%n", branch(longest), events);
+
+    assertThat(events).isLessThan(HISTORY_EVENTS_WARN_LIMIT);
+  }
+
+  /** The committed histories, by file name. */
+  static Stream<Path> histories() {
+    try (Stream<Path> files = Files.list(FOLDER)) {
+      return files.filter(f -> f.toString().endsWith(".json")).sorted().toList().stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + FOLDER.toAbsolutePath(), e);
+    }
+  }
+
+  private static Class<?> implementationOf(WorkflowExecutionHistory history) {
+    String type =
+        history
+            .getEvents()
+            .get(0)
+            .getWorkflowExecutionStartedEventAttributes()
+            .getWorkflowType()
+            .getName();
+    assertThat(IMPLEMENTATIONS).as("implementation of workflow type %s", type).containsKey(type);
+    return IMPLEMENTATIONS.get(type);
+  }
+
+  private static WorkflowExecutionHistory read(Path file) {
+    try {
+      return WorkflowExecutionHistory.fromJson(Files.readString(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static int events(Path file) {
+    return read(file).getEvents().size();
+  }
+
+  private static String branch(Path file) {
+    String name = file.getFileName().toString();
+    return name.substring(0, name.length() - ".json".length());
+  }
+}
