@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
  * @param webhooks channel callbacks
  * @param admin operator fixes
  * @param reconciliations on-demand reconciliation and its summaries
+ * @param listing payments by workflow state, through Temporal's visibility store
  * @param metrics the registry {@code /metrics} scrapes
  * @param databaseUp whether the database answers, for {@code /health}
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
@@ -22,6 +23,7 @@ public record ApiHandlers(
     WebhookService webhooks,
     AdminService admin,
     ReconciliationAdmin reconciliations,
+    PaymentListingAdmin listing,
     PrometheusMeterRegistry metrics,
     BooleanSupplier databaseUp,
     int webhookBodyLimit) {}

@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} {@code {operator, reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
+ *   <li>{@code GET
+ *       /v1/admin/payments?state=NEEDS_ATTENTION&tenantId=&channel=&limit=100&pageToken=}: payment
+ *       workflows by their search attributes, {@code {query, payments:[...], nextPageToken}}; the
+ *       query is the List Filter the Temporal UI takes; 400 unknown state, unsafe tenant or
+ *       channel, limit outside 1..1000; 503 when Temporal is unreachable or cannot list
  *   <li>{@code GET /v1/admin/outbox?status=DEAD&eventType=&olderThanSeconds=&limit=}: rows for
  *       operators with age, attempts and last error
  *   <li>{@code POST /v1/admin/outbox/{eventId}/replay} and {@code .../discard} {@code {operator,
@@ -49,17 +54,24 @@ public final class ApiServer implements AutoCloseable {
 
   private final Javalin app;
 
+  /**
+   * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
+   * anything that prints what the API answers, e.g. the CLI's {@code --json}.
+   */
+  public static ObjectMapper jsonMapper() {
+    return JsonMapper.builder()
+        .addModule(new JavaTimeModule())
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        // Money is never guessed: 19.99, "1999" or 1e3 for amountMinor is a 400, not a 19.
+        .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+        .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .build();
+  }
+
   /** Builds (does not start) the server. */
   public ApiServer(ApiHandlers h) {
-    ObjectMapper mapper =
-        JsonMapper.builder()
-            .addModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            // Money is never guessed: 19.99, "1999" or 1e3 for amountMinor is a 400, not a 19.
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
+    ObjectMapper mapper = jsonMapper();
     this.app =
         Javalin.create(
             cfg -> {
@@ -83,6 +95,17 @@ public final class ApiServer implements AutoCloseable {
                         .resolve(
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class))));
+    app.get(
+        "/v1/admin/payments",
+        ctx ->
+            ctx.json(
+                h.listing()
+                    .list(
+                        ctx.queryParam("state"),
+                        ctx.queryParam("tenantId"),
+                        ctx.queryParam("channel"),
+                        intParam(ctx, "limit"),
+                        ctx.queryParam("pageToken"))));
     app.get(
         "/v1/admin/outbox",
         ctx ->
@@ -139,6 +162,7 @@ public final class ApiServer implements AutoCloseable {
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
     app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
+    app.exception(ServiceUnavailableException.class, (e, ctx) -> error(ctx, 503, e.getMessage()));
     app.exception(
         com.fasterxml.jackson.core.JacksonException.class,
         (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));
@@ -227,6 +251,15 @@ public final class ApiServer implements AutoCloseable {
     String value = ctx.queryParam(name);
     try {
       return value == null ? fallback : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new BadRequestException(name + " must be an integer");
+    }
+  }
+
+  private static Integer intParam(Context ctx, String name) {
+    String value = ctx.queryParam(name);
+    try {
+      return value == null ? null : Integer.valueOf(value);
     } catch (NumberFormatException e) {
       throw new BadRequestException(name + " must be an integer");
     }

@@ -105,6 +105,7 @@ class ApiInputTest {
                         resolutions, new DeadEvents(dsl), payments, new OutboxStore(dsl), signals),
                     new ReconciliationAdmin(
                         new Reconciliation(dsl, payments, writer), channels, null),
+                    null, // listing by state: AdminPaymentsApiTest
                     metrics,
                     () -> true,
                     4096))

@@ -4,6 +4,7 @@ import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelRegistry;
+import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
 import dev.payrelay.api.ReconciliationAdmin;
@@ -12,6 +13,7 @@ import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.sql.PaymentAudit;
+import dev.payrelay.workflows.PaymentListing;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -63,6 +65,7 @@ public final class ApiRuntime {
                 outboxCommitted),
             admin(config, services, temporal),
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
+            new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),
             services::databaseUp,
             config.api().webhookBodyLimit()));

@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,9 +25,22 @@ import picocli.CommandLine.Command;
       ResolveCommand.class,
       OutboxCommand.class,
       ReconcileCommand.class,
+      AdminCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {
+
+  private final Map<String, String> env;
+
+  /** The command over this process's environment. */
+  public PayrelayCommand() {
+    this(System.getenv());
+  }
+
+  /** The command over {@code env} instead of the process's (tests run subcommands in-process). */
+  PayrelayCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
 
   @Override
   public void run() {
@@ -47,6 +61,14 @@ public final class PayrelayCommand implements Runnable {
   /** The configuration from this process's environment: the one place that reads it. */
   static PayrelayConfig config() {
     return PayrelayConfig.fromEnv(System.getenv());
+  }
+
+  /**
+   * The configuration from this command's environment, for subcommands that reach it as their
+   * {@code @ParentCommand}.
+   */
+  PayrelayConfig configuration() {
+    return PayrelayConfig.fromEnv(env);
   }
 
   /** Blocks until the JVM is asked to stop, then closes {@code resource}. */

@@ -37,6 +37,7 @@ final class PayrelayHarness implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final TestDatabase db;
+  final Map<String, String> env;
   final PayrelayConfig config;
   final String queue;
   final DevStack stack;
@@ -67,6 +68,7 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
     env.putAll(extraEnv);
+    this.env = Map.copyOf(env);
     config = PayrelayConfig.fromEnv(env);
     stack = DevStack.start(config, new PrintStream(OutputStream.nullOutputStream()));
     ConnectionFactory factory = new ConnectionFactory();
@@ -82,13 +84,19 @@ final class PayrelayHarness implements AutoCloseable {
     return config.sandbox().url().resolve(path);
   }
 
-  /** Creates a sandbox payment; returns its id. */
+  /** Creates a sandbox payment of tenant t1; returns its id. */
   String createPayment(long amountMinor, String currency, String... courses) throws Exception {
+    return createPayment("t1", amountMinor, currency, courses);
+  }
+
+  /** Creates a sandbox payment of {@code tenantId}; returns its id. */
+  String createPayment(String tenantId, long amountMinor, String currency, String... courses)
+      throws Exception {
     String body =
         JSON.writeValueAsString(
             Map.of(
                 "tenantId",
-                "t1",
+                tenantId,
                 "orderId",
                 "o-" + UUID.randomUUID(),
                 "userId",

@@ -1,0 +1,142 @@
+package dev.payrelay.workflows;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsRequest;
+import io.temporal.api.workflowservice.v1.ListWorkflowExecutionsResponse;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionMetadata;
+import io.temporal.common.SearchAttributes;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Client-side helper (not workflow code): lists payment workflows through Temporal's visibility
+ * store with the ListWorkflowExecutions RPC, one page per call, so the admin API, the CLI and the
+ * Web UI's query box give the same answer for the same {@link PaymentListingFilter#query()}.
+ * Visibility is eventually consistent: a state change shows up shortly after the workflow upserts
+ * it, never in the same instant.
+ */
+public final class PaymentListing {
+
+  /** Rows per page when the caller names no limit. */
+  public static final int DEFAULT_LIMIT = 100;
+
+  /** Most rows per page: bounds the frontend's work and the answer's size. */
+  public static final int MAX_LIMIT = 1000;
+
+  /** Long enough for a busy frontend, short enough that an operator is not left waiting. */
+  private static final long RPC_TIMEOUT_SECONDS = 10;
+
+  private static final String STATUS_PREFIX = "WORKFLOW_EXECUTION_STATUS_";
+
+  private final WorkflowClient client;
+
+  /** Lists in {@code client}'s namespace. */
+  public PaymentListing(WorkflowClient client) {
+    this.client = client;
+  }
+
+  /**
+   * Runs the filter's query for one page.
+   *
+   * @param limit rows per page, 1..{@link #MAX_LIMIT}
+   * @param pageToken null (or blank) for the first page, else a previous page's {@code
+   *     nextPageToken} for the same filter
+   * @throws IllegalArgumentException for a limit out of range or a page token that is not one of
+   *     ours (malformed, or refused by the server)
+   * @throws PaymentListingUnavailableException when Temporal is unreachable, does not support
+   *     listing, or refuses the query
+   */
+  public PaymentListingPage list(PaymentListingFilter filter, int limit, String pageToken) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", got " + limit);
+    }
+    String query = filter.query();
+    boolean paging = pageToken != null && !pageToken.isBlank();
+    ListWorkflowExecutionsRequest request =
+        ListWorkflowExecutionsRequest.newBuilder()
+            .setNamespace(client.getOptions().getNamespace())
+            .setQuery(query)
+            .setPageSize(limit)
+            .setNextPageToken(paging ? decode(pageToken) : ByteString.EMPTY)
+            .build();
+    ListWorkflowExecutionsResponse response;
+    try {
+      response =
+          client
+              .getWorkflowServiceStubs()
+              .blockingStub()
+              .withDeadlineAfter(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+              .listWorkflowExecutions(request);
+    } catch (StatusRuntimeException e) {
+      throw refused(e, paging);
+    }
+    List<PaymentListingRow> rows = response.getExecutionsList().stream().map(this::row).toList();
+    ByteString next = response.getNextPageToken();
+    return new PaymentListingPage(query, rows, next.isEmpty() ? null : encode(next));
+  }
+
+  private PaymentListingRow row(WorkflowExecutionInfo info) {
+    WorkflowExecutionMetadata m =
+        new WorkflowExecutionMetadata(info, client.getOptions().getDataConverter());
+    SearchAttributes attributes = m.getTypedSearchAttributes();
+    return new PaymentListingRow(
+        m.getExecution().getWorkflowId(),
+        attributes.get(PaymentSearchAttributes.PAYMENT_ID),
+        attributes.get(PaymentSearchAttributes.ORDER_ID),
+        attributes.get(PaymentSearchAttributes.TENANT_ID),
+        attributes.get(PaymentSearchAttributes.CHANNEL),
+        attributes.get(PaymentSearchAttributes.PAYMENT_STATE),
+        m.getStatus().name().replace(STATUS_PREFIX, ""),
+        m.getStartTime(),
+        info.hasCloseTime() ? m.getCloseTime() : null);
+  }
+
+  private RuntimeException refused(StatusRuntimeException e, boolean paging) {
+    Status.Code code = e.getStatus().getCode();
+    String target = client.getWorkflowServiceStubs().getOptions().getTarget();
+    String namespace = client.getOptions().getNamespace();
+    String why = e.getStatus().getDescription();
+    return switch (code) {
+      case INVALID_ARGUMENT ->
+          paging
+              ? new IllegalArgumentException("pageToken was not accepted by Temporal: " + why, e)
+              : new PaymentListingUnavailableException(
+                  "Temporal refused the listing query (are payrelay's search attributes registered"
+                      + " on namespace "
+                      + namespace
+                      + "?): "
+                      + why,
+                  e);
+      case UNIMPLEMENTED ->
+          new PaymentListingUnavailableException(
+              "the Temporal server at "
+                  + target
+                  + " does not support listing workflows (the in-memory test server has no"
+                  + " visibility store); use the dev server (./payrelay dev) or a real cluster",
+              e);
+      case UNAVAILABLE, DEADLINE_EXCEEDED ->
+          new PaymentListingUnavailableException(
+              "Temporal is unreachable at " + target + " (" + code + "): " + why, e);
+      default ->
+          new PaymentListingUnavailableException(
+              "Temporal could not list namespace " + namespace + " (" + code + "): " + why, e);
+    };
+  }
+
+  private static ByteString decode(String pageToken) {
+    try {
+      return ByteString.copyFrom(Base64.getUrlDecoder().decode(pageToken.trim()));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("pageToken is not a token this listing returned", e);
+    }
+  }
+
+  private static String encode(ByteString token) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(token.toByteArray());
+  }
+}

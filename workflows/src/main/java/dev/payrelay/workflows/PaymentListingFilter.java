@@ -1,0 +1,117 @@
+package dev.payrelay.workflows;
+
+import io.temporal.common.metadata.POJOWorkflowInterfaceMetadata;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which payment workflows to list, and the Temporal List Filter (visibility query) that selects
+ * them: the same text an operator types into the Web UI's query box, e.g. {@code WorkflowType =
+ * "PaymentWorkflow" AND PaymentState = "NEEDS_ATTENTION" AND TenantId = "t1"}.
+ *
+ * <p>Values are validated before they are quoted into the query, so no input can change its shape:
+ * the state must name a {@link PaymentWorkflowState}; tenant and channel ids may not contain
+ * quotes, backslashes, backticks or control characters (payrelay's ids never do) and are as long as
+ * their columns at most (64 and 32 characters, migration V1).
+ *
+ * @param state only workflows in this state, or null for every state
+ * @param tenantId only this tenant's payments, or null for every tenant
+ * @param channel only this channel's payments, or null for every channel
+ */
+public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, String channel) {
+
+  /** Longest tenant id payrelay stores ({@code payment_order.tenant_id}). */
+  public static final int MAX_TENANT_LENGTH = 64;
+
+  /** Longest channel name payrelay stores ({@code payment_order.channel}). */
+  public static final int MAX_CHANNEL_LENGTH = 32;
+
+  private static final String WORKFLOW_TYPE =
+      POJOWorkflowInterfaceMetadata.newInstance(PaymentWorkflow.class)
+          .getWorkflowType()
+          .orElseThrow();
+
+  /**
+   * A filter checked as {@link #of} checks one.
+   *
+   * @throws IllegalArgumentException for a tenant or channel that is blank, too long or holds a
+   *     character the query language could read as syntax
+   */
+  public PaymentListingFilter {
+    tenantId = checkedValue("tenantId", tenantId, MAX_TENANT_LENGTH);
+    channel = checkedValue("channel", channel, MAX_CHANNEL_LENGTH);
+  }
+
+  /**
+   * A filter from user input (admin API parameters, CLI options); null or blank means "any".
+   *
+   * @param state a {@link PaymentWorkflowState} name, any letter case
+   * @throws IllegalArgumentException for an unknown state, or a tenant or channel the constructor
+   *     refuses; the message names the parameter and what is allowed
+   */
+  public static PaymentListingFilter of(String state, String tenantId, String channel) {
+    return new PaymentListingFilter(parseState(state), blankToNull(tenantId), blankToNull(channel));
+  }
+
+  /**
+   * The List Filter: {@code WorkflowType = "PaymentWorkflow"} and one {@code Key = "value"} clause
+   * per given value, joined by AND, in the order state, tenant, channel.
+   */
+  public String query() {
+    List<String> clauses = new ArrayList<>();
+    clauses.add(equal("WorkflowType", WORKFLOW_TYPE));
+    if (state != null) {
+      clauses.add(equal(PaymentSearchAttributes.PAYMENT_STATE.getName(), state.name()));
+    }
+    if (tenantId != null) {
+      clauses.add(equal(PaymentSearchAttributes.TENANT_ID.getName(), tenantId));
+    }
+    if (channel != null) {
+      clauses.add(equal(PaymentSearchAttributes.CHANNEL.getName(), channel));
+    }
+    return String.join(" AND ", clauses);
+  }
+
+  private static String equal(String key, String value) {
+    return key + " = \"" + value + "\"";
+  }
+
+  private static PaymentWorkflowState parseState(String state) {
+    if (state == null || state.isBlank()) {
+      return null;
+    }
+    try {
+      return PaymentWorkflowState.valueOf(state.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "state must be one of "
+              + Arrays.toString(PaymentWorkflowState.values())
+              + ", got "
+              + state);
+    }
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+
+  private static String checkedValue(String name, String value, int maxLength) {
+    if (value == null) {
+      return null;
+    }
+    if (value.isBlank() || value.length() > maxLength) {
+      throw new IllegalArgumentException(name + " must be 1.." + maxLength + " characters");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      // Refused rather than escaped: whether an escape survives depends on the server's parser.
+      if (c == '"' || c == '\'' || c == '`' || c == '\\' || Character.isISOControl(c)) {
+        throw new IllegalArgumentException(
+            name + " must not contain quotes, backticks, backslashes or control characters");
+      }
+    }
+    return value;
+  }
+}
