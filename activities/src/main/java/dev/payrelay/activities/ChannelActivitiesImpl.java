@@ -1,8 +1,11 @@
 package dev.payrelay.activities;
 
+import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
@@ -17,16 +20,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Channel calls for payment workflows, through the channel adapters. A failed call is a retryable
  * {@code CHANNEL_UNAVAILABLE} (its outcome is unknown) or a non-retryable {@code CHANNEL_REFUSED};
- * never an answer.
+ * never an answer. The ledger is asked first: a payment it already holds PAID, CLOSED or EXPIRED is
+ * never queried or closed at the channel (DESIGN invariant 11); the answer says so instead.
  */
 public final class ChannelActivitiesImpl implements ChannelActivities {
 
   private static final Logger log = LoggerFactory.getLogger(ChannelActivitiesImpl.class);
 
   private final Map<String, PaymentChannel> channels;
+  private final PaymentStore payments;
 
-  /** Activities over {@code channels}, found by {@link PaymentChannel#name()}. */
-  public ChannelActivitiesImpl(List<PaymentChannel> channels) {
+  /**
+   * Activities over {@code channels}, found by {@link PaymentChannel#name()}, guarded by the
+   * ledger's {@code payments}.
+   */
+  public ChannelActivitiesImpl(List<PaymentChannel> channels, PaymentStore payments) {
+    this.payments = payments;
     this.channels =
         channels.stream()
             .collect(Collectors.toUnmodifiableMap(PaymentChannel::name, Function.identity()));
@@ -43,6 +52,22 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
   }
 
   private ChannelStatus call(ChannelCallRequest request, String operation) {
+    PaymentStatus ours =
+        payments
+            .find(request.paymentId())
+            .map(PaymentRow::status)
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        "no payment " + request.paymentId(), "PAYMENT_NOT_FOUND"));
+    if (ours != PaymentStatus.PENDING) {
+      log.info(
+          "payment {}: no channel {}: the ledger already holds it {}",
+          request.paymentId(),
+          operation,
+          ours);
+      return ChannelStatus.settledInLedger(ours.name());
+    }
     PaymentChannel channel = channels.get(request.channel());
     if (channel == null) {
       throw ApplicationFailure.newNonRetryableFailure(

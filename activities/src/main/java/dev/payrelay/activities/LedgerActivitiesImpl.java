@@ -7,13 +7,16 @@ import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentDeadlines;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.PaymentStanding;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.ResolutionOutcome;
 import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
 import dev.payrelay.workflows.activities.ExpireRequest;
 import dev.payrelay.workflows.activities.LedgerActivities;
+import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
+import dev.payrelay.workflows.activities.ReadPaymentRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -37,6 +40,19 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
     this.payments = payments;
     this.ledger = ledger;
     this.deadlines = deadlines;
+  }
+
+  @Override
+  public LedgerView read(ReadPaymentRequest request) {
+    PaymentStanding s =
+        payments
+            .standing(request.paymentId())
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        "no payment " + request.paymentId(), "PAYMENT_NOT_FOUND"));
+    return new LedgerView(
+        s.status().name(), s.expiresAt().toString(), s.openExceptions(), s.deadEventIds());
   }
 
   @Override

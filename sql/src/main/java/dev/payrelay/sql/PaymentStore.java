@@ -1,11 +1,14 @@
 package dev.payrelay.sql;
 
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.PURCHASE_ITEM;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.domain.event.PaymentCreated;
 import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
 import java.time.Duration;
@@ -88,6 +91,31 @@ public final class PaymentStore {
         .orderBy(PAYMENT_ORDER.EXPIRES_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)
         .fetch(r -> toRow(r, courseIds(dsl, r.getPaymentId())));
+  }
+
+  /**
+   * What the ledger says about a payment now: status, deadline, open exceptions, DEAD events. Empty
+   * when there is no such payment.
+   */
+  public Optional<PaymentStanding> standing(String paymentId) {
+    return find(paymentId)
+        .map(
+            p ->
+                new PaymentStanding(
+                    p.status(),
+                    p.expiresAt(),
+                    dsl.fetchCount(
+                        PAYMENT_EXCEPTION,
+                        PAYMENT_EXCEPTION
+                            .PAYMENT_ID
+                            .eq(paymentId)
+                            .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))),
+                    dsl.select(OUTBOX_EVENT.EVENT_ID)
+                        .from(OUTBOX_EVENT)
+                        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(paymentId))
+                        .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.DEAD.name()))
+                        .orderBy(OUTBOX_EVENT.SEQ)
+                        .fetch(OUTBOX_EVENT.EVENT_ID)));
   }
 
   /** Reads a payment with its course ids. */

@@ -106,7 +106,7 @@ public final class WorkerRuntime implements AutoCloseable {
         new EntitlementActivitiesImpl(services.entitlements()),
         new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
         new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
-        new ChannelActivitiesImpl(channels));
+        new ChannelActivitiesImpl(channels, services.payments()));
     DailyReconciliationTrigger daily;
     try {
       daily = reconciliation(factory, config, services, temporal, channels);

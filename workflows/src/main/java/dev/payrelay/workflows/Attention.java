@@ -13,6 +13,12 @@ final class Attention {
   /** The cause for open exceptions, closed by an applied {@code resolve}. */
   static final String EXCEPTION = "exception";
 
+  /**
+   * The cause for a close at the deadline that kept failing, closed by a {@code requery}, a new
+   * deadline or the payment settling.
+   */
+  static final String CLOSE = "close";
+
   /** The cause for a failed grant, closed by an applied {@code resolve}. */
   static final String GRANT = "grant";
 

@@ -6,8 +6,10 @@ import dev.payrelay.workflows.activities.ChannelStatus;
 import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
 import dev.payrelay.workflows.activities.ExpireRequest;
 import dev.payrelay.workflows.activities.LedgerActivities;
+import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
+import dev.payrelay.workflows.activities.ReadPaymentRequest;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -21,6 +23,12 @@ import org.slf4j.Logger;
  */
 final class ChannelWatch {
 
+  /**
+   * Tries per channel call: three ride out a blip; a longer outage waits for the watch loop's next
+   * scheduled query or close.
+   */
+  static final int CHANNEL_ATTEMPTS = 3;
+
   /** A query is cheap; a few quick retries, then the watch loop's own schedule takes over. */
   private static final ActivityOptions CHANNEL_OPTIONS =
       ActivityOptions.newBuilder()
@@ -30,9 +38,7 @@ final class ChannelWatch {
               RetryOptions.newBuilder()
                   .setInitialInterval(Duration.ofSeconds(1))
                   .setBackoffCoefficient(2)
-                  // Three tries ride out a blip; a longer outage waits for the next scheduled
-                  // query.
-                  .setMaximumAttempts(3)
+                  .setMaximumAttempts(CHANNEL_ATTEMPTS)
                   .setDoNotRetry("CHANNEL_REFUSED")
                   .build())
           .build();
@@ -49,6 +55,11 @@ final class ChannelWatch {
       Workflow.newActivityStub(ChannelActivities.class, CHANNEL_OPTIONS);
   private final LedgerActivities ledger =
       Workflow.newActivityStub(LedgerActivities.class, LEDGER_OPTIONS);
+
+  /** What the ledger says about the payment now (retried until the database answers). */
+  LedgerView read(String paymentId) {
+    return ledger.read(new ReadPaymentRequest(paymentId));
+  }
 
   /** The channel's answer, or null when the call failed (its outcome is unknown, not "unpaid"). */
   ChannelStatus query(String paymentId, String channelName) {

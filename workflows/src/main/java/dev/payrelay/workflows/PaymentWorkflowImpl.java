@@ -14,6 +14,7 @@ import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantFailure;
 import dev.payrelay.workflows.activities.GrantResult;
+import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
@@ -82,6 +83,19 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
           // One UPDATE by primary key.
           Duration.ofSeconds(10), PublishFailure.EVENT_NOT_FOUND.name());
 
+  /**
+   * The close at the deadline is retried on the query schedule (doubling, capped) this many times;
+   * then the payment needs an operator (it stays PENDING: its channel state is unknown).
+   */
+  static final int MAX_CLOSE_ATTEMPTS = 8;
+
+  /**
+   * A run continues as new past this many history events (or when the server suggests it), at a
+   * point where nothing is in flight; the next run reads the ledger again. Well under Temporal's
+   * 10,240-event warning and 51,200-event limit.
+   */
+  static final int HISTORY_LIMIT = 2_000;
+
   private static final String PAYMENT_CONFIRMED = EventType.PAYMENT_CONFIRMED.wireName();
   private static final String EXCEPTION_RECORDED = EventType.PAYMENT_EXCEPTION_RECORDED.wireName();
 
@@ -110,6 +124,12 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private String inFlightEventId;
   private boolean confirmed;
   private boolean granted;
+  private boolean granting;
+  private boolean watchBusy;
+  private int closeFailures;
+  // Version of the lifecycle rules this run follows (see run()); histories from before them stay
+  // on Workflow.DEFAULT_VERSION and replay the old behaviour.
+  private int lifecycle = Workflow.DEFAULT_VERSION;
   // Created on the first retry only: Workflow.newRandom() draws from the seed that also names
   // activities, so creating it up front would change every history (the replay test caught it).
   private Random random;
@@ -129,6 +149,13 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
         PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
         PaymentSearchAttributes.PAYMENT_STATE.valueSet(shown.name()));
+    // Version 1: the run reads the ledger before it acts, bounds the close retries and continues
+    // as new before its history grows large. Older histories replay without these commands.
+    lifecycle = Workflow.getVersion("ledger-first", Workflow.DEFAULT_VERSION, 1);
+    LedgerView ledger = lifecycle >= 1 ? watch.read(paymentId) : null;
+    if (ledger != null) {
+      applyLedger(ledger);
+    }
     // Publish and grant are separate facts (DESIGN invariant 1): the grant runs on its own
     // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
     // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
@@ -136,14 +163,21 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     Async.procedure(this::serveOperators);
     // Added after the first release of this workflow: histories without the marker skip it.
     int watchVersion = Workflow.getVersion("channel-watch", Workflow.DEFAULT_VERSION, 1);
-    if (watchVersion == 1 && input.expiresAt() != null) {
-      deadline = Instant.parse(input.expiresAt());
+    if (watchVersion == 1 && input.expiresAt() != null && (ledger == null || ledger.pending())) {
+      deadline = Instant.parse(ledger == null ? input.expiresAt() : ledger.expiresAt());
       Async.procedure(this::watchUnknownState);
     }
     while (true) {
       // Re-checked after every handler: a signal that lands while we would complete is handled
       // first, because a non-empty queue keeps us here.
-      Workflow.await(() -> !events.isEmpty() || done());
+      Workflow.await(() -> !events.isEmpty() || done() || continueAsNewDue());
+      if (events.isEmpty() && !done() && continueAsNewDue()) {
+        log.info(
+            "payment {}: continuing as new after {} history events",
+            paymentId,
+            Workflow.getInfo().getHistoryLength());
+        Workflow.continueAsNew(nextRunInput());
+      }
       Optional<OutboxEventSignal> next = events.take();
       if (next.isEmpty()) {
         setBase(base == CLOSED || base == EXPIRED ? base : FULFILLED);
@@ -153,6 +187,57 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       publish(next.get());
       inFlightEventId = null;
     }
+  }
+
+  /** Takes the ledger's word over anything this run was told: status, open causes. */
+  private void applyLedger(LedgerView ledger) {
+    switch (ledger.status()) {
+      case "PAID" -> {
+        setBase(PAID);
+        // The grant is an obligation of every PAID payment; it is idempotent by its key.
+        confirmed = true;
+      }
+      case "CLOSED" -> setBase(CLOSED);
+      case "EXPIRED" -> setBase(EXPIRED);
+      default -> {
+        // PENDING: awaiting the channel's word.
+      }
+    }
+    if (ledger.openExceptions() > 0) {
+      needsAttention(
+          Attention.EXCEPTION, ledger.openExceptions() + " open exception(s) in the ledger");
+    }
+    for (String eventId : ledger.deadEventIds()) {
+      needsAttention(Attention.dead(eventId), "event " + eventId + " is DEAD in the outbox");
+    }
+  }
+
+  /**
+   * Whether to continue as new now: the history is long and nothing is in flight (no publish,
+   * grant, channel call or operator action), so the next run loses nothing by reading the ledger.
+   */
+  private boolean continueAsNewDue() {
+    if (lifecycle < 1
+        || inFlightEventId != null
+        || granting
+        || watchBusy
+        || operatorBusy
+        || !operatorRequests.isEmpty()) {
+      return false;
+    }
+    return Workflow.getInfo().isContinueAsNewSuggested()
+        || Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
+  }
+
+  private PaymentWorkflowInput nextRunInput() {
+    return new PaymentWorkflowInput(
+        input.paymentId(),
+        input.tenantId(),
+        input.orderId(),
+        input.channel(),
+        input.publishRetries(),
+        deadline == null ? input.expiresAt() : deadline.toString(),
+        input.channelQueries());
   }
 
   @Override
@@ -313,7 +398,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         continue;
       }
       requeryAsked = false;
+      watchBusy = true;
       applyChannelAnswer(watch.query(paymentId, input.channel()));
+      watchBusy = false;
       queries++;
       Instant seen = deadline;
       Duration wait = min(policy.delayAfter(queries), Duration.between(now(), deadline));
@@ -325,31 +412,92 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
    * Returns true when the payment is settled; false when the deadline moved or the close failed.
    */
   private boolean closeAtDeadline(ChannelQueryPolicy policy) {
+    watchBusy = true;
     ChannelStatus closed = watch.close(paymentId, input.channel());
+    watchBusy = false;
     if (closed == null) {
-      Instant seen = deadline;
-      Workflow.await(policy.delayAfter(1), () -> settled() || !deadline.equals(seen));
-      return settled();
+      return afterFailedClose(policy);
+    }
+    closeFailures = 0;
+    if (lifecycle >= 1 && closed.ledgerStatus() != null) {
+      applyLedgerStatus(closed.ledgerStatus());
+      return true;
     }
     if (closed.paid()) {
       applyChannelAnswer(closed);
       return true;
     }
+    watchBusy = true;
     String status = watch.expire(paymentId);
+    watchBusy = false;
     answered = true;
     if ("EXPIRED".equals(status)) {
       setBase(EXPIRED);
+    } else if (lifecycle >= 1) {
+      applyLedgerStatus(status);
     }
     return true;
   }
 
+  /**
+   * Waits before the next close: on the query schedule, doubling per failure (version 1; before it,
+   * every 30 s forever). After {@link #MAX_CLOSE_ATTEMPTS} the payment needs an operator, and the
+   * watch waits for a {@code requery}, a new deadline or the payment to settle.
+   */
+  private boolean afterFailedClose(ChannelQueryPolicy policy) {
+    Instant seen = deadline;
+    if (lifecycle < 1) {
+      Workflow.await(policy.delayAfter(1), () -> settled() || !deadline.equals(seen));
+      return settled();
+    }
+    closeFailures++;
+    if (closeFailures < MAX_CLOSE_ATTEMPTS) {
+      Workflow.await(policy.delayAfter(closeFailures), () -> settled() || !deadline.equals(seen));
+      return settled();
+    }
+    needsAttention(
+        Attention.CLOSE,
+        "close at the channel failed "
+            + closeFailures
+            + " times; the payment stays PENDING until a requery, a new deadline or an operator's"
+            + " resolve");
+    requeryAsked = false;
+    Workflow.await(() -> settled() || requeryAsked || !deadline.equals(seen));
+    closeFailures = 0;
+    attention.clear(Attention.CLOSE);
+    showState();
+    return settled();
+  }
+
   private void applyChannelAnswer(ChannelStatus status) {
+    if (lifecycle >= 1 && status != null && status.ledgerStatus() != null) {
+      applyLedgerStatus(status.ledgerStatus());
+      return;
+    }
     if (status == null || !status.paid()) {
       return;
     }
+    watchBusy = true;
     String outcome = watch.confirm(paymentId, status);
+    watchBusy = false;
     log.info("payment {}: channel says PAID; ledger outcome {}", paymentId, outcome);
     answered = true;
+  }
+
+  /** The ledger settled the payment meanwhile (a callback, an operator): stop watching. */
+  private void applyLedgerStatus(String status) {
+    answered = true;
+    switch (status) {
+      case "PAID" -> {
+        if (base == AWAITING_PAYMENT) {
+          setBase(PAID);
+        }
+        confirmed = true;
+      }
+      case "CLOSED" -> setBase(CLOSED);
+      case "EXPIRED" -> setBase(EXPIRED);
+      default -> log.info("payment {}: ledger says {}", paymentId, status);
+    }
   }
 
   /** Nothing left to find out: confirmed, answered by the ledger, or no longer awaiting payment. */
@@ -434,6 +582,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   private void grant() {
+    granting = true;
     try {
       GrantResult result = entitlements.grant(new GrantEntitlementsRequest(paymentId));
       grantedCourseIds.addAll(result.newlyGranted());
@@ -441,6 +590,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       granted = true;
     } catch (ActivityFailure e) {
       needsAttention(Attention.GRANT, "grant failed: " + reasonOf(e));
+    } finally {
+      granting = false;
     }
   }
 

@@ -29,6 +29,7 @@ import dev.payrelay.workflows.activities.ExpireRequest;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantResult;
 import dev.payrelay.workflows.activities.LedgerActivities;
+import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
@@ -47,6 +48,7 @@ import io.temporal.testing.TestWorkflowExtension;
 import io.temporal.worker.Worker;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -68,6 +70,12 @@ class PaymentWorkflowImplTest {
   private final LedgerActivities ledger =
       mock(LedgerActivities.class, withSettings().withoutAnnotations());
 
+  /** What the fake ledger answers to a run's read: status and deadline. */
+  private final AtomicReference<String> ledgerStatus = new AtomicReference<>("PENDING");
+
+  private final AtomicReference<String> ledgerDeadline =
+      new AtomicReference<>("2999-01-01T00:00:00Z");
+
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
   private WorkflowOptions options;
@@ -82,6 +90,8 @@ class PaymentWorkflowImplTest {
     when(outbox.publish(any()))
         .thenAnswer(
             call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
+    when(ledger.read(any()))
+        .thenAnswer(call -> new LedgerView(ledgerStatus.get(), ledgerDeadline.get(), 0, List.of()));
     when(entitlements.grant(new GrantEntitlementsRequest(PAYMENT_ID)))
         .thenReturn(new GrantResult(PAYMENT_ID, List.of("course-1"), List.of("course-2")));
   }
@@ -389,13 +399,16 @@ class PaymentWorkflowImplTest {
       new ChannelStatus("PAID", "sbx_1", 1050L, "USD");
 
   private PaymentWorkflowInput watchedInput(Duration untilDeadline) {
+    String deadline =
+        java.time.Instant.ofEpochMilli(env.currentTimeMillis()).plus(untilDeadline).toString();
+    ledgerDeadline.set(deadline);
     return new PaymentWorkflowInput(
         PAYMENT_ID,
         "tenant-1",
         "order-1",
         "sandbox",
         null,
-        java.time.Instant.ofEpochMilli(env.currentTimeMillis()).plus(untilDeadline).toString(),
+        deadline,
         new ChannelQueryPolicy(30_000, 30_000, 120_000));
   }
 
@@ -422,18 +435,84 @@ class PaymentWorkflowImplTest {
   }
 
   @Test
-  void queriesKeepFailing_theUnknownPaymentIsNeverExpired() {
+  void
+      queriesAndClosesKeepFailing_neverExpired_closeRetriedABoundedNumberOfTimes_thenNeedsAttention_untilARequery() {
     doThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE")).when(channel).query(any());
     doThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE")).when(channel).close(any());
+    when(ledger.operatorRequest(any())).thenReturn(new OperatorRequestResult(true, 1, "ok"));
     PaymentWorkflow workflow =
         PaymentWorkflowTesting.signalWithStart(
             client, options, watchedInput(Duration.ofMinutes(10)), CREATED);
     env.start();
-    env.sleep(Duration.ofHours(1));
+    env.sleep(Duration.ofDays(2));
 
-    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    PaymentView view = workflow.state();
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(view.lastError()).contains("close at the channel failed 8 times");
+    int tries = ChannelWatch.CHANNEL_ATTEMPTS;
+    verify(channel, times(PaymentWorkflowImpl.MAX_CLOSE_ATTEMPTS * tries)).close(any());
     verify(ledger, never()).expire(any());
     verify(ledger, never()).confirmFromChannel(any());
+
+    workflow.requery(new OperatorSignal("alice", "channel is back", null));
+    env.sleep(Duration.ofSeconds(10)); // one close (its quick retries), before the next 30 s pause
+    verify(channel, times((PaymentWorkflowImpl.MAX_CLOSE_ATTEMPTS + 1) * tries)).close(any());
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+  }
+
+  @Test
+  void runForAPaymentTheLedgerHoldsPaid_neverQueriesOrClosesTheChannel_grantsAndFulfills() {
+    ledgerStatus.set("PAID");
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(-5)), EXCEPTION);
+    when(resolutions.resolve(any()))
+        .thenReturn(new ResolutionResult(true, 30, "refund recorded", "PAID"));
+    workflow.resolve(new ResolveSignal("alice", "second payment refunded", "MARK_FOR_REFUND"));
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    verify(channel, never()).query(any());
+    verify(channel, never()).close(any());
+    verify(ledger, never()).expire(any());
+    verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
+  }
+
+  @Test
+  void runForAnExpiredPayment_publishesItsClosedEvent_andEndsExpired_withoutTouchingTheChannel() {
+    ledgerStatus.set("EXPIRED");
+    OutboxEventSignal closed = new OutboxEventSignal("evt-closed", "PaymentClosed", 3);
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(-1)), closed);
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+    assertThat(result.publishedEventIds()).containsExactly("evt-closed");
+    verify(channel, never()).close(any());
+    verify(ledger, never()).expire(any());
+    verify(entitlements, never()).grant(any());
+    assertThat(paymentStateAttribute(workflow)).isEqualTo("EXPIRED");
+  }
+
+  @Test
+  void ledgerSettledDuringTheWatch_channelNotCalled_runTakesTheLedgersWord() {
+    when(channel.query(any())).thenReturn(ChannelStatus.settledInLedger("PAID"));
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(30)), CREATED);
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    verify(ledger, never()).confirmFromChannel(any());
+    verify(channel, never()).close(any());
+    verify(entitlements, times(1)).grant(any());
   }
 
   @Test
@@ -538,6 +617,10 @@ class PaymentWorkflowImplTest {
 
   @Test
   void graceLongerThanTheDeadline_stillExpiresAtTheDeadline() {
+    ledgerDeadline.set(
+        java.time.Instant.ofEpochMilli(env.currentTimeMillis())
+            .plus(Duration.ofMinutes(5))
+            .toString());
     when(channel.close(any())).thenReturn(new ChannelStatus("CLOSED", null, 1050L, "USD"));
     when(ledger.expire(any())).thenReturn("EXPIRED");
     PaymentWorkflowInput input =
@@ -547,9 +630,7 @@ class PaymentWorkflowImplTest {
             "order-1",
             "sandbox",
             null,
-            java.time.Instant.ofEpochMilli(env.currentTimeMillis())
-                .plus(Duration.ofMinutes(5))
-                .toString(),
+            ledgerDeadline.get(),
             new ChannelQueryPolicy(3_600_000, 30_000, 120_000));
     PaymentWorkflow workflow =
         PaymentWorkflowTesting.signalWithStart(client, options, input, CREATED);

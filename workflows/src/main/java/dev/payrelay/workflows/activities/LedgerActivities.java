@@ -8,6 +8,16 @@ import io.temporal.activity.ActivityMethod;
 public interface LedgerActivities {
 
   /**
+   * Reads the payment's standing in the ledger: a run reads it before it acts, so it never works
+   * from a previous run's memory (DESIGN invariant 11). Read-only.
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code PAYMENT_NOT_FOUND} (non-retryable) when
+   *     there is no such payment
+   */
+  @ActivityMethod
+  LedgerView read(ReadPaymentRequest request);
+
+  /**
    * Applies the channel's answer to a query with the same ledger transaction a callback uses
    * (source QUERY): one PaymentConfirmed at most; a later callback is a DUPLICATE.
    *
