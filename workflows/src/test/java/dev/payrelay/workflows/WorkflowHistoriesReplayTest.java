@@ -35,7 +35,7 @@ class WorkflowHistoriesReplayTest {
   private static final Path FOLDER = Path.of("src", "test", "resources", "histories");
 
   /** Every branch with a recording; a lost file fails {@link #everyBranch_hasACommittedHistory}. */
-  private static final List<String> BRANCHES =
+  private static final List<String> PAYMENT_BRANCHES =
       List.of(
           "payment-happy-path",
           "payment-publish-retry-then-sent",
@@ -46,11 +46,24 @@ class WorkflowHistoriesReplayTest {
           "payment-resolve-close",
           "payment-resolve-mark-for-refund",
           "payment-unknown-state-query-confirms",
-          "payment-expired",
-          "reconciliation-with-repairs",
-          // Recorded (on the Java test server) before the "channel-watch" version marker existed:
-          // proves such runs still replay through getVersion's default branch. Not re-recordable.
-          "payment-happy-path-before-channel-watch");
+          "payment-expired");
+
+  /**
+   * Every branch with a recording; a lost file fails {@link #everyBranch_hasACommittedHistory}.
+   * Each payment branch is kept as recorded before the "ledger-first" version marker too (suffix
+   * {@code --before-ledger-first}): runs in flight from then must still replay.
+   */
+  private static final List<String> BRANCHES =
+      Stream.of(
+              PAYMENT_BRANCHES.stream(),
+              PAYMENT_BRANCHES.stream().map(b -> b + "--before-ledger-first"),
+              Stream.of(
+                  "reconciliation-with-repairs",
+                  // Recorded (on the Java test server) before the "channel-watch" version marker
+                  // existed: proves such runs still replay through getVersion's default branch.
+                  "payment-happy-path-before-channel-watch"))
+          .flatMap(s -> s)
+          .toList();
 
   private static final Map<String, Class<?>> IMPLEMENTATIONS =
       Map.of(
