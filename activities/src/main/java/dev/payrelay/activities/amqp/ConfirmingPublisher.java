@@ -115,6 +115,11 @@ public final class ConfirmingPublisher implements AutoCloseable {
     return connection.isHealthy();
   }
 
+  /** The most channels this publisher opens: {@link AmqpConfig#channelPoolSize()}. */
+  public int channelPoolSize() {
+    return config.channelPoolSize();
+  }
+
   /** Channels currently held by the pool (for metrics and tests); at most the pool size. */
   public int openChannelCount() {
     return pool.openChannelCount();
