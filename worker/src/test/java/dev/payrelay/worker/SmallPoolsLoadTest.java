@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
  * A whole payrelay ({@code dev}'s stack) on small pools, as {@link Sizing} sizes it: the API with 3
  * connections, the worker with 8 (3 payment activities, 3 publishing channels), on the real
  * Temporal dev server, MariaDB/MySQL and RabbitMQ. 300 payments are created and paid at once; every
- * event ends SENT, none DEAD, each payment's messages numbered 1, 2. With activity slots equal to
- * the connections left to them, an activity that ever held two connections at once would starve the
- * others here. Throughput and failed attempts are printed, never asserted.
+ * event ends SENT, none DEAD, each payment's messages numbered 1, 2. Throughput and failed publish
+ * attempts are printed, never asserted (a confirm slower than its timeout on a loaded machine is a
+ * retry, not a bug).
  */
 class SmallPoolsLoadTest {
 
