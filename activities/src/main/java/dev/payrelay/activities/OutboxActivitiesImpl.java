@@ -133,6 +133,8 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
         row.payloadVersion(),
         row.routingKey(),
         row.aggregateId(),
+        row.seq(),
+        row.paymentSeq(),
         row.payload().getBytes(StandardCharsets.UTF_8));
   }
 

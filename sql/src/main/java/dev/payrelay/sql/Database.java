@@ -2,6 +2,7 @@ package dev.payrelay.sql;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -40,12 +41,27 @@ public final class Database implements AutoCloseable {
    * @throws DatabaseUnavailableException if the server cannot be reached or refuses the login
    */
   public static Database open(DatabaseConfig config) {
+    return open(config, null);
+  }
+
+  /**
+   * Opens a pool to an existing database whose {@code hikaricp_*} metrics (connections active,
+   * idle, pending, max; acquire time) go to {@code metrics}, tagged with the pool's name.
+   *
+   * @param metrics the registry, or null for none
+   * @throws DatabaseUnavailableException if the server cannot be reached or refuses the login
+   */
+  public static Database open(DatabaseConfig config, MeterRegistry metrics) {
     HikariConfig hikari = new HikariConfig();
     hikari.setJdbcUrl(config.jdbcUrl());
     hikari.setUsername(config.user());
     hikari.setPassword(config.password());
     hikari.setMaximumPoolSize(config.maxPoolSize());
-    hikari.setPoolName("payrelay-db");
+    hikari.setPoolName(config.poolName());
+    if (metrics != null) {
+      hikari.setMetricRegistry(metrics);
+    }
+    // A connection comes within 5 s or the caller fails: an exhausted pool is visible, not a hang.
     hikari.setConnectionTimeout(5_000);
     hikari.setInitializationFailTimeout(5_000);
     // Every DATETIME(6) payrelay writes is UTC, whatever the server's own zone.
@@ -98,6 +114,16 @@ public final class Database implements AutoCloseable {
   /** The pooled data source. */
   public DataSource dataSource() {
     return dataSource;
+  }
+
+  /** The pool's name, as in its metrics' {@code pool} tag. */
+  public String poolName() {
+    return dataSource.getPoolName();
+  }
+
+  /** The most connections the pool opens. */
+  public int maxPoolSize() {
+    return dataSource.getMaximumPoolSize();
   }
 
   @Override

@@ -10,17 +10,34 @@ import java.util.Objects;
  * @param user the login
  * @param password the password, empty for none
  * @param maxPoolSize the connection pool's upper bound
+ * @param poolName the pool's name: in its threads' names, its log lines and the {@code pool} tag of
+ *     its {@code hikaricp_*} metrics, e.g. {@code payrelay-api}
  */
-public record DatabaseConfig(String jdbcUrl, String user, String password, int maxPoolSize) {
+public record DatabaseConfig(
+    String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+
+  /** The pool name of a config that names none. */
+  public static final String DEFAULT_POOL_NAME = "payrelay-db";
 
   /** Validates the fields. */
   public DatabaseConfig {
     Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     Objects.requireNonNull(user, "user");
+    Objects.requireNonNull(poolName, "poolName");
     password = password == null ? "" : password;
     if (maxPoolSize < 1) {
       throw new IllegalArgumentException("maxPoolSize must be >= 1: " + maxPoolSize);
     }
+  }
+
+  /** A config whose pool is named {@link #DEFAULT_POOL_NAME}. */
+  public DatabaseConfig(String jdbcUrl, String user, String password, int maxPoolSize) {
+    this(jdbcUrl, user, password, maxPoolSize, DEFAULT_POOL_NAME);
+  }
+
+  /** The same database through a pool named {@code name} of {@code size} connections. */
+  public DatabaseConfig withPool(String name, int size) {
+    return new DatabaseConfig(jdbcUrl, user, password, size, name);
   }
 
   /** The database name: the URL's path after the host, without parameters. */

@@ -7,7 +7,10 @@ import java.time.Instant;
  * An {@code outbox_event} row as publishers and operators read it.
  *
  * @param eventId the event id, also the AMQP message id
- * @param seq the outbox write order
+ * @param seq the outbox write order, global (AUTO_INCREMENT): increasing, with gaps, across all
+ *     payments
+ * @param paymentSeq the event's number within its payment: 1 for the first (PaymentCreated), then
+ *     2, 3, ... in the order the payment's transactions committed
  * @param aggregateId the payment id
  * @param eventType the wire name
  * @param routingKey the topic routing key
@@ -22,6 +25,7 @@ import java.time.Instant;
 public record OutboxRow(
     String eventId,
     long seq,
+    int paymentSeq,
     String aggregateId,
     String eventType,
     String routingKey,

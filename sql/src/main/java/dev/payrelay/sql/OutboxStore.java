@@ -292,6 +292,7 @@ public final class OutboxStore {
     return new OutboxRow(
         r.getEventId(),
         r.getSeq(),
+        r.getPaymentSeq(),
         r.getAggregateId(),
         r.getEventType(),
         r.getRoutingKey(),

@@ -1,6 +1,7 @@
 package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.VerifiedCallback;
@@ -99,6 +100,14 @@ final class PaymentExceptions {
       Money amount,
       String details,
       Long inboxId) {
+    // The payment's row lock first, the order every writer of a payment's events and every
+    // resolution takes it in: numbering the event below must never wait for the payment while
+    // this transaction already holds a new exception row a resolution of the payment would scan.
+    tx.select(PAYMENT_ORDER.PAYMENT_ID)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .forUpdate()
+        .fetchOptional();
     long id =
         tx.insertInto(PAYMENT_EXCEPTION)
             .set(PAYMENT_EXCEPTION.PAYMENT_ID, paymentId)

@@ -1,7 +1,8 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.api.ApiServer;
-import dev.payrelay.sql.Database;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -19,7 +20,8 @@ final class ApiCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
-    Services services = Services.over(Database.open(config.database()));
+    Services services =
+        Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
     TemporalConnection temporal = TemporalConnection.client(config.temporal());
     ApiServer api = ApiRuntime.start(config, services, temporal.client(), () -> {});

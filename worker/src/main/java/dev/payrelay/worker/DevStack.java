@@ -7,6 +7,8 @@ import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.Database;
 import dev.payrelay.workflows.WorkflowIds;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -14,11 +16,15 @@ import java.time.Clock;
 /**
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
  * child process with its Web UI, or {@code PAYRELAY_TEMPORAL_ADDRESS}, or on request the in-memory
- * Java test server), the worker with its dispatcher, the API and the sandbox channel simulator.
+ * Java test server), the worker with its dispatcher, the API and the sandbox channel simulator. The
+ * API and the worker each get their own pool ({@link PayrelayConfig#apiDatabase()}, {@link
+ * PayrelayConfig#workerDatabase()}), as separate processes would, so a burst of callbacks never
+ * starves delivery; both pools report to the one {@code /metrics}.
  */
 public final class DevStack implements AutoCloseable {
 
   private final Services services;
+  private final Services workerServices;
   private final TemporalConnection temporal;
   private final SandboxSimulator sandbox;
   private final WorkerRuntime worker;
@@ -26,11 +32,13 @@ public final class DevStack implements AutoCloseable {
 
   private DevStack(
       Services services,
+      Services workerServices,
       TemporalConnection temporal,
       SandboxSimulator sandbox,
       WorkerRuntime worker,
       ApiServer api) {
     this.services = services;
+    this.workerServices = workerServices;
     this.temporal = temporal;
     this.sandbox = sandbox;
     this.worker = worker;
@@ -46,17 +54,35 @@ public final class DevStack implements AutoCloseable {
   public static DevStack start(PayrelayConfig config, PrintStream out) {
     Preflight.check(config);
     Database.createIfMissing(config.database());
-    Services services = Services.over(Database.open(config.database()));
-    int migrations = services.database().migrate();
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Services workerServices = Services.open(config.workerDatabase(), metrics);
+    Services services;
+    try {
+      services = Services.open(config.apiDatabase(), metrics);
+    } catch (RuntimeException e) {
+      workerServices.close();
+      throw e;
+    }
+    int migrations = workerServices.database().migrate();
     out.printf(
-        "database   %s (%d migration(s) applied)%n", config.database().jdbcUrl(), migrations);
+        "database   %s (%d migration(s) applied; pools %s %d, %s %d)%n",
+        config.database().jdbcUrl(),
+        migrations,
+        services.database().poolName(),
+        services.database().maxPoolSize(),
+        workerServices.database().poolName(),
+        workerServices.database().maxPoolSize());
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
     printTemporal(config.temporal(), temporal.kind(), out);
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
     WorkerRuntime worker =
         WorkerRuntime.start(
-            config, services, temporal, "dev", event -> printLink(config.temporal(), event, out));
+            config,
+            workerServices,
+            temporal,
+            "dev",
+            event -> printLink(config.temporal(), event, out));
     for (QueueBinding q : config.amqp().queues()) {
       out.printf(
           "rabbitmq   %s exchange %s, queue %s bound %s%n",
@@ -69,7 +95,7 @@ public final class DevStack implements AutoCloseable {
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
-    return new DevStack(services, temporal, sandbox, worker, api);
+    return new DevStack(services, workerServices, temporal, sandbox, worker, api);
   }
 
   private static void printTemporal(
@@ -111,9 +137,14 @@ public final class DevStack implements AutoCloseable {
             : workflow);
   }
 
-  /** The database-backed services, for tests that inspect state. */
+  /** The API's database-backed services (ingestion pool), for tests that inspect state. */
   public Services services() {
     return services;
+  }
+
+  /** The worker's database-backed services (delivery pool). */
+  public Services workerServices() {
+    return workerServices;
   }
 
   /** The sandbox simulator. */
@@ -150,5 +181,6 @@ public final class DevStack implements AutoCloseable {
     worker.close();
     temporal.close();
     services.close();
+    workerServices.close();
   }
 }

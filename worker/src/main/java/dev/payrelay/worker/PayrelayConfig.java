@@ -20,7 +20,11 @@ import java.util.Map;
  *
  * @param database {@code PAYRELAY_DB_URL} (default {@code jdbc:mysql://127.0.0.1:3306/payrelay}),
  *     {@code PAYRELAY_DB_USER} (root), {@code PAYRELAY_DB_PASSWORD} (empty), {@code
- *     PAYRELAY_DB_POOL} (10)
+ *     PAYRELAY_DB_POOL} (10): the pool of one-shot commands ({@code migrate}, {@code resolve}, ...)
+ *     and the fallback of both pools in {@code sizing}; the API and the worker open {@link
+ *     #apiDatabase()} and {@link #workerDatabase()}
+ * @param sizing the pools and everything derived from them (activity and workflow task slots,
+ *     pollers, workflow cache and threads, AMQP channels): {@link Sizing}
  * @param amqp the broker
  * @param temporal the Temporal frontend; the local dev server when no address is set
  * @param api the HTTP API
@@ -30,6 +34,7 @@ import java.util.Map;
  */
 public record PayrelayConfig(
     DatabaseConfig database,
+    Sizing sizing,
     AmqpSettings amqp,
     TemporalSettings temporal,
     ApiSettings api,
@@ -37,9 +42,25 @@ public record PayrelayConfig(
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox) {
 
+  /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
+  public static final String API_POOL = "payrelay-api";
+
+  /** The pool name of the worker's delivery pool, as in its metrics' {@code pool} tag. */
+  public static final String WORKER_POOL = "payrelay-worker";
+
   /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
   public PayrelayConfig withTemporal(TemporalSettings settings) {
-    return new PayrelayConfig(database, amqp, settings, api, sandbox, dispatcher, outbox);
+    return new PayrelayConfig(database, sizing, amqp, settings, api, sandbox, dispatcher, outbox);
+  }
+
+  /** The API's ingestion pool: webhooks, payment creation, admin requests. */
+  public DatabaseConfig apiDatabase() {
+    return database.withPool(API_POOL, sizing.apiPool());
+  }
+
+  /** The worker's delivery pool: dispatcher, activities, safety nets, housekeeping. */
+  public DatabaseConfig workerDatabase() {
+    return database.withPool(WORKER_POOL, sizing.workerPool());
   }
 
   /**
@@ -248,7 +269,8 @@ public record PayrelayConfig(
             e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
             e.text("PAYRELAY_DB_USER", "root"),
             e.text("PAYRELAY_DB_PASSWORD", ""),
-            e.integer("PAYRELAY_DB_POOL", 10)),
+            e.positive("PAYRELAY_DB_POOL", 10)),
+        sizing(e),
         new AmqpSettings(
             e.text("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:5672/%2f"),
             e.text("PAYRELAY_AMQP_EXCHANGE", "payrelay.events"),
@@ -298,6 +320,16 @@ public record PayrelayConfig(
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)));
+  }
+
+  /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */
+  private static Sizing sizing(Env e) {
+    boolean shared = e.text("PAYRELAY_DB_POOL", null) != null;
+    int sharedPool = e.positive("PAYRELAY_DB_POOL", 1);
+    return new Sizing(
+        e.integer("PAYRELAY_DB_POOL_API", shared ? sharedPool : Sizing.DEFAULT_API_POOL),
+        e.integer("PAYRELAY_DB_POOL_WORKER", shared ? sharedPool : Sizing.DEFAULT_WORKER_POOL),
+        e.integer("PAYRELAY_WORKFLOW_CACHE", Sizing.DEFAULT_WORKFLOW_CACHE));
   }
 
   private static final String DEFAULT_QUEUES =

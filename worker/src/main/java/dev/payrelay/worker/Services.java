@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.Database;
+import dev.payrelay.sql.DatabaseConfig;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
@@ -16,7 +17,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
- * The database-backed collaborators every process role shares, built once over one pool.
+ * The database-backed collaborators of one process role, built once over that role's pool: the
+ * API's ingestion pool or the worker's delivery pool ({@link Sizing}). In {@code dev} both roles
+ * run in one process, each with its own {@code Services} and pool, sharing one meter registry.
  *
  * @param database the pool
  * @param payments payment attempts
@@ -44,8 +47,13 @@ public record Services(
     PrometheusMeterRegistry metrics)
     implements AutoCloseable {
 
-  /** Builds the stores over an open database. */
+  /** Builds the stores over an open database, with a meter registry of their own. */
   public static Services over(Database database) {
+    return over(database, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /** Builds the stores over an open database, recording metrics in {@code metrics}. */
+  public static Services over(Database database, PrometheusMeterRegistry metrics) {
     OutboxWriter writer = new OutboxWriter(new EventJson());
     PaymentStore payments = new PaymentStore(database.dsl(), writer);
     return new Services(
@@ -59,7 +67,17 @@ public record Services(
         new DeadEvents(database.dsl()),
         new PaymentDeadlines(database.dsl(), writer),
         new Reconciliation(database.dsl(), payments, writer),
-        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        metrics);
+  }
+
+  /**
+   * Opens {@code config}'s pool, its {@code hikaricp_*} metrics in {@code metrics}, and builds the
+   * stores over it.
+   *
+   * @throws dev.payrelay.sql.DatabaseUnavailableException if the database cannot be reached
+   */
+  public static Services open(DatabaseConfig config, PrometheusMeterRegistry metrics) {
+    return over(Database.open(config, metrics), metrics);
   }
 
   /** Whether the database answers a trivial query. */

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.sql.Database;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,7 +30,9 @@ final class WorkerCommand implements Callable<Integer> {
         owner != null
             ? owner
             : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
-    Services services = Services.over(Database.open(config.database()));
+    Services services =
+        Services.open(
+            config.workerDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(

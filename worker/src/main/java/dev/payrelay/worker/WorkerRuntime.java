@@ -29,6 +29,7 @@ import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -38,7 +39,9 @@ import org.jooq.DSLContext;
  * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
  * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
  * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
- * outbox's housekeeping (gauges, retention purge).
+ * outbox's housekeeping (gauges, retention purge). Its activity and workflow task slots, pollers,
+ * workflow cache and threads and publishing channels come from {@link Sizing}, for the delivery
+ * pool it is given.
  */
 public final class WorkerRuntime implements AutoCloseable {
 
@@ -70,7 +73,9 @@ public final class WorkerRuntime implements AutoCloseable {
   /**
    * Declares the topology, starts polling Temporal and draining the outbox.
    *
+   * @param services the delivery pool's services: at least {@link Sizing#workerPool()} connections
    * @throws IllegalStateException if the broker refuses the topology
+   * @throws IllegalArgumentException if the pool is smaller than the sizing it must serve
    */
   public static WorkerRuntime start(
       PayrelayConfig config, Services services, TemporalConnection temporal, String owner) {
@@ -87,6 +92,8 @@ public final class WorkerRuntime implements AutoCloseable {
       TemporalConnection temporal,
       String owner,
       Consumer<ClaimedEvent> handedOff) {
+    Sizing sizing = config.sizing();
+    requirePool(services, sizing);
     PayrelayConfig.AmqpSettings amqp = config.amqp();
     declareTopology(amqp, amqp.queues());
     ConfirmingPublisher publisher =
@@ -95,11 +102,11 @@ public final class WorkerRuntime implements AutoCloseable {
                 amqp.uri(),
                 amqp.exchange(),
                 amqp.confirmTimeout(),
-                AmqpConfig.DEFAULT_CHANNEL_POOL_SIZE,
+                sizing.publishChannels(),
                 "payrelay-" + owner));
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
-    WorkerFactory factory = WorkerFactory.newInstance(temporal.client());
-    Worker worker = factory.newWorker(TaskQueues.PAYMENTS);
+    WorkerFactory factory = WorkerFactory.newInstance(temporal.client(), sizing.factoryOptions());
+    Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(services.outbox(), services.deadEvents(), publisher),
@@ -203,7 +210,8 @@ public final class WorkerRuntime implements AutoCloseable {
       Services services,
       TemporalConnection temporal,
       List<PaymentChannel> channels) {
-    Worker worker = factory.newWorker(TaskQueues.RECONCILIATION);
+    Worker worker =
+        factory.newWorker(TaskQueues.RECONCILIATION, config.sizing().reconciliationWorkerOptions());
     worker.registerWorkflowImplementationTypes(
         ReconciliationWorkflowImpl.class, DailyReconciliationWorkflowImpl.class);
     DailyReconciliationActivitiesImpl dailyStarts =
@@ -224,6 +232,19 @@ public final class WorkerRuntime implements AutoCloseable {
         channels.stream().map(PaymentChannel::name).toList());
   }
 
+  /**
+   * Refuses a delivery pool smaller than the sizing: activity slots would then wait for
+   * connections, the very queueing the sizing exists to prevent.
+   */
+  private static void requirePool(Services services, Sizing sizing) {
+    int connections = services.database().maxPoolSize();
+    if (connections < sizing.workerPool()) {
+      throw new IllegalArgumentException(
+          "the worker's pool %s has %d connections, but its sizing (PAYRELAY_DB_POOL_WORKER) needs %d"
+              .formatted(services.database().poolName(), connections, sizing.workerPool()));
+    }
+  }
+
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
     DSLContext dsl = services.database().dsl();
     return new OutboxMaintenance(
@@ -237,6 +258,16 @@ public final class WorkerRuntime implements AutoCloseable {
   /** What starts the daily reconciliation in this worker. */
   public DailyReconciliationTrigger.Mode dailyReconciliation() {
     return daily.mode();
+  }
+
+  /** The options the Temporal worker of {@code taskQueue} runs with, as {@link Sizing} set them. */
+  WorkerOptions workerOptions(String taskQueue) {
+    return factory.getWorker(taskQueue).getWorkerOptions();
+  }
+
+  /** The most AMQP channels this worker publishes on at once. */
+  int publishChannels() {
+    return publisher.channelPoolSize();
   }
 
   /** Asks the dispatcher for a round now (after a local outbox commit). */

@@ -153,7 +153,7 @@ class ReconciliationScheduleTest {
       try (WorkerRuntime second =
           WorkerRuntime.start(
               payrelay.config,
-              payrelay.stack.services(),
+              payrelay.stack.workerServices(),
               payrelay.stack.temporal(),
               "second-worker")) {
         assertThat(second.dailyReconciliation())

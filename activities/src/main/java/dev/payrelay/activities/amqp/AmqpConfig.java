@@ -14,7 +14,8 @@ import java.util.Objects;
  *     confirm, channel RPCs and the TCP connect; positive, at most {@link Integer#MAX_VALUE}
  *     milliseconds
  * @param channelPoolSize how many confirm-mode channels may be open at once (one per publishing
- *     thread at a time); at least 1
+ *     thread at a time); a publish finding all of them busy waits for one, at most {@code
+ *     confirmTimeout}; the worker sets it to its payment activity slots, so none waits; at least 1
  * @param connectionName client-provided connection name shown in the management UI and {@code
  *     rabbitmqctl list_connections client_properties}
  */

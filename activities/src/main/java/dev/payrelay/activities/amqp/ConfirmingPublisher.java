@@ -23,8 +23,24 @@ import org.slf4j.LoggerFactory;
  * the confirm, and closing a broken channel; a publish never takes longer than a small multiple of
  * it. A message may be delivered although the publish failed (timeout, connection lost after the
  * broker routed it): a retry reuses the event id, and consumers dedupe on {@code message_id}.
+ *
+ * <p>Order: payrelay does not hold a payment's later event back until the earlier ones are sent, so
+ * after a fault (a publish that failed and was retried, a database cut) one payment's messages can
+ * reach the queue out of order. Every message carries what a consumer needs to put them back in
+ * order: the header {@value #PAYMENT_SEQ_HEADER} (the event's number within its payment: 1 for
+ * PaymentCreated, then 2, 3, ... in commit order, no gaps among the events written) and {@value
+ * #OUTBOX_SEQ_HEADER} (the outbox's global write order, increasing with gaps).
  */
 public final class ConfirmingPublisher implements AutoCloseable {
+
+  /**
+   * The AMQP header with the event's number within its payment (an int, from 1), the key to order
+   * one payment's messages by.
+   */
+  public static final String PAYMENT_SEQ_HEADER = "payment_seq";
+
+  /** The AMQP header with the outbox's global write order (a long; increasing, with gaps). */
+  public static final String OUTBOX_SEQ_HEADER = "outbox_seq";
 
   private static final Logger log = LoggerFactory.getLogger(ConfirmingPublisher.class);
 
@@ -99,6 +115,11 @@ public final class ConfirmingPublisher implements AutoCloseable {
     return connection.isHealthy();
   }
 
+  /** The most channels this publisher opens: {@link AmqpConfig#channelPoolSize()}. */
+  public int channelPoolSize() {
+    return config.channelPoolSize();
+  }
+
   /** Channels currently held by the pool (for metrics and tests); at most the pool size. */
   public int openChannelCount() {
     return pool.openChannelCount();
@@ -121,9 +142,16 @@ public final class ConfirmingPublisher implements AutoCloseable {
         .appId("payrelay")
         .headers(
             Map.of(
-                "event_type", message.eventType(),
-                "payload_version", message.payloadVersion(),
-                "aggregate_id", message.aggregateId()))
+                "event_type",
+                message.eventType(),
+                "payload_version",
+                message.payloadVersion(),
+                "aggregate_id",
+                message.aggregateId(),
+                PAYMENT_SEQ_HEADER,
+                message.paymentSeq(),
+                OUTBOX_SEQ_HEADER,
+                message.outboxSeq()))
         .build();
   }
 }

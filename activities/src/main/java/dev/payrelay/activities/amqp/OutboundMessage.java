@@ -12,6 +12,11 @@ import java.util.Objects;
  * @param payloadVersion version of the body's JSON shape, from 1
  * @param routingKey topic routing key, e.g. {@code payment.confirmed}
  * @param aggregateId the payment the event belongs to
+ * @param outboxSeq the outbox's global write order ({@code outbox_event.seq}): increasing across
+ *     all payments, with gaps; at least 1
+ * @param paymentSeq the event's number within its payment ({@code outbox_event.payment_seq}): 1 for
+ *     PaymentCreated, then 2, 3, ... in the order the payment's transactions committed; the key
+ *     consumers order one payment's messages by; at least 1
  * @param body UTF-8 JSON bytes; copied in and out, so the record is immutable
  */
 public record OutboundMessage(
@@ -20,6 +25,8 @@ public record OutboundMessage(
     int payloadVersion,
     String routingKey,
     String aggregateId,
+    long outboxSeq,
+    int paymentSeq,
     byte[] body) {
 
   /** Validates and copies the body. */
@@ -31,6 +38,10 @@ public record OutboundMessage(
     body = Objects.requireNonNull(body, "body").clone();
     if (payloadVersion < 1) {
       throw new IllegalArgumentException("payloadVersion must be >= 1: " + payloadVersion);
+    }
+    if (outboxSeq < 1 || paymentSeq < 1) {
+      throw new IllegalArgumentException(
+          "outboxSeq and paymentSeq must be >= 1: " + outboxSeq + ", " + paymentSeq);
     }
   }
 
@@ -48,18 +59,30 @@ public record OutboundMessage(
         && payloadVersion == that.payloadVersion
         && routingKey.equals(that.routingKey)
         && aggregateId.equals(that.aggregateId)
+        && outboxSeq == that.outboxSeq
+        && paymentSeq == that.paymentSeq
         && Arrays.equals(body, that.body);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(eventId, eventType, payloadVersion, routingKey, aggregateId)
+    return Objects.hash(
+            eventId, eventType, payloadVersion, routingKey, aggregateId, outboxSeq, paymentSeq)
         + 31 * Arrays.hashCode(body);
   }
 
   @Override
   public String toString() {
-    return "OutboundMessage[eventId=%s, eventType=%s, v%d, routingKey=%s, aggregateId=%s, %d bytes]"
-        .formatted(eventId, eventType, payloadVersion, routingKey, aggregateId, body.length);
+    return ("OutboundMessage[eventId=%s, eventType=%s, v%d, routingKey=%s, aggregateId=%s,"
+            + " paymentSeq=%d, outboxSeq=%d, %d bytes]")
+        .formatted(
+            eventId,
+            eventType,
+            payloadVersion,
+            routingKey,
+            aggregateId,
+            paymentSeq,
+            outboxSeq,
+            body.length);
   }
 }

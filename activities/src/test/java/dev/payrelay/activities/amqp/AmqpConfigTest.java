@@ -44,7 +44,7 @@ class AmqpConfigTest {
   void outboundMessage_copiesItsBody() {
     byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
     OutboundMessage message =
-        new OutboundMessage("e", "PaymentConfirmed", 1, "payment.x", "a", body);
+        new OutboundMessage("e", "PaymentConfirmed", 1, "payment.x", "a", 1, 1, body);
     body[0] = 'X';
     message.body()[1] = 'Y';
 

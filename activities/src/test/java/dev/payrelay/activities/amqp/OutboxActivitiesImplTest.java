@@ -8,12 +8,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.rabbitmq.client.GetResponse;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -23,7 +28,10 @@ import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.PublishRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +46,7 @@ class OutboxActivitiesImplTest {
   private static RabbitFixture rabbit;
   private static DSLContext dsl;
   private static PaymentStore payments;
+  private static PaymentLedger ledger;
   private static OutboxStore outbox;
   private static ConfirmingPublisher publisher;
   private static OutboxActivitiesImpl activities;
@@ -48,7 +57,9 @@ class OutboxActivitiesImplTest {
     db = TestDatabase.create(OutboxActivitiesImplTest.class);
     rabbit = new RabbitFixture();
     dsl = db.database().dsl();
-    payments = new PaymentStore(dsl, new OutboxWriter(new EventJson()));
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    payments = new PaymentStore(dsl, writer);
+    ledger = new PaymentLedger(dsl, payments, writer);
     outbox = new OutboxStore(dsl);
     exchange = rabbit.exchangeName("payrelay.test.outbox-activities");
     rabbit.declare(exchange, List.of());
@@ -209,6 +220,59 @@ class OutboxActivitiesImplTest {
     assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.DISCARDED);
     assertThatThrownBy(() -> activities.publish(new PublishRequest(eventId)))
         .isInstanceOf(ApplicationFailure.class);
+  }
+
+  @Test
+  void aPaymentsEventsPublishedInReverse_carryPaymentSeqAndOutboxSeq_thatPutThemBackInOrder()
+      throws Exception {
+    // Its own exchange: a catch-all binding on the shared one would route other tests' messages.
+    String ordered = rabbit.exchangeName("payrelay.test.outbox-activities.ordered");
+    String queue = rabbit.queueName("payrelay.test.outbox-activities.order");
+    rabbit.declare(ordered, List.of(new QueueBinding(queue, "payment.#")));
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("3.00", "USD"), "c1");
+    VerifiedCallback secondCharge =
+        new VerifiedCallback(
+            "n-second-" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "t-second-" + p.paymentId(),
+            p.amount(),
+            ChannelPaymentStatus.PAID);
+    assertThat(ledger.apply(secondCharge, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.DOUBLE_PAYMENT);
+    List<OutboxRow> events = new ArrayList<>(outbox.forPayment(p.paymentId()));
+
+    // As after a fault: the latest event reaches the broker first, the first one last.
+    try (ConfirmingPublisher toOrdered =
+        new ConfirmingPublisher(
+            rabbit.config(ordered, RabbitFixture.PORT, Duration.ofSeconds(5), 1))) {
+      OutboxActivitiesImpl publishing =
+          new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), toOrdered);
+      for (OutboxRow event : events.reversed()) {
+        publishing.publish(new PublishRequest(event.eventId()));
+      }
+    }
+    List<Map<String, Object>> received = new ArrayList<>();
+    for (GetResponse m; (m = rabbit.get(queue)) != null; ) {
+      received.add(m.getProps().getHeaders());
+    }
+
+    assertThat(received)
+        .extracting(h -> ((Number) h.get(ConfirmingPublisher.PAYMENT_SEQ_HEADER)).intValue())
+        .as("arrived newest first")
+        .containsExactly(3, 2, 1);
+    received.sort(
+        Comparator.comparingInt(
+            h -> ((Number) h.get(ConfirmingPublisher.PAYMENT_SEQ_HEADER)).intValue()));
+    assertThat(received)
+        .extracting(h -> String.valueOf(h.get("event_type")))
+        .as("ordered by payment_seq: the payment's story")
+        .containsExactly("PaymentCreated", "PaymentConfirmed", "PaymentExceptionRecorded");
+    assertThat(received)
+        .extracting(h -> ((Number) h.get(ConfirmingPublisher.OUTBOX_SEQ_HEADER)).longValue())
+        .as("the global outbox order agrees")
+        .containsExactlyElementsOf(events.stream().map(OutboxRow::seq).toList())
+        .isSorted();
   }
 
   private static String createdEventOfNewPayment() {

@@ -108,6 +108,8 @@ final class RabbitFixture implements AutoCloseable {
         1,
         routingKey,
         "pay-" + eventId,
+        1,
+        1,
         ("{\"eventId\":\"" + eventId + "\"}").getBytes(StandardCharsets.UTF_8));
   }
 
