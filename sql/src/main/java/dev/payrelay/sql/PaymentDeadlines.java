@@ -3,6 +3,7 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -40,7 +41,7 @@ public final class PaymentDeadlines {
           if (transitions.closeUnpaid(
                   tx,
                   row,
-                  PaymentStatus.EXPIRED,
+                  PaymentTransition.EXPIRE,
                   "EXPIRY",
                   "deadline passed; closed at the channel")
               != null) {

@@ -5,12 +5,15 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
@@ -25,12 +28,16 @@ public final class PaymentResolutions {
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
   /**
-   * Exceptions whose callback said PAID to our merchant account and can be accepted as this
-   * payment's money. Not MERCHANT_MISMATCH (paid to another account, or not even PAID),
-   * TXN_CONFLICT (that money already paid another payment) or DOUBLE_PAYMENT (a refund case).
+   * Exceptions of a PENDING payment whose callback said PAID to our merchant account and can be
+   * accepted as this payment's money ({@link PaymentTransition#ACCEPT_AS_PAID}). Not
+   * MERCHANT_MISMATCH (paid to another account, or not even PAID), TXN_CONFLICT (that money already
+   * paid another payment) or DOUBLE_PAYMENT (a refund case).
    */
-  private static final Set<String> ACCEPTABLE_KINDS =
-      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH", "PAID_AFTER_CLOSE");
+  private static final Set<String> ACCEPTABLE_WHILE_PENDING =
+      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH");
+
+  /** The exception that may reopen a CLOSED or EXPIRED payment ({@code REOPEN_AS_PAID}). */
+  private static final Set<String> ACCEPTABLE_AFTER_CLOSE = Set.of("PAID_AFTER_CLOSE");
 
   private final DSLContext dsl;
   private final PaymentStore payments;
@@ -86,8 +93,9 @@ public final class PaymentResolutions {
     String done;
     switch (d.action()) {
       case ACCEPT_AS_PAID -> {
-        PaymentExceptionRecord accepted = acceptable(payment, open);
-        eventId = acceptAsPaid(tx, payment, accepted);
+        PaymentTransition move = acceptance(payment);
+        PaymentExceptionRecord accepted = acceptable(move, open);
+        eventId = acceptAsPaid(tx, payment, move, accepted);
         done =
             "PAID with channel transaction "
                 + accepted.getChannelTxnId()
@@ -130,34 +138,51 @@ public final class PaymentResolutions {
     return new ResolutionOutcome(true, actionId, done, eventId);
   }
 
-  private static PaymentExceptionRecord acceptable(
-      PaymentRow payment, List<PaymentExceptionRecord> open) {
-    if (payment.status() == PaymentStatus.PAID) {
-      throw new Refused("payment is already PAID; use MARK_FOR_REFUND for a second charge");
+  /** The move ACCEPT_AS_PAID makes from the payment's status; refused when there is none. */
+  private static PaymentTransition acceptance(PaymentRow payment) {
+    if (PaymentTransition.ACCEPT_AS_PAID.startsFrom(payment.status())) {
+      return PaymentTransition.ACCEPT_AS_PAID;
     }
+    if (PaymentTransition.REOPEN_AS_PAID.startsFrom(payment.status())) {
+      return PaymentTransition.REOPEN_AS_PAID;
+    }
+    throw new Refused(
+        "payment is already " + payment.status() + "; use MARK_FOR_REFUND for a second charge");
+  }
+
+  private static PaymentExceptionRecord acceptable(
+      PaymentTransition move, List<PaymentExceptionRecord> open) {
+    Set<String> kinds =
+        move == PaymentTransition.REOPEN_AS_PAID
+            ? ACCEPTABLE_AFTER_CLOSE
+            : ACCEPTABLE_WHILE_PENDING;
     return open.stream()
-        .filter(e -> ACCEPTABLE_KINDS.contains(e.getKind()))
+        .filter(e -> kinds.contains(e.getKind()))
         .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
         .reduce((first, second) -> second)
         .orElseThrow(
             () ->
                 new Refused(
-                    "no open exception the channel reported as money paid to us"
-                        + " (AMOUNT_MISMATCH, CURRENCY_MISMATCH or PAID_AFTER_CLOSE) to accept"));
+                    "no open exception the channel reported as money paid to us "
+                        + kinds.stream().sorted().toList()
+                        + " to accept"
+                        + (move == PaymentTransition.REOPEN_AS_PAID
+                            ? "; only a PAID_AFTER_CLOSE reopens a closed payment"
+                            : "")));
   }
 
-  private String acceptAsPaid(DSLContext tx, PaymentRow p, PaymentExceptionRecord e) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.STATUS, PaymentStatus.PAID.name())
-            .set(PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId())
-            .set(PAYMENT_ORDER.PAID_AT, SqlTime.now())
-            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
-            .and(PAYMENT_ORDER.STATUS.ne(PaymentStatus.PAID.name()))
-            .execute();
-    if (changed != 1) {
+  private String acceptAsPaid(
+      DSLContext tx, PaymentRow p, PaymentTransition move, PaymentExceptionRecord e) {
+    boolean moved =
+        PaymentTransitions.move(
+            tx,
+            p.paymentId(),
+            move,
+            DSL.noCondition(),
+            Map.of(
+                PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId(),
+                PAYMENT_ORDER.PAID_AT, SqlTime.now()));
+    if (!moved) {
       throw new Refused("payment changed while resolving");
     }
     Money channelAmount = Money.ofMinor(e.getChannelAmountMinor(), e.getChannelCurrency());
@@ -168,10 +193,10 @@ public final class PaymentResolutions {
     if (p.status() == PaymentStatus.PAID) {
       throw new Refused("payment is PAID; use MARK_FOR_REFUND");
     }
-    if (p.status() != PaymentStatus.PENDING) {
+    if (!PaymentTransition.CLOSE.startsFrom(p.status())) {
       return null; // already CLOSED/EXPIRED: only its exceptions are closed
     }
-    return transitions.closeUnpaid(tx, p, PaymentStatus.CLOSED, "OPERATOR", d.reason());
+    return transitions.closeUnpaid(tx, p, PaymentTransition.CLOSE, "OPERATOR", d.reason());
   }
 
   private PaymentRow lock(DSLContext tx, String paymentId) {

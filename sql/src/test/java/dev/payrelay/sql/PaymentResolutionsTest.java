@@ -120,6 +120,42 @@ class PaymentResolutionsTest {
   }
 
   @Test
+  void acceptAsPaid_ofAClosedPaymentPaidAfterClose_reopensItAsPaid_afterItsPaymentClosed() {
+    PaymentRow p = pending("5.00");
+    resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+    ledger.apply(callback(p, "t-late-" + p.paymentId(), "5.00"), null, "CALLBACK");
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).as(r.message()).isTrue();
+    PaymentRow after = payments.find(p.paymentId()).orElseThrow();
+    assertThat(after.status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(after.channelTxnId()).isEqualTo("t-late-" + p.paymentId());
+    assertThat(
+            dsl.select(OUTBOX_EVENT.EVENT_TYPE)
+                .from(OUTBOX_EVENT)
+                .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
+                .orderBy(OUTBOX_EVENT.SEQ)
+                .fetch(OUTBOX_EVENT.EVENT_TYPE))
+        .containsSubsequence("PaymentClosed", "PaymentConfirmed");
+  }
+
+  @Test
+  void acceptAsPaid_ofAnExpiredPaymentWithOnlyAnAmountMismatch_isRefused_andStaysExpired() {
+    PaymentRow p = pending("5.00");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "4.00"), null, "CALLBACK");
+    new PaymentDeadlines(dsl, new OutboxWriter(new EventJson())).expire(p.paymentId());
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("only a PAID_AFTER_CLOSE reopens a closed payment");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.EXPIRED);
+    assertThat(openExceptions(p)).isEqualTo(1);
+  }
+
+  @Test
   void closePaidPayment_isRefused() {
     PaymentRow p = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
     ResolutionOutcome r =
