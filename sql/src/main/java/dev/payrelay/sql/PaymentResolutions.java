@@ -18,7 +18,8 @@ import org.jooq.impl.DSL;
 /**
  * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
  * transaction: its effect (payment state, outbox event), the exceptions closed, and the {@code
- * operator_action} audit row commit together; a refused one writes only its audit row.
+ * operator_action} audit row with the result commit together; a refused one writes only its audit
+ * row. A decision with an action key is applied at most once: a repeat gets the stored result.
  */
 public final class PaymentResolutions {
 
@@ -51,42 +52,52 @@ public final class PaymentResolutions {
   }
 
   /**
-   * Applies {@code decision}, or refuses it with a reason, auditing either way. Idempotent in
-   * effect: a repeat finds no open exception (or a final payment) and is refused.
+   * Applies {@code decision}, or refuses it with a reason, auditing either way, once per action
+   * key: a repeat with the decision's key returns the stored result (applied, message, payment
+   * status) without acting again, even when the payment has moved since. Without a key each call is
+   * judged anew: a repeat finds no open exception (or a PAID payment) and is refused.
    */
   public ResolutionOutcome resolve(OperatorDecision decision) {
+    OperatorAction asked = decision.asked();
+    return ResolutionOutcome.of(OperatorActions.once(dsl, asked, () -> decide(asked, decision)));
+  }
+
+  /**
+   * Audits a refused request (invalid action, missing operator or reason) without an action key.
+   */
+  public ResolutionOutcome reject(
+      String paymentId, String operator, String action, String reason, String why) {
+    return reject(new OperatorAction(null, operator, action, TARGET, paymentId, reason), why);
+  }
+
+  /**
+   * Audits {@code asked} as REJECTED because {@code why}, once per action key: a repeat with the
+   * key returns the stored refusal.
+   */
+  public ResolutionOutcome reject(OperatorAction asked, String why) {
+    return ResolutionOutcome.of(OperatorActions.once(dsl, asked, () -> refuse(asked, why)));
+  }
+
+  private OperatorAnswer decide(OperatorAction asked, OperatorDecision decision) {
     try {
-      return Transactions.run(dsl, cfg -> apply(cfg.dsl(), decision));
+      return Transactions.run(dsl, cfg -> apply(cfg.dsl(), asked, decision));
     } catch (Refused refused) {
-      return reject(
-          decision.paymentId(),
-          decision.operator(),
-          decision.action().name(),
-          decision.reason(),
-          refused.getMessage());
+      return refuse(asked, refused.getMessage());
     } catch (DataAccessException e) {
       if (UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
-        return reject(
-            decision.paymentId(),
-            decision.operator(),
-            decision.action().name(),
-            decision.reason(),
-            "the channel transaction already pays another payment");
+        return refuse(asked, "the channel transaction already pays another payment");
       }
       throw e;
     }
   }
 
-  /** Audits a refused request (invalid action, missing operator or reason, or refused effect). */
-  public ResolutionOutcome reject(
-      String paymentId, String operator, String action, String reason, String why) {
-    long id =
-        OperatorActions.record(
-            dsl, operator, action, TARGET, paymentId, reason, OperatorActions.REJECTED, why);
-    return new ResolutionOutcome(false, id, why, null);
+  private OperatorAnswer refuse(OperatorAction asked, String why) {
+    String status = payments.find(asked.targetId()).map(p -> p.status().name()).orElse(null);
+    return OperatorActions.record(
+        dsl, asked, OperatorAnswer.rejected(why).withPaymentStatus(status));
   }
 
-  private ResolutionOutcome apply(DSLContext tx, OperatorDecision d) {
+  private OperatorAnswer apply(DSLContext tx, OperatorAction asked, OperatorDecision d) {
     PaymentRow payment = lock(tx, d.paymentId());
     List<PaymentExceptionRecord> open = openExceptions(tx, d.paymentId());
     String eventId;
@@ -124,18 +135,22 @@ public final class PaymentResolutions {
       }
       default -> throw new IllegalStateException("unhandled action " + d.action());
     }
-    long actionId =
+    OperatorAnswer answer =
         OperatorActions.record(
             tx,
-            d.operator(),
-            d.action().name(),
-            TARGET,
-            d.paymentId(),
-            d.reason(),
-            OperatorActions.APPLIED,
-            done);
-    closeExceptions(tx, d.paymentId(), d.action(), actionId);
-    return new ResolutionOutcome(true, actionId, done, eventId);
+            asked,
+            OperatorAnswer.applied(done)
+                .withPaymentStatus(statusOf(tx, d.paymentId()))
+                .withEvent(eventId, null, 0));
+    closeExceptions(tx, d.paymentId(), d.action(), answer.actionId());
+    return answer;
+  }
+
+  private static String statusOf(DSLContext tx, String paymentId) {
+    return tx.select(PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchSingle(PAYMENT_ORDER.STATUS);
   }
 
   /** The move ACCEPT_AS_PAID makes from the payment's status; refused when there is none. */
