@@ -27,22 +27,26 @@ final class ResolutionHandler {
   private final ResolutionActivities activities =
       Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
 
-  /** Applies or rejects {@code signal} for {@code paymentId}; the result is always audited. */
-  ResolutionResult handle(String paymentId, ResolveSignal received) {
+  /**
+   * Applies or rejects {@code signal} for {@code paymentId}; the result is always audited, under
+   * {@code actionKey} ({@link OperatorActionKeys}).
+   */
+  ResolutionResult handle(String paymentId, ResolveSignal received, String actionKey) {
     // A signal sent without input (e.g. `temporal workflow signal` with no --input) arrives null.
     ResolveSignal signal = received == null ? new ResolveSignal(null, null, null) : received;
     String why = invalidBecause(received);
     if (why != null) {
       return activities.reject(
           new RejectResolutionRequest(
-              paymentId, signal.operator(), signal.reason(), signal.action(), why));
+              paymentId, signal.operator(), signal.reason(), signal.action(), why, actionKey));
     }
     return activities.resolve(
         new ResolveRequest(
             paymentId,
             signal.operator().trim(),
             signal.reason().trim(),
-            ResolutionAction.parse(signal.action()).orElseThrow().name()));
+            ResolutionAction.parse(signal.action()).orElseThrow().name(),
+            actionKey));
   }
 
   private static String invalidBecause(ResolveSignal signal) {

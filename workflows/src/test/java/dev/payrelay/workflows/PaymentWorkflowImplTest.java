@@ -41,6 +41,7 @@ import dev.payrelay.workflows.activities.ResolutionResult;
 import dev.payrelay.workflows.activities.ResolveRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.TestWorkflowExtension;
@@ -50,6 +51,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.mockito.ArgumentCaptor;
 import org.mockito.InOrder;
 
 class PaymentWorkflowImplTest {
@@ -267,7 +269,13 @@ class PaymentWorkflowImplTest {
     assertThat(result.grantedCourseIds()).containsExactly("course-1", "course-2");
     assertThat(result.resolutions()).singleElement().asString().contains("APPLIED");
     verify(resolutions)
-        .resolve(new ResolveRequest(PAYMENT_ID, "alice", "channel confirmed", "ACCEPT_AS_PAID"));
+        .resolve(
+            new ResolveRequest(
+                PAYMENT_ID,
+                "alice",
+                "channel confirmed",
+                "ACCEPT_AS_PAID",
+                actionKey(workflow, 1)));
     verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
   }
 
@@ -288,7 +296,12 @@ class PaymentWorkflowImplTest {
     verify(resolutions)
         .reject(
             new RejectResolutionRequest(
-                PAYMENT_ID, "", "no operator given", "CLOSE", "operator is required"));
+                PAYMENT_ID,
+                "",
+                "no operator given",
+                "CLOSE",
+                "operator is required",
+                actionKey(workflow, 1)));
     verify(resolutions, times(2)).reject(any());
     verify(resolutions, never()).resolve(any());
   }
@@ -333,7 +346,13 @@ class PaymentWorkflowImplTest {
     verify(outbox)
         .replayDead(
             new EventOperationRequest(
-                PAYMENT_ID, CONFIRMED.eventId(), "alice", "payload fixed", "REPLAY_EVENT", null));
+                PAYMENT_ID,
+                CONFIRMED.eventId(),
+                "alice",
+                "payload fixed",
+                "REPLAY_EVENT",
+                null,
+                actionKey(workflow, 1)));
   }
 
   @Test
@@ -514,7 +533,9 @@ class PaymentWorkflowImplTest {
 
     assertThat(result.state()).isEqualTo(PaymentWorkflowState.CLOSED);
     verify(resolutions)
-        .reject(new RejectResolutionRequest(PAYMENT_ID, null, null, null, "empty signal"));
+        .reject(
+            new RejectResolutionRequest(
+                PAYMENT_ID, null, null, null, "empty signal", actionKey(workflow, 1)));
     verify(resolutions, times(1)).resolve(any());
   }
 
@@ -558,5 +579,37 @@ class PaymentWorkflowImplTest {
 
     verify(ledger).expire(new ExpireRequest(PAYMENT_ID));
     assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+  }
+
+  @Test
+  void eachOperatorSignal_getsItsOwnActionKey_andARetriedActivityKeepsIt()
+      throws InterruptedException {
+    when(resolutions.resolve(any()))
+        .thenThrow(ApplicationFailure.newFailure("completion lost", "WORKER_CRASHED"))
+        .thenReturn(new ResolutionResult(false, 31, "no open exception to refund", "PENDING"));
+    when(ledger.operatorRequest(any())).thenReturn(new OperatorRequestResult(true, 32, "asked"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    env.start();
+
+    workflow.resolve(new ResolveSignal("erin", "refund", "MARK_FOR_REFUND"));
+    workflow.requery(new OperatorSignal("erin", "customer says paid", null));
+    workflow.resolve(new ResolveSignal("erin", "refund", "MARK_FOR_REFUND"));
+    awaitView(workflow, v -> v.resolutions().size() == 3);
+
+    ArgumentCaptor<ResolveRequest> resolved = ArgumentCaptor.forClass(ResolveRequest.class);
+    verify(resolutions, times(3)).resolve(resolved.capture());
+    assertThat(resolved.getAllValues())
+        .extracting(ResolveRequest::actionKey)
+        .as("a retry repeats its key; the same words signalled again are a new action")
+        .containsExactly(actionKey(workflow, 1), actionKey(workflow, 1), actionKey(workflow, 3));
+    ArgumentCaptor<OperatorRequest> requery = ArgumentCaptor.forClass(OperatorRequest.class);
+    verify(ledger).operatorRequest(requery.capture());
+    assertThat(requery.getValue().actionKey()).isEqualTo(actionKey(workflow, 2));
+  }
+
+  /** The key of the run's {@code n}th operator signal: {workflowId}:{originalRunId}:{n}. */
+  private static String actionKey(PaymentWorkflow workflow, int n) {
+    var execution = WorkflowStub.fromTyped(workflow).getExecution();
+    return execution.getWorkflowId() + ":" + execution.getRunId() + ":" + n;
   }
 }

@@ -8,6 +8,13 @@ package dev.payrelay.workflows.activities;
  * @param reason the reason given, possibly blank
  * @param action the action asked, possibly unknown
  * @param why why it is rejected
+ * @param actionKey the operator action's idempotency key ({@code {workflowId}:{originalRunId}:{n}},
+ *     n counting the run's operator signals): a retry with the same key gets the stored result
  */
 public record RejectResolutionRequest(
-    String paymentId, String operator, String reason, String action, String why) {}
+    String paymentId,
+    String operator,
+    String reason,
+    String action,
+    String why,
+    String actionKey) {}
