@@ -240,7 +240,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   private void applyResolution(ResolveSignal signal, String key) {
-    ResolutionResult result = resolver.handle(paymentId, signal, key);
+    ResolutionResult result = resolver.handle(paymentId, input.channel(), signal, key);
     logOperator(
         signal == null ? null : signal.action(),
         signal == null ? null : signal.operator(),

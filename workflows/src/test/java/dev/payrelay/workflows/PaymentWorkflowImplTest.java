@@ -306,8 +306,13 @@ class PaymentWorkflowImplTest {
     verify(resolutions, never()).resolve(any());
   }
 
+  private static final ChannelStatus CLOSED_AT_CHANNEL =
+      new ChannelStatus("CLOSED", null, 1050L, "USD");
+
   @Test
-  void close_endsTheStoryClosed_withoutGrant() throws InterruptedException {
+  void close_closesAtTheChannelFirst_thenMarksClosed_andEndsClosedWithoutGrant()
+      throws InterruptedException {
+    when(channel.close(any())).thenReturn(CLOSED_AT_CHANNEL);
     when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 9, "closed", "CLOSED"));
     PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
     workflow.onOutboxEvent(EXCEPTION);
@@ -317,7 +322,70 @@ class PaymentWorkflowImplTest {
     workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
 
     assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    InOrder order = inOrder(channel, resolutions);
+    order.verify(channel).close(new ChannelCallRequest(PAYMENT_ID, "sandbox"));
+    order.verify(resolutions).resolve(any());
     verify(entitlements, never()).grant(any());
+  }
+
+  @Test
+  void close_whenTheChannelSaysPaid_isRefusedWithWhy_confirmsThroughTheLedger_andAttentionStays()
+      throws InterruptedException {
+    when(channel.close(any())).thenReturn(new ChannelStatus("PAID", "sbx_9", 1000L, "USD"));
+    when(ledger.confirmFromChannel(any())).thenReturn("AMOUNT_MISMATCH");
+    when(resolutions.reject(any()))
+        .thenAnswer(
+            call ->
+                new ResolutionResult(
+                    false, 10, call.<RejectResolutionRequest>getArgument(0).why(), "PENDING"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+
+    PaymentView view = awaitView(workflow, v -> v.resolutions().size() == 1);
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(view.resolutions().get(0))
+        .contains("REJECTED")
+        .contains("the channel says PAID (transaction sbx_9")
+        .contains("AMOUNT_MISMATCH")
+        .contains("MARK_FOR_REFUND");
+    verify(ledger)
+        .confirmFromChannel(
+            new ConfirmFromChannelRequest(PAYMENT_ID, "sbx_9", 1000, "USD", "QUERY"));
+    verify(resolutions, never()).resolve(any());
+  }
+
+  @Test
+  void close_whenTheChannelCannotBeReached_isRefused_andASecondCloseAfterItRecoversCloses()
+      throws InterruptedException {
+    when(channel.close(any()))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenReturn(CLOSED_AT_CHANNEL);
+    when(resolutions.reject(any()))
+        .thenAnswer(
+            call ->
+                new ResolutionResult(
+                    false, 11, call.<RejectResolutionRequest>getArgument(0).why(), "PENDING"));
+    when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 12, "closed", "CLOSED"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+    PaymentView refused = awaitView(workflow, v -> v.resolutions().size() == 1);
+    assertThat(refused.resolutions().get(0)).contains("could not be reached");
+    verify(resolutions, never()).resolve(any());
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+
+    assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    verify(channel, times(4)).close(any());
+    verify(resolutions, times(1)).resolve(any());
   }
 
   @Test
@@ -520,6 +588,7 @@ class PaymentWorkflowImplTest {
 
   @Test
   void resolveSignalWithoutInput_isRejected_andLaterOperatorSignalsStillApply() {
+    when(channel.close(any())).thenReturn(CLOSED_AT_CHANNEL);
     when(resolutions.reject(any()))
         .thenReturn(new ResolutionResult(false, 21, "empty signal", "PENDING"));
     when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 22, "closed", "CLOSED"));

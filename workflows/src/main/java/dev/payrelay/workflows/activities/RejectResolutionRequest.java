@@ -1,7 +1,8 @@
 package dev.payrelay.workflows.activities;
 
 /**
- * Argument of {@link ResolutionActivities#reject}: an invalid request, kept as it was asked.
+ * Argument of {@link ResolutionActivities#reject}: a request refused before it reached the ledger
+ * (invalid, or a CLOSE the channel would not or could not close), kept as it was asked.
  *
  * @param paymentId the payment
  * @param operator who asked, possibly blank

@@ -17,8 +17,9 @@ public interface ResolutionActivities {
   ResolutionResult resolve(ResolveRequest request);
 
   /**
-   * Audits an invalid request as REJECTED (missing operator or reason, unknown action), once per
-   * action key.
+   * Audits a refused request as REJECTED, once per action key: an invalid one (missing operator or
+   * reason, unknown action), or a CLOSE the channel would not close (it says PAID) or could not be
+   * asked to close.
    */
   @ActivityMethod
   ResolutionResult reject(RejectResolutionRequest request);
