@@ -81,6 +81,44 @@ class HistoryRecordingTest {
     }
   }
 
+  /**
+   * The branches of an operator CLOSE after it closes at the channel first (version marker {@code
+   * operator-close-at-channel}): closed at the channel then CLOSED; and refused because the channel
+   * says PAID, followed by the ACCEPT_AS_PAID that ends the story.
+   */
+  @Test
+  void operatorCloseAtTheChannel_recordedOnDefaultTimings() throws Exception {
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), QUIET)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String closed = payrelay.createPayment(700, "USD", "c1");
+      Run closedRun = histories.currentRun(id(closed));
+      String refused = underpaid(payrelay);
+      Run refusedRun = histories.awaitRunning(refused, NEEDS_ATTENTION);
+      resolve(payrelay, closed, "CLOSE");
+      resolve(payrelay, refused, "CLOSE");
+      histories.awaitActivities(
+          refusedRun, "ResolutionReject", EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 1);
+      resolve(payrelay, refused, "ACCEPT_AS_PAID");
+
+      histories.awaitCompleted(closedRun, CLOSED);
+      histories.awaitCompleted(refusedRun, FULFILLED);
+      histories.write(
+          "payment-resolve-close-at-channel",
+          closedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ChannelClose",
+          "ResolutionResolve");
+      histories.write(
+          "payment-resolve-close-refused-paid-at-channel",
+          refusedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ChannelClose",
+          "LedgerConfirmFromChannel",
+          "ResolutionReject",
+          "ResolutionResolve");
+    }
+  }
+
   @Test
   void publishRetriesAndDeadEvents_recordedWhileTheQueueIsUnbound() throws Exception {
     try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), QUICK_PUBLISH_RETRIES)) {

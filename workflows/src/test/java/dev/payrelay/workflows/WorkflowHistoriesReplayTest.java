@@ -44,6 +44,10 @@ class WorkflowHistoriesReplayTest {
           "payment-dead-discarded",
           "payment-resolve-accept-as-paid",
           "payment-resolve-close",
+          // After the "operator-close-at-channel" version marker: closed at the channel, then
+          // CLOSED; refused because the channel says PAID, then accepted as paid.
+          "payment-resolve-close-at-channel",
+          "payment-resolve-close-refused-paid-at-channel",
           "payment-resolve-mark-for-refund",
           "payment-unknown-state-query-confirms",
           "payment-expired",
