@@ -3,17 +3,13 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
-import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
-import org.jooq.impl.DSL;
 
 /**
  * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
@@ -28,27 +24,17 @@ public final class PaymentResolutions {
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
-  /**
-   * Exceptions of a PENDING payment whose callback said PAID to our merchant account and can be
-   * accepted as this payment's money ({@link PaymentTransition#ACCEPT_AS_PAID}). Not
-   * MERCHANT_MISMATCH (paid to another account, or not even PAID), TXN_CONFLICT (that money already
-   * paid another payment) or DOUBLE_PAYMENT (a refund case).
-   */
-  private static final Set<String> ACCEPTABLE_WHILE_PENDING =
-      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH");
-
-  /** The exception that may reopen a CLOSED or EXPIRED payment ({@code REOPEN_AS_PAID}). */
-  private static final Set<String> ACCEPTABLE_AFTER_CLOSE = Set.of("PAID_AFTER_CLOSE");
-
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
+  private final PaidAcceptance acceptance;
 
   /** Resolutions over {@code dsl}. */
   public PaymentResolutions(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
     this.transitions = new PaymentTransitions(outbox);
+    this.acceptance = new PaidAcceptance(transitions);
   }
 
   /**
@@ -81,7 +67,7 @@ public final class PaymentResolutions {
   private OperatorAnswer decide(OperatorAction asked, OperatorDecision decision) {
     try {
       return Transactions.run(dsl, cfg -> apply(cfg.dsl(), asked, decision));
-    } catch (Refused refused) {
+    } catch (ResolutionRefused refused) {
       return refuse(asked, refused.getMessage());
     } catch (DataAccessException e) {
       if (UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
@@ -104,21 +90,9 @@ public final class PaymentResolutions {
     String done;
     switch (d.action()) {
       case ACCEPT_AS_PAID -> {
-        PaymentTransition move = acceptance(payment);
-        PaymentExceptionRecord accepted = acceptable(move, open);
-        eventId = acceptAsPaid(tx, payment, move, accepted);
-        done =
-            "PAID with channel transaction "
-                + accepted.getChannelTxnId()
-                + " for "
-                + accepted.getChannelAmountMinor()
-                + " "
-                + accepted.getChannelCurrency()
-                + " minor units (ours "
-                + payment.amount().minorUnits()
-                + " "
-                + payment.amount().currencyCode()
-                + ")";
+        PaidAcceptance.Accepted accepted = acceptance.accept(tx, payment, open);
+        eventId = accepted.eventId();
+        done = accepted.done();
       }
       case CLOSE -> {
         eventId = close(tx, payment, d);
@@ -126,7 +100,7 @@ public final class PaymentResolutions {
       }
       case MARK_FOR_REFUND -> {
         if (open.isEmpty()) {
-          throw new Refused("no open exception to refund");
+          throw new ResolutionRefused("no open exception to refund");
         }
         eventId = null;
         done =
@@ -153,60 +127,9 @@ public final class PaymentResolutions {
         .fetchSingle(PAYMENT_ORDER.STATUS);
   }
 
-  /** The move ACCEPT_AS_PAID makes from the payment's status; refused when there is none. */
-  private static PaymentTransition acceptance(PaymentRow payment) {
-    if (PaymentTransition.ACCEPT_AS_PAID.startsFrom(payment.status())) {
-      return PaymentTransition.ACCEPT_AS_PAID;
-    }
-    if (PaymentTransition.REOPEN_AS_PAID.startsFrom(payment.status())) {
-      return PaymentTransition.REOPEN_AS_PAID;
-    }
-    throw new Refused(
-        "payment is already " + payment.status() + "; use MARK_FOR_REFUND for a second charge");
-  }
-
-  private static PaymentExceptionRecord acceptable(
-      PaymentTransition move, List<PaymentExceptionRecord> open) {
-    Set<String> kinds =
-        move == PaymentTransition.REOPEN_AS_PAID
-            ? ACCEPTABLE_AFTER_CLOSE
-            : ACCEPTABLE_WHILE_PENDING;
-    return open.stream()
-        .filter(e -> kinds.contains(e.getKind()))
-        .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
-        .reduce((first, second) -> second)
-        .orElseThrow(
-            () ->
-                new Refused(
-                    "no open exception the channel reported as money paid to us "
-                        + kinds.stream().sorted().toList()
-                        + " to accept"
-                        + (move == PaymentTransition.REOPEN_AS_PAID
-                            ? "; only a PAID_AFTER_CLOSE reopens a closed payment"
-                            : "")));
-  }
-
-  private String acceptAsPaid(
-      DSLContext tx, PaymentRow p, PaymentTransition move, PaymentExceptionRecord e) {
-    boolean moved =
-        PaymentTransitions.move(
-            tx,
-            p.paymentId(),
-            move,
-            DSL.noCondition(),
-            Map.of(
-                PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId(),
-                PAYMENT_ORDER.PAID_AT, SqlTime.now()));
-    if (!moved) {
-      throw new Refused("payment changed while resolving");
-    }
-    Money channelAmount = Money.ofMinor(e.getChannelAmountMinor(), e.getChannelCurrency());
-    return transitions.announceConfirmed(tx, p, e.getChannelTxnId(), channelAmount, "OPERATOR");
-  }
-
   private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
     if (p.status() == PaymentStatus.PAID) {
-      throw new Refused("payment is PAID; use MARK_FOR_REFUND");
+      throw new ResolutionRefused("payment is PAID; use MARK_FOR_REFUND");
     }
     if (!PaymentTransition.CLOSE.startsFrom(p.status())) {
       return null; // already CLOSED/EXPIRED: only its exceptions are closed
@@ -220,7 +143,7 @@ public final class PaymentResolutions {
         .forUpdate()
         .fetchOptional()
         .map(r -> PaymentStore.toRow(r, PaymentStore.courseIds(tx, paymentId)))
-        .orElseThrow(() -> new Refused("no payment " + paymentId));
+        .orElseThrow(() -> new ResolutionRefused("no payment " + paymentId));
   }
 
   private static List<PaymentExceptionRecord> openExceptions(DSLContext tx, String paymentId) {
@@ -241,12 +164,5 @@ public final class PaymentResolutions {
         .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
         .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))
         .execute();
-  }
-
-  /** A decision that cannot apply; rolls back its transaction and is audited as REJECTED. */
-  private static final class Refused extends RuntimeException {
-    Refused(String message) {
-      super(message);
-    }
   }
 }
