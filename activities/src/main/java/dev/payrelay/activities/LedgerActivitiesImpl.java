@@ -4,8 +4,10 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.sql.LedgerResult;
+import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.PaymentDeadlines;
 import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStanding;
 import dev.payrelay.sql.PaymentStore;
@@ -99,7 +101,15 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
             : null;
     ResolutionOutcome o =
         deadlines.operatorRequest(
-            r.paymentId(), r.operator(), r.reason(), r.action(), until, r.rejection());
+            new OperatorAction(
+                r.actionKey(),
+                r.operator(),
+                r.action(),
+                PaymentResolutions.TARGET,
+                r.paymentId(),
+                r.reason()),
+            until,
+            r.rejection());
     return new OperatorRequestResult(o.applied(), o.actionId(), o.message());
   }
 }

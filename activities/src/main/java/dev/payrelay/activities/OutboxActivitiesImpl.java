@@ -7,6 +7,7 @@ import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EventOperationOutcome;
+import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.workflows.activities.EventOperationRequest;
@@ -94,20 +95,21 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
 
   @Override
   public EventOperationResult replayDead(EventOperationRequest r) {
-    return result(
-        deadEvents.replay(r.paymentId(), r.eventId(), r.operator(), r.reason(), r.operation()));
+    return result(deadEvents.replay(r.paymentId(), asked(r)));
   }
 
   @Override
   public EventOperationResult discardDead(EventOperationRequest r) {
-    return result(
-        deadEvents.discard(r.paymentId(), r.eventId(), r.operator(), r.reason(), r.operation()));
+    return result(deadEvents.discard(r.paymentId(), asked(r)));
   }
 
   @Override
   public EventOperationResult rejectOperation(EventOperationRequest r) {
-    return result(
-        deadEvents.reject(r.eventId(), r.operator(), r.reason(), r.operation(), r.rejection()));
+    return result(deadEvents.reject(asked(r), r.rejection()));
+  }
+
+  private static OperatorAction asked(EventOperationRequest r) {
+    return DeadEvents.asked(r.actionKey(), r.eventId(), r.operator(), r.reason(), r.operation());
   }
 
   private static EventOperationResult result(EventOperationOutcome o) {

@@ -1,10 +1,9 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OperatorDecision;
 import dev.payrelay.sql.PaymentResolutions;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.ResolutionOutcome;
 import dev.payrelay.workflows.activities.RejectResolutionRequest;
 import dev.payrelay.workflows.activities.ResolutionActivities;
@@ -13,18 +12,19 @@ import dev.payrelay.workflows.activities.ResolveRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Applies operator resolutions through {@link PaymentResolutions}; every call is audited. */
+/**
+ * Applies operator resolutions through {@link PaymentResolutions}; every call is audited, and a
+ * retry with the request's action key returns the stored result (DESIGN invariant 11).
+ */
 public final class ResolutionActivitiesImpl implements ResolutionActivities {
 
   private static final Logger log = LoggerFactory.getLogger(ResolutionActivitiesImpl.class);
 
   private final PaymentResolutions resolutions;
-  private final PaymentStore payments;
 
-  /** Activities over {@code resolutions}, reading the resulting status from {@code payments}. */
-  public ResolutionActivitiesImpl(PaymentResolutions resolutions, PaymentStore payments) {
+  /** Activities over {@code resolutions}. */
+  public ResolutionActivitiesImpl(PaymentResolutions resolutions) {
     this.resolutions = resolutions;
-    this.payments = payments;
   }
 
   @Override
@@ -33,32 +33,45 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
     ResolutionOutcome outcome =
         resolutions.resolve(
             new OperatorDecision(
-                request.paymentId(), request.operator(), request.reason(), action));
+                request.paymentId(),
+                request.operator(),
+                request.reason(),
+                action,
+                request.actionKey()));
     log.info(
-        "payment {}: {} by {} {}: {}",
+        "payment {}: {} by {} {}: {} (action {})",
         request.paymentId(),
         action,
         request.operator(),
         outcome.applied() ? "applied" : "refused",
-        outcome.message());
-    return result(request.paymentId(), outcome);
+        outcome.message(),
+        request.actionKey());
+    return result(outcome);
   }
 
   @Override
   public ResolutionResult reject(RejectResolutionRequest request) {
     ResolutionOutcome outcome =
         resolutions.reject(
-            request.paymentId(),
-            request.operator(),
-            request.action(),
-            request.reason(),
+            new OperatorAction(
+                request.actionKey(),
+                request.operator(),
+                request.action(),
+                PaymentResolutions.TARGET,
+                request.paymentId(),
+                request.reason()),
             request.why());
-    log.warn("payment {}: resolve request rejected: {}", request.paymentId(), request.why());
-    return result(request.paymentId(), outcome);
+    log.warn(
+        "payment {}: resolve request refused: {} (action {})",
+        request.paymentId(),
+        request.why(),
+        request.actionKey());
+    return result(outcome);
   }
 
-  private ResolutionResult result(String paymentId, ResolutionOutcome outcome) {
-    String status = payments.find(paymentId).map(PaymentRow::status).map(Enum::name).orElse(null);
-    return new ResolutionResult(outcome.applied(), outcome.actionId(), outcome.message(), status);
+  /** The result as stored: on a retry, the payment status is the one the action left. */
+  private static ResolutionResult result(ResolutionOutcome outcome) {
+    return new ResolutionResult(
+        outcome.applied(), outcome.actionId(), outcome.message(), outcome.paymentStatus());
   }
 }

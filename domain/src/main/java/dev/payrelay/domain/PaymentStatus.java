@@ -1,14 +1,15 @@
 package dev.payrelay.domain;
 
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.Arrays;
 
 /**
  * The lifecycle of a payment attempt as stored in {@code payment_order.status}.
  *
- * <p>Allowed moves: PENDING to PAID (channel confirmed), PENDING to CLOSED (closed at the channel)
- * and PENDING to EXPIRED (deadline passed). PAID, CLOSED and EXPIRED are final: a later callback
- * never moves a final payment (a PAID after close becomes a recorded exception instead).
+ * <p>The allowed moves are the rows of {@link PaymentTransition}, the one table every write path
+ * uses: PENDING to PAID (the channel confirmed, or an operator accepted its amount), PENDING to
+ * CLOSED (an operator closed it at the channel), PENDING to EXPIRED (deadline passed, closed at the
+ * channel), and CLOSED or EXPIRED to PAID only by an operator accepting a PAID_AFTER_CLOSE. PAID is
+ * final: a later callback never moves a payment, it becomes a recorded exception instead.
  */
 public enum PaymentStatus {
   PENDING,
@@ -16,19 +17,13 @@ public enum PaymentStatus {
   CLOSED,
   EXPIRED;
 
-  /** Whether a payment in this state may move to {@code next}. */
+  /** Whether some {@link PaymentTransition} moves a payment in this state to {@code next}. */
   public boolean canMoveTo(PaymentStatus next) {
-    return allowedNext().contains(next);
+    return !PaymentTransition.between(this, next).isEmpty();
   }
 
-  /** Whether no further transition is allowed. */
+  /** Whether no {@link PaymentTransition} starts from this state. */
   public boolean isFinal() {
-    return allowedNext().isEmpty();
-  }
-
-  private Set<PaymentStatus> allowedNext() {
-    return this == PENDING
-        ? EnumSet.of(PAID, CLOSED, EXPIRED)
-        : EnumSet.noneOf(PaymentStatus.class);
+    return Arrays.stream(PaymentTransition.values()).noneMatch(t -> t.startsFrom(this));
   }
 }

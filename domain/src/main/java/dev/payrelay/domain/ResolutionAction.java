@@ -10,10 +10,17 @@ import java.util.Optional;
 public enum ResolutionAction {
   /**
    * Accept the channel's word: mark PAID with the channel's transaction and amount as recorded in
-   * the exception, write {@code PaymentConfirmed} (source OPERATOR), then grant.
+   * the exception, write {@code PaymentConfirmed} (source OPERATOR), then grant. From PENDING for
+   * an AMOUNT_MISMATCH or CURRENCY_MISMATCH; from CLOSED or EXPIRED only for a PAID_AFTER_CLOSE
+   * ({@link PaymentTransition#REOPEN_AS_PAID}).
    */
   ACCEPT_AS_PAID,
-  /** Close the payment: it will not be paid, nothing is granted. Refused for a PAID payment. */
+  /**
+   * Close the payment: first at the channel, so the buyer can no longer pay it, then CLOSED with
+   * {@code PaymentClosed}; nothing is granted. Refused for a PAID payment, when the channel says it
+   * was paid (its answer is applied through the ledger instead), and while the channel cannot be
+   * reached.
+   */
   CLOSE,
   /** Record that the channel's money must go back; the refund itself is a later step. */
   MARK_FOR_REFUND;

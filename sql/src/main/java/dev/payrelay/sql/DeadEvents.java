@@ -10,7 +10,9 @@ import org.jooq.DSLContext;
 /**
  * Operator controls for DEAD outbox events (DESIGN invariant 8): replay keeps the event id, so
  * consumers deduplicating by message id see the same event; discard closes it unpublished. Each is
- * one transaction with its {@code operator_action} row; a refused request writes only the audit.
+ * one transaction with its {@code operator_action} row; a refused request writes only the audit. A
+ * request with an action key acts at most once: a repeat gets the stored result, including the
+ * event type and seq a workflow needs to publish a replayed event again.
  */
 public final class DeadEvents {
 
@@ -30,58 +32,57 @@ public final class DeadEvents {
   /**
    * DEAD → DISPATCHED, for the payment's workflow to publish again with the same id.
    *
-   * @param operation the audited action name, e.g. {@code REPLAY_EVENT}
+   * @param paymentId the payment whose workflow asks; the event must be one of its own
+   * @param asked the request; its target is the event id, its action e.g. {@code REPLAY_EVENT}
    */
-  public EventOperationOutcome replay(
-      String paymentId, String eventId, String operator, String reason, String operation) {
-    return operate(paymentId, eventId, operator, reason, operation, OutboxStatus.DISPATCHED);
+  public EventOperationOutcome replay(String paymentId, OperatorAction asked) {
+    return operate(paymentId, asked, OutboxStatus.DISPATCHED);
   }
 
-  /** DEAD → DISCARDED: closed without publishing. */
-  public EventOperationOutcome discard(
-      String paymentId, String eventId, String operator, String reason, String operation) {
-    return operate(paymentId, eventId, operator, reason, operation, OutboxStatus.DISCARDED);
+  /** DEAD → DISCARDED: closed without publishing. Arguments as {@link #replay}. */
+  public EventOperationOutcome discard(String paymentId, OperatorAction asked) {
+    return operate(paymentId, asked, OutboxStatus.DISCARDED);
   }
 
-  /** Audits an invalid request as REJECTED. */
+  /** Audits an invalid request without an action key as REJECTED. */
   public EventOperationOutcome reject(
       String eventId, String operator, String reason, String operation, String why) {
-    long id =
-        OperatorActions.record(
-            dsl,
-            operator,
-            operation,
-            TARGET,
-            String.valueOf(eventId),
-            reason,
-            OperatorActions.REJECTED,
-            why);
-    return new EventOperationOutcome(false, id, why, null, 0);
+    return reject(asked(null, eventId, operator, reason, operation), why);
+  }
+
+  /** Audits {@code asked} as REJECTED because {@code why}, once per action key. */
+  public EventOperationOutcome reject(OperatorAction asked, String why) {
+    return EventOperationOutcome.of(OperatorActions.once(dsl, asked, () -> refuse(asked, why)));
+  }
+
+  /** The request on {@code eventId} as audited ({@code eventId} may be null when invalid). */
+  public static OperatorAction asked(
+      String key, String eventId, String operator, String reason, String operation) {
+    return new OperatorAction(key, operator, operation, TARGET, String.valueOf(eventId), reason);
   }
 
   private EventOperationOutcome operate(
-      String paymentId,
-      String eventId,
-      String operator,
-      String reason,
-      String operation,
-      OutboxStatus target) {
-    try {
-      return Transactions.run(
-          dsl, cfg -> move(cfg.dsl(), paymentId, eventId, operator, reason, operation, target));
-    } catch (Refused refused) {
-      return reject(eventId, operator, reason, operation, refused.getMessage());
-    }
+      String paymentId, OperatorAction asked, OutboxStatus target) {
+    return EventOperationOutcome.of(
+        OperatorActions.once(
+            dsl,
+            asked,
+            () -> {
+              try {
+                return Transactions.run(dsl, cfg -> move(cfg.dsl(), paymentId, asked, target));
+              } catch (Refused refused) {
+                return refuse(asked, refused.getMessage());
+              }
+            }));
   }
 
-  private EventOperationOutcome move(
-      DSLContext tx,
-      String paymentId,
-      String eventId,
-      String operator,
-      String reason,
-      String operation,
-      OutboxStatus target) {
+  private OperatorAnswer refuse(OperatorAction asked, String why) {
+    return OperatorActions.record(dsl, asked, OperatorAnswer.rejected(why));
+  }
+
+  private OperatorAnswer move(
+      DSLContext tx, String paymentId, OperatorAction asked, OutboxStatus target) {
+    String eventId = asked.targetId();
     OutboxEventRecord row =
         tx.selectFrom(OUTBOX_EVENT)
             .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
@@ -94,15 +95,20 @@ public final class DeadEvents {
     if (!OutboxStatus.DEAD.name().equals(row.getStatus())) {
       throw new Refused("event " + eventId + " is " + row.getStatus() + ", not DEAD");
     }
-    tx.update(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.STATUS, target.name())
-        .set(
-            OUTBOX_EVENT.DISPATCHED_AT,
-            target == OutboxStatus.DISPATCHED ? SqlTime.now() : OUTBOX_EVENT.DISPATCHED_AT)
-        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(REPLAY_CONFIRM_WITHIN))
-        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-        .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
-        .execute();
+    int changed =
+        tx.update(OUTBOX_EVENT)
+            .set(OUTBOX_EVENT.STATUS, target.name())
+            .set(
+                OUTBOX_EVENT.DISPATCHED_AT,
+                target == OutboxStatus.DISPATCHED ? SqlTime.now() : OUTBOX_EVENT.DISPATCHED_AT)
+            .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(REPLAY_CONFIRM_WITHIN))
+            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.DEAD.name()))
+            .execute();
+    if (changed != 1) {
+      throw new IllegalStateException("locked DEAD event " + eventId + " did not move");
+    }
     String done =
         "DEAD -> "
             + target
@@ -110,10 +116,8 @@ public final class DeadEvents {
             + row.getAttempts()
             + " attempt(s); last error: "
             + row.getLastError();
-    long id =
-        OperatorActions.record(
-            tx, operator, operation, TARGET, eventId, reason, OperatorActions.APPLIED, done);
-    return new EventOperationOutcome(true, id, done, row.getEventType(), row.getSeq());
+    return OperatorActions.record(
+        tx, asked, OperatorAnswer.applied(done).withEvent(null, row.getEventType(), row.getSeq()));
   }
 
   /** A request that cannot apply; rolls back and is audited as REJECTED. */

@@ -9,6 +9,20 @@ import dev.payrelay.domain.ResolutionAction;
  * @param operator who decided (an operator's login or name)
  * @param reason why, in the operator's words
  * @param action what to do
+ * @param actionKey the decision's idempotency key ({@link OperatorAction#key}), or null
  */
 public record OperatorDecision(
-    String paymentId, String operator, String reason, ResolutionAction action) {}
+    String paymentId, String operator, String reason, ResolutionAction action, String actionKey) {
+
+  /** A decision without an action key: each call is a new action. */
+  public OperatorDecision(
+      String paymentId, String operator, String reason, ResolutionAction action) {
+    this(paymentId, operator, reason, action, null);
+  }
+
+  /** The request as audited. */
+  OperatorAction asked() {
+    return new OperatorAction(
+        actionKey, operator, action.name(), PaymentResolutions.TARGET, paymentId, reason);
+  }
+}

@@ -3,6 +3,7 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -40,7 +41,7 @@ public final class PaymentDeadlines {
           if (transitions.closeUnpaid(
                   tx,
                   row,
-                  PaymentStatus.EXPIRED,
+                  PaymentTransition.EXPIRE,
                   "EXPIRY",
                   "deadline passed; closed at the channel")
               != null) {
@@ -52,72 +53,40 @@ public final class PaymentDeadlines {
 
   /**
    * Audits an operator request on a payment's deadline or queries; a valid extension of a PENDING
-   * payment also moves {@code expires_at}, in the same transaction.
+   * payment also moves {@code expires_at}, in the same transaction. Once per action key: a repeat
+   * with {@code asked}'s key returns the stored result.
    *
-   * @param action {@code REQUERY} or {@code EXTEND_DEADLINE}
+   * @param asked the request: target the payment, action {@code REQUERY} or {@code EXTEND_DEADLINE}
    * @param until the new deadline for EXTEND_DEADLINE, else null
    * @param rejection why the request is invalid, or null
    */
-  public ResolutionOutcome operatorRequest(
-      String paymentId,
-      String operator,
-      String reason,
-      String action,
-      Instant until,
-      String rejection) {
-    if (rejection != null) {
-      long id =
-          OperatorActions.record(
-              dsl,
-              operator,
-              action,
-              PaymentResolutions.TARGET,
-              paymentId,
-              reason,
-              OperatorActions.REJECTED,
-              rejection);
-      return new ResolutionOutcome(false, id, rejection, null);
+  public ResolutionOutcome operatorRequest(OperatorAction asked, Instant until, String rejection) {
+    return ResolutionOutcome.of(
+        OperatorActions.once(
+            dsl,
+            asked,
+            () ->
+                rejection != null
+                    ? OperatorActions.record(dsl, asked, OperatorAnswer.rejected(rejection))
+                    : Transactions.run(dsl, cfg -> applyRequest(cfg.dsl(), asked, until))));
+  }
+
+  private static OperatorAnswer applyRequest(DSLContext tx, OperatorAction asked, Instant until) {
+    if (until == null) {
+      return OperatorActions.record(tx, asked, OperatorAnswer.applied("asked the channel now"));
     }
-    return Transactions.run(
-        dsl,
-        cfg -> {
-          DSLContext tx = cfg.dsl();
-          String done = "asked the channel now";
-          if (until != null) {
-            int changed =
-                tx.update(PAYMENT_ORDER)
-                    .set(PAYMENT_ORDER.EXPIRES_AT, LocalDateTime.ofInstant(until, ZoneOffset.UTC))
-                    .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-                    .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-                    .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
-                    .execute();
-            if (changed != 1) {
-              long id =
-                  OperatorActions.record(
-                      tx,
-                      operator,
-                      action,
-                      PaymentResolutions.TARGET,
-                      paymentId,
-                      reason,
-                      OperatorActions.REJECTED,
-                      "payment is not PENDING");
-              return new ResolutionOutcome(false, id, "payment is not PENDING", null);
-            }
-            done = "deadline moved to " + until;
-          }
-          long id =
-              OperatorActions.record(
-                  tx,
-                  operator,
-                  action,
-                  PaymentResolutions.TARGET,
-                  paymentId,
-                  reason,
-                  OperatorActions.APPLIED,
-                  done);
-          return new ResolutionOutcome(true, id, done, null);
-        });
+    int changed =
+        tx.update(PAYMENT_ORDER)
+            .set(PAYMENT_ORDER.EXPIRES_AT, LocalDateTime.ofInstant(until, ZoneOffset.UTC))
+            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(asked.targetId()))
+            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
+            .execute();
+    OperatorAnswer answer =
+        changed == 1
+            ? OperatorAnswer.applied("deadline moved to " + until)
+            : OperatorAnswer.rejected("payment is not PENDING");
+    return OperatorActions.record(tx, asked, answer);
   }
 
   private static PaymentRow lock(DSLContext tx, String paymentId) {

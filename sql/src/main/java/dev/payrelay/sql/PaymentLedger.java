@@ -2,10 +2,11 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
-import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -14,9 +15,10 @@ import org.jooq.exception.DataAccessException;
  * The ledger's confirm: applies a verified channel callback to our payment.
  *
  * <p>DESIGN invariant 3: one local transaction runs {@code UPDATE payment_order SET status='PAID'
- * ... WHERE status='PENDING' AND amount_minor=? AND currency=?} and, only when exactly one row
- * changed, inserts the {@code PaymentConfirmed} outbox event. A callback that disagrees with our
- * row is recorded as a {@code payment_exception} and never changes the payment.
+ * ... WHERE status='PENDING' AND amount_minor=? AND currency=?} (the {@link
+ * PaymentTransition#CONFIRM} move) and, only when exactly one row changed, inserts the {@code
+ * PaymentConfirmed} outbox event. A callback that disagrees with our row is recorded as a {@code
+ * payment_exception} and never changes the payment.
  */
 public final class PaymentLedger {
 
@@ -79,20 +81,20 @@ public final class PaymentLedger {
 
   private Optional<LedgerResult> confirm(
       DSLContext tx, PaymentRow row, VerifiedCallback cb, String source) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.STATUS, PaymentStatus.PAID.name())
-            .set(PAYMENT_ORDER.CHANNEL_TXN_ID, cb.channelTxnId())
-            .set(PAYMENT_ORDER.PAID_AT, SqlTime.now())
-            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(row.paymentId()))
-            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
-            .and(PAYMENT_ORDER.AMOUNT_MINOR.eq(cb.amount().minorUnits()))
-            .and(PAYMENT_ORDER.CURRENCY.eq(cb.amount().currencyCode()))
-            .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId()))
-            .execute();
-    if (changed != 1) {
+    boolean moved =
+        PaymentTransitions.move(
+            tx,
+            row.paymentId(),
+            PaymentTransition.CONFIRM,
+            PAYMENT_ORDER
+                .AMOUNT_MINOR
+                .eq(cb.amount().minorUnits())
+                .and(PAYMENT_ORDER.CURRENCY.eq(cb.amount().currencyCode()))
+                .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId())),
+            Map.of(
+                PAYMENT_ORDER.CHANNEL_TXN_ID, cb.channelTxnId(),
+                PAYMENT_ORDER.PAID_AT, SqlTime.now()));
+    if (!moved) {
       return Optional.empty();
     }
     String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);

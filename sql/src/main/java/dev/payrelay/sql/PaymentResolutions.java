@@ -3,19 +3,19 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
-import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
-import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 /**
  * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
  * transaction: its effect (payment state, outbox event), the exceptions closed, and the {@code
- * operator_action} audit row commit together; a refused one writes only its audit row.
+ * operator_action} audit row with the result commit together; a refused one writes only its audit
+ * row. A decision with an action key is applied at most once: a repeat gets the stored result.
  */
 public final class PaymentResolutions {
 
@@ -24,82 +24,75 @@ public final class PaymentResolutions {
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
-  /**
-   * Exceptions whose callback said PAID to our merchant account and can be accepted as this
-   * payment's money. Not MERCHANT_MISMATCH (paid to another account, or not even PAID),
-   * TXN_CONFLICT (that money already paid another payment) or DOUBLE_PAYMENT (a refund case).
-   */
-  private static final Set<String> ACCEPTABLE_KINDS =
-      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH", "PAID_AFTER_CLOSE");
-
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
+  private final PaidAcceptance acceptance;
 
   /** Resolutions over {@code dsl}. */
   public PaymentResolutions(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
     this.transitions = new PaymentTransitions(outbox);
+    this.acceptance = new PaidAcceptance(transitions);
   }
 
   /**
-   * Applies {@code decision}, or refuses it with a reason, auditing either way. Idempotent in
-   * effect: a repeat finds no open exception (or a final payment) and is refused.
+   * Applies {@code decision}, or refuses it with a reason, auditing either way, once per action
+   * key: a repeat with the decision's key returns the stored result (applied, message, payment
+   * status) without acting again, even when the payment has moved since. Without a key each call is
+   * judged anew: a repeat finds no open exception (or a PAID payment) and is refused.
    */
   public ResolutionOutcome resolve(OperatorDecision decision) {
+    OperatorAction asked = decision.asked();
+    return ResolutionOutcome.of(OperatorActions.once(dsl, asked, () -> decide(asked, decision)));
+  }
+
+  /**
+   * Audits a refused request (invalid action, missing operator or reason) without an action key.
+   */
+  public ResolutionOutcome reject(
+      String paymentId, String operator, String action, String reason, String why) {
+    return reject(new OperatorAction(null, operator, action, TARGET, paymentId, reason), why);
+  }
+
+  /**
+   * Audits {@code asked} as REJECTED because {@code why}, once per action key: a repeat with the
+   * key returns the stored refusal.
+   */
+  public ResolutionOutcome reject(OperatorAction asked, String why) {
+    return ResolutionOutcome.of(OperatorActions.once(dsl, asked, () -> refuse(asked, why)));
+  }
+
+  private OperatorAnswer decide(OperatorAction asked, OperatorDecision decision) {
     try {
-      return Transactions.run(dsl, cfg -> apply(cfg.dsl(), decision));
-    } catch (Refused refused) {
-      return reject(
-          decision.paymentId(),
-          decision.operator(),
-          decision.action().name(),
-          decision.reason(),
-          refused.getMessage());
+      return Transactions.run(dsl, cfg -> apply(cfg.dsl(), asked, decision));
+    } catch (ResolutionRefused refused) {
+      return refuse(asked, refused.getMessage());
     } catch (DataAccessException e) {
       if (UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
-        return reject(
-            decision.paymentId(),
-            decision.operator(),
-            decision.action().name(),
-            decision.reason(),
-            "the channel transaction already pays another payment");
+        return refuse(asked, "the channel transaction already pays another payment");
       }
       throw e;
     }
   }
 
-  /** Audits a refused request (invalid action, missing operator or reason, or refused effect). */
-  public ResolutionOutcome reject(
-      String paymentId, String operator, String action, String reason, String why) {
-    long id =
-        OperatorActions.record(
-            dsl, operator, action, TARGET, paymentId, reason, OperatorActions.REJECTED, why);
-    return new ResolutionOutcome(false, id, why, null);
+  private OperatorAnswer refuse(OperatorAction asked, String why) {
+    String status = payments.find(asked.targetId()).map(p -> p.status().name()).orElse(null);
+    return OperatorActions.record(
+        dsl, asked, OperatorAnswer.rejected(why).withPaymentStatus(status));
   }
 
-  private ResolutionOutcome apply(DSLContext tx, OperatorDecision d) {
+  private OperatorAnswer apply(DSLContext tx, OperatorAction asked, OperatorDecision d) {
     PaymentRow payment = lock(tx, d.paymentId());
     List<PaymentExceptionRecord> open = openExceptions(tx, d.paymentId());
     String eventId;
     String done;
     switch (d.action()) {
       case ACCEPT_AS_PAID -> {
-        PaymentExceptionRecord accepted = acceptable(payment, open);
-        eventId = acceptAsPaid(tx, payment, accepted);
-        done =
-            "PAID with channel transaction "
-                + accepted.getChannelTxnId()
-                + " for "
-                + accepted.getChannelAmountMinor()
-                + " "
-                + accepted.getChannelCurrency()
-                + " minor units (ours "
-                + payment.amount().minorUnits()
-                + " "
-                + payment.amount().currencyCode()
-                + ")";
+        PaidAcceptance.Accepted accepted = acceptance.accept(tx, payment, open);
+        eventId = accepted.eventId();
+        done = accepted.done();
       }
       case CLOSE -> {
         eventId = close(tx, payment, d);
@@ -107,7 +100,7 @@ public final class PaymentResolutions {
       }
       case MARK_FOR_REFUND -> {
         if (open.isEmpty()) {
-          throw new Refused("no open exception to refund");
+          throw new ResolutionRefused("no open exception to refund");
         }
         eventId = null;
         done =
@@ -116,62 +109,32 @@ public final class PaymentResolutions {
       }
       default -> throw new IllegalStateException("unhandled action " + d.action());
     }
-    long actionId =
+    OperatorAnswer answer =
         OperatorActions.record(
             tx,
-            d.operator(),
-            d.action().name(),
-            TARGET,
-            d.paymentId(),
-            d.reason(),
-            OperatorActions.APPLIED,
-            done);
-    closeExceptions(tx, d.paymentId(), d.action(), actionId);
-    return new ResolutionOutcome(true, actionId, done, eventId);
+            asked,
+            OperatorAnswer.applied(done)
+                .withPaymentStatus(statusOf(tx, d.paymentId()))
+                .withEvent(eventId, null, 0));
+    closeExceptions(tx, d.paymentId(), d.action(), answer.actionId());
+    return answer;
   }
 
-  private static PaymentExceptionRecord acceptable(
-      PaymentRow payment, List<PaymentExceptionRecord> open) {
-    if (payment.status() == PaymentStatus.PAID) {
-      throw new Refused("payment is already PAID; use MARK_FOR_REFUND for a second charge");
-    }
-    return open.stream()
-        .filter(e -> ACCEPTABLE_KINDS.contains(e.getKind()))
-        .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
-        .reduce((first, second) -> second)
-        .orElseThrow(
-            () ->
-                new Refused(
-                    "no open exception the channel reported as money paid to us"
-                        + " (AMOUNT_MISMATCH, CURRENCY_MISMATCH or PAID_AFTER_CLOSE) to accept"));
-  }
-
-  private String acceptAsPaid(DSLContext tx, PaymentRow p, PaymentExceptionRecord e) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.STATUS, PaymentStatus.PAID.name())
-            .set(PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId())
-            .set(PAYMENT_ORDER.PAID_AT, SqlTime.now())
-            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
-            .and(PAYMENT_ORDER.STATUS.ne(PaymentStatus.PAID.name()))
-            .execute();
-    if (changed != 1) {
-      throw new Refused("payment changed while resolving");
-    }
-    Money channelAmount = Money.ofMinor(e.getChannelAmountMinor(), e.getChannelCurrency());
-    return transitions.announceConfirmed(tx, p, e.getChannelTxnId(), channelAmount, "OPERATOR");
+  private static String statusOf(DSLContext tx, String paymentId) {
+    return tx.select(PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchSingle(PAYMENT_ORDER.STATUS);
   }
 
   private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
     if (p.status() == PaymentStatus.PAID) {
-      throw new Refused("payment is PAID; use MARK_FOR_REFUND");
+      throw new ResolutionRefused("payment is PAID; use MARK_FOR_REFUND");
     }
-    if (p.status() != PaymentStatus.PENDING) {
+    if (!PaymentTransition.CLOSE.startsFrom(p.status())) {
       return null; // already CLOSED/EXPIRED: only its exceptions are closed
     }
-    return transitions.closeUnpaid(tx, p, PaymentStatus.CLOSED, "OPERATOR", d.reason());
+    return transitions.closeUnpaid(tx, p, PaymentTransition.CLOSE, "OPERATOR", d.reason());
   }
 
   private PaymentRow lock(DSLContext tx, String paymentId) {
@@ -180,7 +143,7 @@ public final class PaymentResolutions {
         .forUpdate()
         .fetchOptional()
         .map(r -> PaymentStore.toRow(r, PaymentStore.courseIds(tx, paymentId)))
-        .orElseThrow(() -> new Refused("no payment " + paymentId));
+        .orElseThrow(() -> new ResolutionRefused("no payment " + paymentId));
   }
 
   private static List<PaymentExceptionRecord> openExceptions(DSLContext tx, String paymentId) {
@@ -201,12 +164,5 @@ public final class PaymentResolutions {
         .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
         .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))
         .execute();
-  }
-
-  /** A decision that cannot apply; rolls back its transaction and is audited as REJECTED. */
-  private static final class Refused extends RuntimeException {
-    Refused(String message) {
-      super(message);
-    }
   }
 }

@@ -3,15 +3,23 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentClosed;
 import dev.payrelay.domain.event.PaymentConfirmed;
+import java.util.Map;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
 
 /**
  * The state changes every path shares (callback, query, operator, expiry), each written with its
  * outbox event inside the caller's transaction, so they announce the same facts the same way.
+ *
+ * <p>{@link #move} is the only statement that changes {@code payment_order.status}: its WHERE
+ * clause is the domain's {@link PaymentTransition} table, so no path can make a move the table
+ * lacks.
  */
 final class PaymentTransitions {
 
@@ -19,6 +27,40 @@ final class PaymentTransitions {
 
   PaymentTransitions(OutboxWriter outbox) {
     this.outbox = outbox;
+  }
+
+  /**
+   * Moves one payment along {@code transition}, as an optimistic write: {@code UPDATE payment_order
+   * SET status = to, version = version + 1, updated_at = NOW(6), also... WHERE payment_id = ? AND
+   * status IN (from) AND guard}.
+   *
+   * @param guard what else the row must match (e.g. amount and currency), or {@link
+   *     DSL#noCondition()}
+   * @param also further columns set with the move (e.g. channel_txn_id, paid_at); may be empty
+   * @return true when the row moved; false when it was in none of the move's source states or
+   *     failed the guard (another writer moved it first, or there is no such payment)
+   * @throws IllegalStateException if more than one row changed (impossible by the primary key)
+   */
+  static boolean move(
+      DSLContext tx,
+      String paymentId,
+      PaymentTransition transition,
+      Condition guard,
+      Map<? extends Field<?>, ?> also) {
+    int changed =
+        tx.update(PAYMENT_ORDER)
+            .set(PAYMENT_ORDER.STATUS, transition.to().name())
+            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
+            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+            .set(also)
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+            .and(PAYMENT_ORDER.STATUS.in(transition.from().stream().map(Enum::name).toList()))
+            .and(guard)
+            .execute();
+    if (changed > 1) {
+      throw new IllegalStateException(changed + " rows moved for payment " + paymentId);
+    }
+    return changed == 1;
   }
 
   /**
@@ -47,22 +89,15 @@ final class PaymentTransitions {
   }
 
   /**
-   * Moves a PENDING payment to {@code target} (CLOSED or EXPIRED) with its {@code PaymentClosed}
-   * event; a payment no longer PENDING is left as it is.
+   * Moves a PENDING payment along {@code transition} ({@link PaymentTransition#CLOSE} or {@link
+   * PaymentTransition#EXPIRE}) with its {@code PaymentClosed} event; a payment the move does not
+   * start from is left as it is.
    *
-   * @return the event id, or null when the payment was not PENDING
+   * @return the event id, or null when the payment did not move
    */
   String closeUnpaid(
-      DSLContext tx, PaymentRow row, PaymentStatus target, String source, String reason) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.STATUS, target.name())
-            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(row.paymentId()))
-            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
-            .execute();
-    if (changed != 1) {
+      DSLContext tx, PaymentRow row, PaymentTransition transition, String source, String reason) {
+    if (!move(tx, row.paymentId(), transition, DSL.noCondition(), Map.of())) {
       return null;
     }
     PaymentClosed payload =

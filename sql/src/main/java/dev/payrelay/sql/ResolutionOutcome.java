@@ -8,5 +8,19 @@ package dev.payrelay.sql;
  * @param message what was done or why it was refused
  * @param eventId the outbox event the effect wrote ({@code PaymentConfirmed} or {@code
  *     PaymentClosed}), or null
+ * @param paymentStatus the payment's status right after the decision, as stored with it, or null
+ *     when there is no such payment
  */
-public record ResolutionOutcome(boolean applied, long actionId, String message, String eventId) {}
+public record ResolutionOutcome(
+    boolean applied, long actionId, String message, String eventId, String paymentStatus) {
+
+  /** The outcome of a stored {@code answer}. */
+  static ResolutionOutcome of(OperatorAnswer answer) {
+    return new ResolutionOutcome(
+        answer.applied(),
+        answer.actionId(),
+        answer.message(),
+        answer.eventId(),
+        answer.paymentStatus());
+  }
+}

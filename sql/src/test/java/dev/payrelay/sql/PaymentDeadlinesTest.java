@@ -89,14 +89,12 @@ class PaymentDeadlinesTest {
     Instant until = Instant.now().plus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
 
     ResolutionOutcome extended =
-        deadlines.operatorRequest(
-            p.paymentId(), "alice", "bank holiday", "EXTEND_DEADLINE", until, null);
+        deadlines.operatorRequest(asked(null, p, "alice", "bank holiday"), until, null);
     ResolutionOutcome invalid =
-        deadlines.operatorRequest(
-            p.paymentId(), "", "x", "EXTEND_DEADLINE", null, "operator is required");
+        deadlines.operatorRequest(asked(null, p, "", "x"), null, "operator is required");
     PaymentRow paid = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
     ResolutionOutcome tooLate =
-        deadlines.operatorRequest(paid.paymentId(), "alice", "x", "EXTEND_DEADLINE", until, null);
+        deadlines.operatorRequest(asked(null, paid, "alice", "x"), until, null);
 
     assertThat(extended.applied()).isTrue();
     assertThat(payments.find(p.paymentId()).orElseThrow().expiresAt()).isEqualTo(until);
@@ -104,6 +102,40 @@ class PaymentDeadlinesTest {
     assertThat(tooLate.applied()).isFalse();
     assertThat(dsl.fetchCount(OPERATOR_ACTION, OPERATOR_ACTION.TARGET_ID.eq(p.paymentId())))
         .isEqualTo(2);
+  }
+
+  @Test
+  void extendDeadline_repeatedWithTheSameKey_returnsTheStoredResult_evenAfterThePaymentWasPaid() {
+    PaymentRow p = pending();
+    Instant until = Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+    String key = "payment-" + p.paymentId() + ":run-1:1";
+    ResolutionOutcome first = deadlines.operatorRequest(asked(key, p, "alice", "x"), until, null);
+    ledger.apply(
+        new VerifiedCallback(
+            "n-" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "t-" + p.paymentId(),
+            p.amount(),
+            ChannelPaymentStatus.PAID),
+        null,
+        "CALLBACK");
+
+    ResolutionOutcome retried = deadlines.operatorRequest(asked(key, p, "alice", "x"), until, null);
+    ResolutionOutcome newAction =
+        deadlines.operatorRequest(asked(key + "0", p, "alice", "x"), until, null);
+
+    assertThat(first.applied()).isTrue();
+    assertThat(retried).isEqualTo(first);
+    assertThat(newAction.applied()).isFalse();
+    assertThat(newAction.message()).isEqualTo("payment is not PENDING");
+    assertThat(dsl.fetchCount(OPERATOR_ACTION, OPERATOR_ACTION.TARGET_ID.eq(p.paymentId())))
+        .isEqualTo(2);
+  }
+
+  private static OperatorAction asked(String key, PaymentRow p, String operator, String reason) {
+    return new OperatorAction(
+        key, operator, "EXTEND_DEADLINE", PaymentResolutions.TARGET, p.paymentId(), reason);
   }
 
   private static PaymentRow pending() {

@@ -15,6 +15,12 @@ import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -120,6 +126,133 @@ class PaymentResolutionsTest {
   }
 
   @Test
+  void acceptAsPaid_ofAClosedPaymentPaidAfterClose_reopensItAsPaid_afterItsPaymentClosed() {
+    PaymentRow p = pending("5.00");
+    resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+    ledger.apply(callback(p, "t-late-" + p.paymentId(), "5.00"), null, "CALLBACK");
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).as(r.message()).isTrue();
+    PaymentRow after = payments.find(p.paymentId()).orElseThrow();
+    assertThat(after.status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(after.channelTxnId()).isEqualTo("t-late-" + p.paymentId());
+    assertThat(
+            dsl.select(OUTBOX_EVENT.EVENT_TYPE)
+                .from(OUTBOX_EVENT)
+                .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
+                .orderBy(OUTBOX_EVENT.SEQ)
+                .fetch(OUTBOX_EVENT.EVENT_TYPE))
+        .containsSubsequence("PaymentClosed", "PaymentConfirmed");
+  }
+
+  @Test
+  void acceptAsPaid_ofAnExpiredPaymentWithOnlyAnAmountMismatch_isRefused_andStaysExpired() {
+    PaymentRow p = pending("5.00");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "4.00"), null, "CALLBACK");
+    new PaymentDeadlines(dsl, new OutboxWriter(new EventJson())).expire(p.paymentId());
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("only a PAID_AFTER_CLOSE reopens a closed payment");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.EXPIRED);
+    assertThat(openExceptions(p)).isEqualTo(1);
+  }
+
+  @Test
+  void acceptAsPaid_repeatedWithTheSameKey_returnsTheFirstResult_withOneEffectAndOneAuditRow() {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    OperatorDecision decision = keyed(p, ResolutionAction.ACCEPT_AS_PAID, "run-1:1");
+
+    ResolutionOutcome first = resolutions.resolve(decision);
+    ResolutionOutcome retried = resolutions.resolve(decision);
+
+    assertThat(first.applied()).isTrue();
+    assertThat(first.paymentStatus()).isEqualTo("PAID");
+    assertThat(retried).isEqualTo(first);
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+    assertThat(audit(p, "APPLIED")).isEqualTo(1);
+    assertThat(audit(p, "REJECTED")).isZero();
+  }
+
+  @Test
+  void acceptAsPaid_withANewKey_isANewAction_refusedBecauseThePaymentIsAlreadyPaid() {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    resolutions.resolve(keyed(p, ResolutionAction.ACCEPT_AS_PAID, "run-1:1"));
+
+    ResolutionOutcome second =
+        resolutions.resolve(keyed(p, ResolutionAction.ACCEPT_AS_PAID, "run-1:2"));
+
+    assertThat(second.applied()).isFalse();
+    assertThat(second.message()).contains("already PAID");
+    assertThat(second.paymentStatus()).isEqualTo("PAID");
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+    assertThat(audit(p, "APPLIED")).isEqualTo(1);
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+  }
+
+  @Test
+  void refusalStoredUnderAKey_isReturnedAgain_evenOnceTheActionCouldApply() {
+    PaymentRow p = pending("10.50");
+    OperatorDecision decision = keyed(p, ResolutionAction.ACCEPT_AS_PAID, "run-1:1");
+    ResolutionOutcome refused = resolutions.resolve(decision);
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+
+    ResolutionOutcome retried = resolutions.resolve(decision);
+
+    assertThat(refused.applied()).isFalse();
+    assertThat(retried).isEqualTo(refused);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+  }
+
+  @Test
+  void keyAlreadyUsedForAnotherAction_isNotApplied_andSaysWhichActionHoldsIt() {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    resolutions.resolve(keyed(p, ResolutionAction.MARK_FOR_REFUND, "run-1:1"));
+
+    ResolutionOutcome r = resolutions.resolve(keyed(p, ResolutionAction.CLOSE, "run-1:1"));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("already answered MARK_FOR_REFUND");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+  }
+
+  @Test
+  void sameKeyFromTwoConcurrentAttempts_appliesOnce_andBothGetTheSameResult() throws Exception {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    OperatorDecision decision = keyed(p, ResolutionAction.ACCEPT_AS_PAID, "run-1:1");
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      Callable<ResolutionOutcome> attempt =
+          () -> {
+            start.await();
+            return resolutions.resolve(decision);
+          };
+      Future<ResolutionOutcome> a = pool.submit(attempt);
+      Future<ResolutionOutcome> b = pool.submit(attempt);
+      start.countDown();
+
+      assertThat(a.get(30, TimeUnit.SECONDS)).isEqualTo(b.get(30, TimeUnit.SECONDS));
+      assertThat(a.get().applied()).isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+    assertThat(audit(p, "APPLIED")).isEqualTo(1);
+    assertThat(audit(p, "REJECTED")).isZero();
+  }
+
+  @Test
   void closePaidPayment_isRefused() {
     PaymentRow p = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1");
     ResolutionOutcome r =
@@ -180,6 +313,24 @@ class PaymentResolutionsTest {
 
   private static OperatorDecision decision(PaymentRow p, ResolutionAction action) {
     return new OperatorDecision(p.paymentId(), "alice", "checked with the channel", action);
+  }
+
+  private static OperatorDecision keyed(PaymentRow p, ResolutionAction action, String run) {
+    return new OperatorDecision(
+        p.paymentId(),
+        "alice",
+        "checked with the channel",
+        action,
+        "payment-" + p.paymentId() + ":" + run);
+  }
+
+  private static int confirmedEvents(PaymentRow p) {
+    return dsl.fetchCount(
+        OUTBOX_EVENT,
+        OUTBOX_EVENT
+            .AGGREGATE_ID
+            .eq(p.paymentId())
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed")));
   }
 
   private static String payload(String eventId) {

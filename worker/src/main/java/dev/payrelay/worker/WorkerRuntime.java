@@ -111,7 +111,7 @@ public final class WorkerRuntime implements AutoCloseable {
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(services.outbox(), services.deadEvents(), publisher),
         new EntitlementActivitiesImpl(services.entitlements()),
-        new ResolutionActivitiesImpl(services.resolutions(), services.payments()),
+        new ResolutionActivitiesImpl(services.resolutions()),
         new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
         new ChannelActivitiesImpl(channels, services.payments()));
     DailyReconciliationTrigger daily;

@@ -209,6 +209,62 @@ class EndToEndTest {
   }
 
   @Test
+  void adminClose_closesAtTheSandboxFirst_soTheBuyerCanNoLongerPay_andTheStoryEndsClosed()
+      throws Exception {
+    String paymentId = payrelay.createPayment(700, "USD", "c1");
+
+    HttpResponse<String> close = resolve(paymentId, "customer cancelled the order", "CLOSE");
+
+    assertThat(close.statusCode()).isEqualTo(202);
+    await().atMost(TRAIL_TIMEOUT).until(() -> "CLOSED".equals(paymentState(paymentId)));
+    assertThat(status(paymentId)).isEqualTo("CLOSED");
+    HttpResponse<String> lateBuyer = payrelay.payAtSandbox(paymentId, "{}");
+    assertThat(lateBuyer.statusCode()).as(lateBuyer.body()).isEqualTo(409);
+    assertThat(granted(paymentId)).isZero();
+  }
+
+  @Test
+  void adminClose_ofAnUnderpaidPayment_isRefusedBecauseTheSandboxSaysPaid_andTheExceptionStays()
+      throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "c1");
+    payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}");
+    await().atMost(TRAIL_TIMEOUT).until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)));
+
+    HttpResponse<String> close = resolve(paymentId, "customer cancelled the order", "CLOSE");
+
+    assertThat(close.statusCode()).isEqualTo(202);
+    String refusal =
+        await()
+            .atMost(TRAIL_TIMEOUT)
+            .until(
+                () ->
+                    dsl.select(OPERATOR_ACTION.DETAILS)
+                        .from(OPERATOR_ACTION)
+                        .where(OPERATOR_ACTION.TARGET_ID.eq(paymentId))
+                        .and(OPERATOR_ACTION.RESULT.eq("REJECTED"))
+                        .fetchOne(OPERATOR_ACTION.DETAILS),
+                java.util.Objects::nonNull);
+    assertThat(refusal).contains("the channel says PAID").contains("AMOUNT_MISMATCH");
+    assertThat(status(paymentId)).isEqualTo("PENDING");
+    assertThat(paymentState(paymentId)).isEqualTo("NEEDS_ATTENTION");
+    assertThat(
+            dsl.fetchCount(
+                PAYMENT_EXCEPTION,
+                PAYMENT_EXCEPTION
+                    .PAYMENT_ID
+                    .eq(paymentId)
+                    .and(PAYMENT_EXCEPTION.STATUS.eq("OPEN"))))
+        .isEqualTo(1);
+  }
+
+  private static HttpResponse<String> resolve(String paymentId, String reason, String action)
+      throws Exception {
+    return payrelay.postJson(
+        "/v1/admin/payments/" + paymentId + "/resolve",
+        "{\"operator\":\"alice\",\"reason\":\"" + reason + "\",\"action\":\"" + action + "\"}");
+  }
+
+  @Test
   void twentyConcurrentCallbacksWithDifferentTransactions_confirmOnce_noneLost_noneA500()
       throws Exception {
     String paymentId = payrelay.createPayment(300, "USD", "c1");

@@ -53,6 +53,12 @@ class HistoryRecordingTest {
               "PAYRELAY_PAYMENT_TTL_SECONDS", "8",
               "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
 
+  /**
+   * The happy path, ACCEPT_AS_PAID and MARK_FOR_REFUND. CLOSE is recorded by {@link
+   * #operatorCloseAtTheChannel_recordedOnDefaultTimings}: {@code payment-resolve-close} is the
+   * recording from before the {@code operator-close-at-channel} marker, kept to prove such runs
+   * replay, and cannot be recorded again.
+   */
   @Test
   void happyPathAndEachResolution_recordedOnDefaultTimings() throws Exception {
     try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), QUIET)) {
@@ -61,23 +67,56 @@ class HistoryRecordingTest {
       Run happyRun = histories.currentRun(id(happy));
       payrelay.payAtSandbox(happy, "{}");
       String accepted = underpaid(payrelay);
-      String closed = underpaid(payrelay);
       String refunded = paidTwice(payrelay);
       Run acceptedRun = histories.awaitRunning(accepted, NEEDS_ATTENTION);
-      Run closedRun = histories.awaitRunning(closed, NEEDS_ATTENTION);
       Run refundedRun = histories.awaitRunning(refunded, NEEDS_ATTENTION);
       resolve(payrelay, accepted, "ACCEPT_AS_PAID");
-      resolve(payrelay, closed, "CLOSE");
       resolve(payrelay, refunded, "MARK_FOR_REFUND");
 
       histories.awaitCompleted(happyRun, FULFILLED);
       histories.awaitCompleted(acceptedRun, FULFILLED);
-      histories.awaitCompleted(closedRun, CLOSED);
       histories.awaitCompleted(refundedRun, FULFILLED);
       histories.write("payment-happy-path", happyRun, "OutboxPublish", "EntitlementGrant");
       histories.write("payment-resolve-accept-as-paid", acceptedRun, "ResolutionResolve");
-      histories.write("payment-resolve-close", closedRun, "ResolutionResolve");
       histories.write("payment-resolve-mark-for-refund", refundedRun, "ResolutionResolve");
+    }
+  }
+
+  /**
+   * The branches of an operator CLOSE after it closes at the channel first (version marker {@code
+   * operator-close-at-channel}): closed at the channel then CLOSED; and refused because the channel
+   * says PAID, followed by the ACCEPT_AS_PAID that ends the story.
+   */
+  @Test
+  void operatorCloseAtTheChannel_recordedOnDefaultTimings() throws Exception {
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), QUIET)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String closed = payrelay.createPayment(700, "USD", "c1");
+      Run closedRun = histories.currentRun(id(closed));
+      String refused = underpaid(payrelay);
+      Run refusedRun = histories.awaitRunning(refused, NEEDS_ATTENTION);
+      resolve(payrelay, closed, "CLOSE");
+      resolve(payrelay, refused, "CLOSE");
+      histories.awaitActivities(
+          refusedRun, "ResolutionReject", EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 1);
+      resolve(payrelay, refused, "ACCEPT_AS_PAID");
+
+      histories.awaitCompleted(closedRun, CLOSED);
+      histories.awaitCompleted(refusedRun, FULFILLED);
+      histories.write(
+          "payment-resolve-close-at-channel",
+          closedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ChannelClose",
+          "ResolutionResolve");
+      histories.write(
+          "payment-resolve-close-refused-paid-at-channel",
+          refusedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ChannelClose",
+          "LedgerConfirmFromChannel",
+          "ResolutionReject",
+          "ResolutionResolve");
     }
   }
 

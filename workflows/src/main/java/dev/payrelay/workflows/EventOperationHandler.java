@@ -27,8 +27,12 @@ final class EventOperationHandler {
   private final OutboxActivities activities =
       Workflow.newActivityStub(OutboxActivities.class, OPTIONS);
 
-  /** Applies (or audits the rejection of) {@code operation} requested by {@code signal}. */
-  EventOperationResult handle(String paymentId, String operation, EventOperatorSignal signal) {
+  /**
+   * Applies (or audits the rejection of) {@code operation} requested by {@code signal}, under
+   * {@code actionKey} ({@link OperatorActionKeys}).
+   */
+  EventOperationResult handle(
+      String paymentId, String operation, EventOperatorSignal signal, String actionKey) {
     String why = signal == null ? "empty signal" : signal.invalidBecause();
     EventOperationRequest request =
         new EventOperationRequest(
@@ -37,7 +41,8 @@ final class EventOperationHandler {
             signal == null ? null : signal.operator(),
             signal == null ? null : signal.reason(),
             operation,
-            why);
+            why,
+            actionKey);
     if (why != null) {
       return activities.rejectOperation(request);
     }

@@ -28,7 +28,10 @@ public interface PaymentWorkflow {
   /**
    * An operator's resolution of the payment's open exceptions. Applied (or refused) by an activity
    * that writes the effect and its {@code operator_action} audit row in one transaction; an invalid
-   * signal (missing operator or reason, unknown action) is audited as REJECTED, never ignored.
+   * signal (missing operator or reason, unknown action) is audited as REJECTED, never ignored. A
+   * {@code CLOSE} first closes the payment at the channel and is refused (with the reason) when the
+   * channel says PAID or cannot be reached. Each signal is one action with its own key: a retried
+   * activity returns the action's stored result.
    */
   @SignalMethod
   void resolve(ResolveSignal signal);

@@ -116,6 +116,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private final ResolutionHandler resolver = new ResolutionHandler();
   private final EventOperationHandler eventOperations = new EventOperationHandler();
   private final Deque<Runnable> operatorRequests = new ArrayDeque<>();
+  private final OperatorActionKeys actionKeys = new OperatorActionKeys();
   private final List<String> operatorLog = new ArrayList<>();
   private final OutboxEventQueue events = new OutboxEventQueue();
   private final List<String> publishedEventIds = new ArrayList<>();
@@ -258,29 +259,35 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     }
   }
 
+  // Each operator signal takes its action key here, in delivery order (OperatorActionKeys).
   @Override
   public void resolve(ResolveSignal signal) {
-    operatorRequests.add(() -> applyResolution(signal));
+    String key = actionKeys.next();
+    operatorRequests.add(() -> applyResolution(signal, key));
   }
 
   @Override
   public void replayEvent(EventOperatorSignal signal) {
-    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.REPLAY, signal));
+    String key = actionKeys.next();
+    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.REPLAY, signal, key));
   }
 
   @Override
   public void discardEvent(EventOperatorSignal signal) {
-    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.DISCARD, signal));
+    String key = actionKeys.next();
+    operatorRequests.add(() -> applyEventOperation(EventOperationHandler.DISCARD, signal, key));
   }
 
   @Override
   public void requery(OperatorSignal signal) {
-    operatorRequests.add(() -> applyOperatorRequest("REQUERY", signal, false));
+    String key = actionKeys.next();
+    operatorRequests.add(() -> applyOperatorRequest("REQUERY", signal, false, key));
   }
 
   @Override
   public void extendDeadline(OperatorSignal signal) {
-    operatorRequests.add(() -> applyOperatorRequest("EXTEND_DEADLINE", signal, true));
+    String key = actionKeys.next();
+    operatorRequests.add(() -> applyOperatorRequest("EXTEND_DEADLINE", signal, true, key));
   }
 
   @Override
@@ -322,8 +329,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     }
   }
 
-  private void applyResolution(ResolveSignal signal) {
-    ResolutionResult result = resolver.handle(paymentId, signal);
+  private void applyResolution(ResolveSignal signal, String key) {
+    ResolutionResult result = resolver.handle(paymentId, input.channel(), signal, key);
     logOperator(
         signal == null ? null : signal.action(),
         signal == null ? null : signal.operator(),
@@ -345,8 +352,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     }
   }
 
-  private void applyEventOperation(String operation, EventOperatorSignal signal) {
-    EventOperationResult result = eventOperations.handle(paymentId, operation, signal);
+  private void applyEventOperation(String operation, EventOperatorSignal signal, String key) {
+    EventOperationResult result = eventOperations.handle(paymentId, operation, signal, key);
     logOperator(
         operation, signal == null ? null : signal.operator(), result.applied(), result.message());
     if (!result.applied()) {
@@ -360,7 +367,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     showState();
   }
 
-  private void applyOperatorRequest(String action, OperatorSignal signal, boolean extension) {
+  private void applyOperatorRequest(
+      String action, OperatorSignal signal, boolean extension, String key) {
     String why = signal == null ? "empty signal" : signal.invalidBecause(extension);
     OperatorRequestResult result =
         watch.operatorRequest(
@@ -370,7 +378,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
                 signal == null ? null : signal.reason(),
                 action,
                 signal == null ? null : signal.until(),
-                why));
+                why,
+                key));
     logOperator(
         action, signal == null ? null : signal.operator(), result.applied(), result.message());
     if (!result.applied()) {

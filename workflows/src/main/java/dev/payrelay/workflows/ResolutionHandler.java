@@ -10,8 +10,9 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 
 /**
- * Workflow-side handling of the {@code resolve} signal: validates it deterministically, then has an
- * activity apply it (or audit its rejection). Runs inside {@link PaymentWorkflowImpl}.
+ * Workflow-side handling of the {@code resolve} signal: validates it deterministically, closes the
+ * payment at its channel first for a {@code CLOSE} ({@link OperatorClose}), then has an activity
+ * apply it (or audit its refusal). Runs inside {@link PaymentWorkflowImpl}.
  */
 final class ResolutionHandler {
 
@@ -26,23 +27,33 @@ final class ResolutionHandler {
 
   private final ResolutionActivities activities =
       Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
+  private final OperatorClose close = new OperatorClose();
 
-  /** Applies or rejects {@code signal} for {@code paymentId}; the result is always audited. */
-  ResolutionResult handle(String paymentId, ResolveSignal received) {
+  /**
+   * Applies or rejects {@code signal} for {@code paymentId} of channel {@code channelName}; the
+   * result is always audited, under {@code actionKey} ({@link OperatorActionKeys}).
+   */
+  ResolutionResult handle(
+      String paymentId, String channelName, ResolveSignal received, String actionKey) {
     // A signal sent without input (e.g. `temporal workflow signal` with no --input) arrives null.
     ResolveSignal signal = received == null ? new ResolveSignal(null, null, null) : received;
     String why = invalidBecause(received);
+    if (why == null
+        && ResolutionAction.parse(signal.action()).orElseThrow() == ResolutionAction.CLOSE) {
+      why = close.refusal(paymentId, channelName);
+    }
     if (why != null) {
       return activities.reject(
           new RejectResolutionRequest(
-              paymentId, signal.operator(), signal.reason(), signal.action(), why));
+              paymentId, signal.operator(), signal.reason(), signal.action(), why, actionKey));
     }
     return activities.resolve(
         new ResolveRequest(
             paymentId,
             signal.operator().trim(),
             signal.reason().trim(),
-            ResolutionAction.parse(signal.action()).orElseThrow().name()));
+            ResolutionAction.parse(signal.action()).orElseThrow().name(),
+            actionKey));
   }
 
   private static String invalidBecause(ResolveSignal signal) {

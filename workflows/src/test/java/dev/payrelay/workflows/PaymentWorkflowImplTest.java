@@ -42,6 +42,7 @@ import dev.payrelay.workflows.activities.ResolutionResult;
 import dev.payrelay.workflows.activities.ResolveRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.testing.TestWorkflowExtension;
@@ -52,6 +53,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.mockito.ArgumentCaptor;
 import org.mockito.InOrder;
 
 class PaymentWorkflowImplTest {
@@ -277,7 +279,13 @@ class PaymentWorkflowImplTest {
     assertThat(result.grantedCourseIds()).containsExactly("course-1", "course-2");
     assertThat(result.resolutions()).singleElement().asString().contains("APPLIED");
     verify(resolutions)
-        .resolve(new ResolveRequest(PAYMENT_ID, "alice", "channel confirmed", "ACCEPT_AS_PAID"));
+        .resolve(
+            new ResolveRequest(
+                PAYMENT_ID,
+                "alice",
+                "channel confirmed",
+                "ACCEPT_AS_PAID",
+                actionKey(workflow, 1)));
     verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
   }
 
@@ -298,13 +306,23 @@ class PaymentWorkflowImplTest {
     verify(resolutions)
         .reject(
             new RejectResolutionRequest(
-                PAYMENT_ID, "", "no operator given", "CLOSE", "operator is required"));
+                PAYMENT_ID,
+                "",
+                "no operator given",
+                "CLOSE",
+                "operator is required",
+                actionKey(workflow, 1)));
     verify(resolutions, times(2)).reject(any());
     verify(resolutions, never()).resolve(any());
   }
 
+  private static final ChannelStatus CLOSED_AT_CHANNEL =
+      new ChannelStatus("CLOSED", null, 1050L, "USD");
+
   @Test
-  void close_endsTheStoryClosed_withoutGrant() throws InterruptedException {
+  void close_closesAtTheChannelFirst_thenMarksClosed_andEndsClosedWithoutGrant()
+      throws InterruptedException {
+    when(channel.close(any())).thenReturn(CLOSED_AT_CHANNEL);
     when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 9, "closed", "CLOSED"));
     PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
     workflow.onOutboxEvent(EXCEPTION);
@@ -314,7 +332,70 @@ class PaymentWorkflowImplTest {
     workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
 
     assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    InOrder order = inOrder(channel, resolutions);
+    order.verify(channel).close(new ChannelCallRequest(PAYMENT_ID, "sandbox"));
+    order.verify(resolutions).resolve(any());
     verify(entitlements, never()).grant(any());
+  }
+
+  @Test
+  void close_whenTheChannelSaysPaid_isRefusedWithWhy_confirmsThroughTheLedger_andAttentionStays()
+      throws InterruptedException {
+    when(channel.close(any())).thenReturn(new ChannelStatus("PAID", "sbx_9", 1000L, "USD"));
+    when(ledger.confirmFromChannel(any())).thenReturn("AMOUNT_MISMATCH");
+    when(resolutions.reject(any()))
+        .thenAnswer(
+            call ->
+                new ResolutionResult(
+                    false, 10, call.<RejectResolutionRequest>getArgument(0).why(), "PENDING"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+
+    PaymentView view = awaitView(workflow, v -> v.resolutions().size() == 1);
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(view.resolutions().get(0))
+        .contains("REJECTED")
+        .contains("the channel says PAID (transaction sbx_9")
+        .contains("AMOUNT_MISMATCH")
+        .contains("MARK_FOR_REFUND");
+    verify(ledger)
+        .confirmFromChannel(
+            new ConfirmFromChannelRequest(PAYMENT_ID, "sbx_9", 1000, "USD", "QUERY"));
+    verify(resolutions, never()).resolve(any());
+  }
+
+  @Test
+  void close_whenTheChannelCannotBeReached_isRefused_andASecondCloseAfterItRecoversCloses()
+      throws InterruptedException {
+    when(channel.close(any()))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("503", "CHANNEL_UNAVAILABLE"))
+        .thenReturn(CLOSED_AT_CHANNEL);
+    when(resolutions.reject(any()))
+        .thenAnswer(
+            call ->
+                new ResolutionResult(
+                    false, 11, call.<RejectResolutionRequest>getArgument(0).why(), "PENDING"));
+    when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 12, "closed", "CLOSED"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+    PaymentView refused = awaitView(workflow, v -> v.resolutions().size() == 1);
+    assertThat(refused.resolutions().get(0)).contains("could not be reached");
+    verify(resolutions, never()).resolve(any());
+    workflow.resolve(new ResolveSignal("alice", "customer cancelled", "CLOSE"));
+
+    assertThat(result(workflow).state()).isEqualTo(PaymentWorkflowState.CLOSED);
+    verify(channel, times(4)).close(any());
+    verify(resolutions, times(1)).resolve(any());
   }
 
   @Test
@@ -343,7 +424,13 @@ class PaymentWorkflowImplTest {
     verify(outbox)
         .replayDead(
             new EventOperationRequest(
-                PAYMENT_ID, CONFIRMED.eventId(), "alice", "payload fixed", "REPLAY_EVENT", null));
+                PAYMENT_ID,
+                CONFIRMED.eventId(),
+                "alice",
+                "payload fixed",
+                "REPLAY_EVENT",
+                null,
+                actionKey(workflow, 1)));
   }
 
   @Test
@@ -580,6 +667,7 @@ class PaymentWorkflowImplTest {
 
   @Test
   void resolveSignalWithoutInput_isRejected_andLaterOperatorSignalsStillApply() {
+    when(channel.close(any())).thenReturn(CLOSED_AT_CHANNEL);
     when(resolutions.reject(any()))
         .thenReturn(new ResolutionResult(false, 21, "empty signal", "PENDING"));
     when(resolutions.resolve(any())).thenReturn(new ResolutionResult(true, 22, "closed", "CLOSED"));
@@ -593,7 +681,9 @@ class PaymentWorkflowImplTest {
 
     assertThat(result.state()).isEqualTo(PaymentWorkflowState.CLOSED);
     verify(resolutions)
-        .reject(new RejectResolutionRequest(PAYMENT_ID, null, null, null, "empty signal"));
+        .reject(
+            new RejectResolutionRequest(
+                PAYMENT_ID, null, null, null, "empty signal", actionKey(workflow, 1)));
     verify(resolutions, times(1)).resolve(any());
   }
 
@@ -639,5 +729,37 @@ class PaymentWorkflowImplTest {
 
     verify(ledger).expire(new ExpireRequest(PAYMENT_ID));
     assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+  }
+
+  @Test
+  void eachOperatorSignal_getsItsOwnActionKey_andARetriedActivityKeepsIt()
+      throws InterruptedException {
+    when(resolutions.resolve(any()))
+        .thenThrow(ApplicationFailure.newFailure("completion lost", "WORKER_CRASHED"))
+        .thenReturn(new ResolutionResult(false, 31, "no open exception to refund", "PENDING"));
+    when(ledger.operatorRequest(any())).thenReturn(new OperatorRequestResult(true, 32, "asked"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    env.start();
+
+    workflow.resolve(new ResolveSignal("erin", "refund", "MARK_FOR_REFUND"));
+    workflow.requery(new OperatorSignal("erin", "customer says paid", null));
+    workflow.resolve(new ResolveSignal("erin", "refund", "MARK_FOR_REFUND"));
+    awaitView(workflow, v -> v.resolutions().size() == 3);
+
+    ArgumentCaptor<ResolveRequest> resolved = ArgumentCaptor.forClass(ResolveRequest.class);
+    verify(resolutions, times(3)).resolve(resolved.capture());
+    assertThat(resolved.getAllValues())
+        .extracting(ResolveRequest::actionKey)
+        .as("a retry repeats its key; the same words signalled again are a new action")
+        .containsExactly(actionKey(workflow, 1), actionKey(workflow, 1), actionKey(workflow, 3));
+    ArgumentCaptor<OperatorRequest> requery = ArgumentCaptor.forClass(OperatorRequest.class);
+    verify(ledger).operatorRequest(requery.capture());
+    assertThat(requery.getValue().actionKey()).isEqualTo(actionKey(workflow, 2));
+  }
+
+  /** The key of the run's {@code n}th operator signal: {workflowId}:{originalRunId}:{n}. */
+  private static String actionKey(PaymentWorkflow workflow, int n) {
+    var execution = WorkflowStub.fromTyped(workflow).getExecution();
+    return execution.getWorkflowId() + ":" + execution.getRunId() + ":" + n;
   }
 }

@@ -43,7 +43,14 @@ class WorkflowHistoriesReplayTest {
           "payment-dead-replayed",
           "payment-dead-discarded",
           "payment-resolve-accept-as-paid",
+          // Recorded before the "operator-close-at-channel" version marker existed (CLOSE marked
+          // CLOSED without asking the channel): proves such runs still replay through getVersion's
+          // default branch. Not re-recordable.
           "payment-resolve-close",
+          // After the "operator-close-at-channel" version marker: closed at the channel, then
+          // CLOSED; refused because the channel says PAID, then accepted as paid.
+          "payment-resolve-close-at-channel",
+          "payment-resolve-close-refused-paid-at-channel",
           "payment-resolve-mark-for-refund",
           "payment-unknown-state-query-confirms",
           "payment-expired");

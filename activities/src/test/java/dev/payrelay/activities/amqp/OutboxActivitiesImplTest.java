@@ -173,11 +173,23 @@ class OutboxActivitiesImplTest {
     EventOperationResult refused =
         activities.replayDead(
             new EventOperationRequest(
-                "pay_other", eventId, "alice", "wrong payment", "REPLAY_EVENT", null));
+                "pay_other",
+                eventId,
+                "alice",
+                "wrong payment",
+                "REPLAY_EVENT",
+                null,
+                "payment-pay_other:run-1:1"));
     EventOperationResult replay =
         activities.replayDead(
             new EventOperationRequest(
-                paymentId, eventId, "alice", "binding restored", "REPLAY_EVENT", null));
+                paymentId,
+                eventId,
+                "alice",
+                "binding restored",
+                "REPLAY_EVENT",
+                null,
+                "payment-" + paymentId + ":run-1:1"));
     activities.publish(new PublishRequest(eventId));
 
     assertThat(refused.applied()).isFalse();
@@ -207,14 +219,26 @@ class OutboxActivitiesImplTest {
             activities
                 .discardDead(
                     new EventOperationRequest(
-                        paymentId, eventId, "bob", "poison", "DISCARD_EVENT", null))
+                        paymentId,
+                        eventId,
+                        "bob",
+                        "poison",
+                        "DISCARD_EVENT",
+                        null,
+                        "payment-" + paymentId + ":run-1:1"))
                 .applied())
         .isTrue();
     assertThat(
             activities
                 .discardDead(
                     new EventOperationRequest(
-                        paymentId, eventId, "bob", "again", "DISCARD_EVENT", null))
+                        paymentId,
+                        eventId,
+                        "bob",
+                        "again",
+                        "DISCARD_EVENT",
+                        null,
+                        "payment-" + paymentId + ":run-1:2"))
                 .message())
         .contains("DISCARDED, not DEAD");
     assertThat(outbox.find(eventId).orElseThrow().status()).isEqualTo(OutboxStatus.DISCARDED);

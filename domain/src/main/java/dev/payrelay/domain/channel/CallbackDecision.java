@@ -1,6 +1,7 @@
 package dev.payrelay.domain.channel;
 
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 
 /**
  * Decides what a verified callback means for our payment: one small total function, so every
@@ -16,8 +17,9 @@ public final class CallbackDecision {
    *
    * @param ours our payment, or null if we have none with the callback's payment id
    * @param callback the verified callback
-   * @return the outcome; {@link CallbackOutcome#CONFIRMED} only when the payment is PENDING and
-   *     merchant, amount (minor units) and currency all match
+   * @return the outcome; {@link CallbackOutcome#CONFIRMED} only when the payment may be confirmed
+   *     ({@link PaymentTransition#CONFIRM}: PENDING) and merchant, amount (minor units) and
+   *     currency all match
    */
   public static CallbackOutcome decide(PaymentSnapshot ours, VerifiedCallback callback) {
     if (ours == null) {
@@ -32,7 +34,8 @@ public final class CallbackDecision {
     if (ours.status() == PaymentStatus.PAID) {
       return decideAlreadyPaid(ours, callback);
     }
-    if (ours.status() != PaymentStatus.PENDING) {
+    if (!PaymentTransition.CONFIRM.startsFrom(ours.status())) {
+      // Closed or expired: only an operator may reopen it (PaymentTransition.REOPEN_AS_PAID).
       return CallbackOutcome.PAID_AFTER_CLOSE;
     }
     if (!ours.amount().currency().equals(callback.amount().currency())) {

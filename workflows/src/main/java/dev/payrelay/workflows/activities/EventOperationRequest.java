@@ -10,6 +10,8 @@ package dev.payrelay.workflows.activities;
  * @param reason why
  * @param operation {@code REPLAY_EVENT} or {@code DISCARD_EVENT}
  * @param rejection why the request is invalid, for {@code rejectOperation}; else null
+ * @param actionKey the operator action's idempotency key ({@code {workflowId}:{originalRunId}:{n}},
+ *     n counting the run's operator signals): a retry with the same key gets the stored result
  */
 public record EventOperationRequest(
     String paymentId,
@@ -17,4 +19,5 @@ public record EventOperationRequest(
     String operator,
     String reason,
     String operation,
-    String rejection) {}
+    String rejection,
+    String actionKey) {}

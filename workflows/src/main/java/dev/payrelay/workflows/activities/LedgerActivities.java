@@ -38,7 +38,8 @@ public interface LedgerActivities {
 
   /**
    * Audits an operator's {@code requery} or {@code extendDeadline} (REJECTED when invalid) and, for
-   * a valid extension of a PENDING payment, moves {@code expires_at}.
+   * a valid extension of a PENDING payment, moves {@code expires_at}. Idempotent by the request's
+   * action key: a retry returns the stored result.
    *
    * @return the audit row and whether it applied
    */

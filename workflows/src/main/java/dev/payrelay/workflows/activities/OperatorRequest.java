@@ -9,6 +9,8 @@ package dev.payrelay.workflows.activities;
  * @param action {@code REQUERY} or {@code EXTEND_DEADLINE}
  * @param until for EXTEND_DEADLINE, the new deadline (ISO-8601 instant)
  * @param rejection why the request is invalid, or null when it is valid
+ * @param actionKey the operator action's idempotency key ({@code {workflowId}:{originalRunId}:{n}},
+ *     n counting the run's operator signals): a retry with the same key gets the stored result
  */
 public record OperatorRequest(
     String paymentId,
@@ -16,4 +18,5 @@ public record OperatorRequest(
     String reason,
     String action,
     String until,
-    String rejection) {}
+    String rejection,
+    String actionKey) {}

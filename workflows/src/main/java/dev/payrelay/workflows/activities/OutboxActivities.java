@@ -33,7 +33,8 @@ public interface OutboxActivities {
    * Prepares a DEAD event for an operator's replay: DEAD becomes DISPATCHED (the workflow then
    * publishes it again with the same event id) and an {@code operator_action} row records it, in
    * one transaction. Refused (and audited) when the event is not DEAD or belongs to another
-   * payment.
+   * payment. Idempotent by the request's action key: a retry returns the stored result, with the
+   * event type and seq to publish it again, never "not DEAD".
    */
   @ActivityMethod
   EventOperationResult replayDead(EventOperationRequest request);
@@ -41,6 +42,7 @@ public interface OutboxActivities {
   /**
    * Closes a DEAD event without publishing it: DEAD becomes DISCARDED with its audit row, in one
    * transaction. Refused (and audited) when the event is not DEAD or belongs to another payment.
+   * Idempotent by the request's action key, like {@link #replayDead}.
    */
   @ActivityMethod
   EventOperationResult discardDead(EventOperationRequest request);

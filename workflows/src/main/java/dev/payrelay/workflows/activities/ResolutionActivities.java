@@ -9,12 +9,18 @@ public interface ResolutionActivities {
 
   /**
    * Applies a valid decision in one transaction with its audit row, or refuses it (audited as
-   * REJECTED) when it cannot apply, e.g. ACCEPT_AS_PAID on a PAID payment.
+   * REJECTED) when it cannot apply, e.g. ACCEPT_AS_PAID on a PAID payment. Idempotent by the
+   * request's action key: a retry (e.g. after the commit, when the completion was lost) returns the
+   * stored result, never a refusal of its own effect.
    */
   @ActivityMethod
   ResolutionResult resolve(ResolveRequest request);
 
-  /** Audits an invalid request as REJECTED (missing operator or reason, unknown action). */
+  /**
+   * Audits a refused request as REJECTED, once per action key: an invalid one (missing operator or
+   * reason, unknown action), or a CLOSE the channel would not close (it says PAID) or could not be
+   * asked to close.
+   */
   @ActivityMethod
   ResolutionResult reject(RejectResolutionRequest request);
 }
