@@ -38,6 +38,10 @@ final class OperatorClose {
       return "not closed: the channel could not be reached to close the payment, so the buyer"
           + " might still pay it; nothing changed, send CLOSE again";
     }
+    if (closed.ledgerStatus() != null) {
+      // Not called: the ledger settled the payment meanwhile; the resolve's transition decides.
+      return null;
+    }
     if (!closed.paid()) {
       return null;
     }
