@@ -51,8 +51,8 @@ import org.slf4j.Logger;
  * {@code discardEvent}). Operator signals are handled one at a time on their own workflow thread.
  *
  * <p>Each run first reads the payment's standing in the ledger (the database is the truth, not a
- * previous run): a payment already PAID is granted, one CLOSED or EXPIRED is never queried or closed
- * at the channel, and open exceptions or DEAD events show as NEEDS_ATTENTION.
+ * previous run): a payment already PAID is granted, one CLOSED or EXPIRED is never queried or
+ * closed at the channel, and open exceptions or DEAD events show as NEEDS_ATTENTION.
  *
  * <p>History: a paid payment's run has tens of events; one watched for a long deadline grows by
  * about ten per channel query, so a run continues as new past {@link #HISTORY_LIMIT} events at a
