@@ -47,6 +47,15 @@ class WorkflowHistoriesReplayTest {
           "payment-resolve-mark-for-refund",
           "payment-unknown-state-query-confirms",
           "payment-expired",
+          // One day reconciled in batches and cut into three continued runs (version
+          // batched-repairs): the pages; our side and a batch; the last batches and the end.
+          "reconciliation-batched-statement",
+          "reconciliation-batched-continued",
+          "reconciliation-batched-repairs",
+          // Recorded before the "batched-repairs" version marker existed (one run, a repair
+          // activity
+          // per item): proves such runs still replay through getVersion's default branch. Not
+          // re-recordable.
           "reconciliation-with-repairs",
           // Recorded (on the Java test server) before the "channel-watch" version marker existed:
           // proves such runs still replay through getVersion's default branch. Not re-recordable.
