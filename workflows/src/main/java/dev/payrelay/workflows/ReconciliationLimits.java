@@ -3,9 +3,10 @@ package dev.payrelay.workflows;
 /**
  * How a day's reconciliation is cut into activities and runs. A run continues as new (same workflow
  * id, a fresh history) before its next step once it ran {@code stepsPerRun} steps (a statement
- * page, our side or a repair batch: about six history events each) or its history reached {@link
- * ReconciliationWorkflowImpl#HISTORY_EVENTS_PER_RUN} events, or when Temporal suggests it; so a
- * run's history stays near {@code 6 × stepsPerRun} events however bad the day.
+ * page, our side or a repair batch: about six history events each) or its history reached 3,000
+ * events (a backstop: {@code ReconciliationWorkflowImpl.HISTORY_EVENTS_PER_RUN}), or when Temporal
+ * suggests it (by default past 4,096 events); so a run's history stays near {@code 6 × stepsPerRun}
+ * events, and never far past 3,000 whatever the limits, however bad the day.
  *
  * <p>The limits are part of the workflow's input, carried unchanged to every continued run: a
  * running day never changes how it is cut mid-way. Changing {@link #DEFAULTS} changes the decisions
