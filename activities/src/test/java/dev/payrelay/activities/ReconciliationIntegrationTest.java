@@ -35,7 +35,13 @@ import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.ReconciliationWorkflow;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.WorkflowIds;
+import dev.payrelay.workflows.activities.RepairBatchResult;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import java.net.URI;
@@ -48,6 +54,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.Result;
@@ -207,6 +216,93 @@ class ReconciliationIntegrationTest {
     assertThat(confirmedPayloads(lost)).hasSize(1);
   }
 
+  @Test
+  void
+      moreGapsThanOneBatch_withAQueryFailingTwice_completeWithEachItemCountedOnce_andARerunAddsNothing()
+          throws Exception {
+    LocalDate today = dsl.select(SqlTime.now()).fetchSingle().value1().toLocalDate();
+    for (int i = 0; i < 250; i++) {
+      simulator.addStatementLine(
+          today,
+          new StatementLine(
+              "sbx_unknown_" + i,
+              null,
+              "PAYMENT",
+              usd(700),
+              ChannelPaymentStatus.PAID,
+              Instant.now()));
+    }
+    PaymentRow lost = registeredAndPaid(1050, "USD", null);
+    simulator.setMode(lost.paymentId(), SandboxMode.NORMAL.droppingCallbacks().failingQueries(2));
+
+    ReconciliationSummary first = run(today);
+
+    assertThat(first.status()).isEqualTo("COMPLETED");
+    assertThat(first.lastError()).isNull();
+    assertThat(first.itemsByRepairStatus()).isEqualTo(Map.of("DONE", 251));
+    assertThat(payments.find(lost.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PAID);
+    // Three batches of at most 100; the one that met the failing queries was retried, resumed
+    // from its heartbeat, and still counted each of its items once.
+    List<RepairBatchResult> batches = batchResults(today);
+    assertThat(batches).hasSize(3);
+    assertThat(batches.stream().mapToInt(RepairBatchResult::done).sum()).isEqualTo(251);
+    assertThat(batchAttempts(today)).contains(3);
+    // The payment's own workflow grants what the reconciliation confirmed (PaymentConfirmed).
+    entitlements.grant(lost.paymentId());
+    Result<Record> itemsBefore = items();
+
+    ReconciliationSummary second = run(today);
+
+    assertThat(second.status()).isEqualTo("COMPLETED");
+    assertThat(second.itemsByRepairStatus()).isEqualTo(Map.of("DONE", 251));
+    assertThat(items()).isEqualTo(itemsBefore);
+    assertThat(confirmedPayloads(lost)).hasSize(1);
+  }
+
+  /** The repair batches' results in the day's first run (the latest is the re-run). */
+  private List<RepairBatchResult> batchResults(LocalDate date) {
+    List<HistoryEvent> events = firstRunHistory(date).getEvents();
+    Set<Long> batches =
+        events.stream()
+            .filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+            .filter(
+                e ->
+                    e.getActivityTaskScheduledEventAttributes()
+                        .getActivityType()
+                        .getName()
+                        .equals("ReconRepairBatch"))
+            .map(HistoryEvent::getEventId)
+            .collect(Collectors.toSet());
+    return events.stream()
+        .filter(HistoryEvent::hasActivityTaskCompletedEventAttributes)
+        .map(HistoryEvent::getActivityTaskCompletedEventAttributes)
+        .filter(c -> batches.contains(c.getScheduledEventId()))
+        .map(
+            c ->
+                DefaultDataConverter.STANDARD_INSTANCE.fromPayloads(
+                    0,
+                    Optional.of(c.getResult()),
+                    RepairBatchResult.class,
+                    RepairBatchResult.class))
+        .toList();
+  }
+
+  /** The attempts of each activity of the day's first run. */
+  private List<Integer> batchAttempts(LocalDate date) {
+    return firstRunHistory(date).getEvents().stream()
+        .filter(HistoryEvent::hasActivityTaskStartedEventAttributes)
+        .map(e -> e.getActivityTaskStartedEventAttributes().getAttempt())
+        .toList();
+  }
+
+  private String firstRunId;
+
+  private WorkflowExecutionHistory firstRunHistory(LocalDate date) {
+    return env.getWorkflowClient()
+        .fetchHistory(WorkflowIds.reconciliation(channel.name(), date), firstRunId);
+  }
+
   private ReconciliationSummary run(LocalDate date) {
     ReconciliationWorkflow workflow =
         env.getWorkflowClient()
@@ -216,7 +312,12 @@ class ReconciliationIntegrationTest {
                     .setTaskQueue(QUEUE)
                     .setWorkflowId(WorkflowIds.reconciliation(channel.name(), date))
                     .build());
-    return workflow.run(new ReconciliationInput(channel.name(), date.toString()));
+    String runId =
+        WorkflowClient.start(
+                workflow::run, new ReconciliationInput(channel.name(), date.toString()))
+            .getRunId();
+    firstRunId = firstRunId == null ? runId : firstRunId;
+    return WorkflowStub.fromTyped(workflow).getResult(ReconciliationSummary.class);
   }
 
   /** A payment of ours registered at the sandbox and paid there (optionally another amount). */

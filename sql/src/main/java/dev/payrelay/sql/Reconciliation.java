@@ -114,6 +114,22 @@ public final class Reconciliation {
     }
   }
 
+  /**
+   * The next ids of the day's open items (repair PENDING or FAILED), ascending, after {@code
+   * afterItemId}: a repair walks them page by page by passing the last id it saw. An item repaired
+   * DONE drops out; one left FAILED stays behind the walker's cursor until the next walk.
+   *
+   * @param afterItemId 0 for the first page, else the last id of the previous page
+   * @param limit at most this many ids (positive)
+   * @throws IllegalArgumentException if {@code limit} is not positive
+   */
+  public List<Long> openItemIds(String channel, LocalDate date, long afterItemId, int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit must be positive: " + limit);
+    }
+    return items.openIds(channel, date, afterItemId, limit);
+  }
+
   /** One item, or empty if there is none with that id. */
   public Optional<ReconciliationItem> item(long itemId) {
     return items.find(itemId);

@@ -7,6 +7,7 @@ import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.sql.generated.tables.records.ReconciliationItemRecord;
 import java.time.LocalDate;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -121,6 +122,25 @@ final class ReconciliationItems {
             .where(RECONCILIATION_ITEM.ID.eq(id))
             .execute()
         == 1;
+  }
+
+  /**
+   * Ids of the day's items whose repair is not DONE (PENDING or FAILED) with an id above {@code
+   * afterId}, ascending: a keyset page served by {@code ix_reconciliation_item_repair}, whose
+   * entries end in the primary key, so a page reads only the open items past the cursor.
+   */
+  List<Long> openIds(String channel, LocalDate date, long afterId, int limit) {
+    return dsl.select(RECONCILIATION_ITEM.ID)
+        .from(RECONCILIATION_ITEM)
+        .where(RECONCILIATION_ITEM.CHANNEL.eq(channel))
+        .and(RECONCILIATION_ITEM.STATEMENT_DATE.eq(date))
+        .and(
+            RECONCILIATION_ITEM.REPAIR_STATUS.in(
+                RepairStatus.PENDING.name(), RepairStatus.FAILED.name()))
+        .and(RECONCILIATION_ITEM.ID.gt(afterId))
+        .orderBy(RECONCILIATION_ITEM.ID)
+        .limit(limit)
+        .fetch(RECONCILIATION_ITEM.ID);
   }
 
   /**

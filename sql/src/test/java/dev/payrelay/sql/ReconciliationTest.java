@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -311,6 +312,30 @@ class ReconciliationTest {
     assertThat(restarted.finishedAt()).isNull();
     assertThat(retriedStart.runs()).isEqualTo(2);
     assertThat(recon.summary(channel, today.minusDays(9)).run()).isNull();
+  }
+
+  @Test
+  void openItemIds_walkPendingAndFailedByIdPastTheCursor_skippingDoneAndOtherDays() {
+    List<Long> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ids.add(
+          single(recon.compare(channel, today, List.of(foreign(null, "s" + i, 1, "USD"))))
+              .item()
+              .id());
+    }
+    recon.compare(channel, today.minusDays(1), List.of(foreign(null, "y0", 1, "USD")));
+    recon.markRepaired(ids.get(1), RepairStatus.DONE, "recorded");
+    recon.markRepaired(ids.get(3), RepairStatus.FAILED, "channel down");
+
+    List<Long> first = recon.openItemIds(channel, today, 0, 2);
+    List<Long> second = recon.openItemIds(channel, today, first.getLast(), 2);
+    List<Long> last = recon.openItemIds(channel, today, second.getLast(), 2);
+
+    assertThat(first).containsExactly(ids.get(0), ids.get(2));
+    assertThat(second).containsExactly(ids.get(3), ids.get(4));
+    assertThat(last).isEmpty();
+    assertThatThrownBy(() -> recon.openItemIds(channel, today, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -17,7 +17,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -82,6 +84,49 @@ final class HistoryRecorder {
         .until(() -> status(run) != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
     assertThat(status(run)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     return stub(run).getResult(resultType);
+  }
+
+  /**
+   * Waits until the chain of runs that starts at {@code first} (each run continued as new by the
+   * one before) has ended; asserts its last run completed.
+   *
+   * @return every run of the chain, in order
+   */
+  List<Run> awaitChain(Run first) {
+    await()
+        .atMost(TIMEOUT)
+        .ignoreExceptions()
+        .until(
+            () ->
+                status(chain(first).getLast())
+                    != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    List<Run> runs = chain(first);
+    assertThat(status(runs.getLast()))
+        .as("last run of %s", first)
+        .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
+    return runs;
+  }
+
+  /** The runs from {@code first} on, following each run that continued as new to the next. */
+  List<Run> chain(Run first) {
+    List<Run> runs = new ArrayList<>();
+    Run run = first;
+    while (run != null) {
+      runs.add(run);
+      HistoryEvent last = history(run).getLastEvent();
+      run =
+          last.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+              ? new Run(
+                  run.workflowId(),
+                  last.getWorkflowExecutionContinuedAsNewEventAttributes().getNewExecutionRunId())
+              : null;
+    }
+    return runs;
+  }
+
+  /** The run's history as the server holds it now. */
+  WorkflowExecutionHistory history(Run run) {
+    return client.fetchHistory(run.workflowId(), run.runId());
   }
 
   /**

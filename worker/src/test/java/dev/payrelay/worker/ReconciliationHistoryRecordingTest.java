@@ -10,19 +10,34 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.worker.HistoryRecorder.Run;
+import dev.payrelay.workflows.ReconciliationInput;
+import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;
+import dev.payrelay.workflows.ReconciliationWorkflow;
+import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Records the ReconciliationWorkflow history the workflows module replays, on the real Temporal dev
- * server: today's sandbox statement over two pages with a gap of each automatic repair kind. Runs
- * only on purpose, with {@link HistoryRecordingTest} (see there for the command).
+ * Records the ReconciliationWorkflow histories the workflows module replays, on the real Temporal
+ * dev server: today's sandbox statement over two pages with a gap of each automatic repair kind,
+ * reconciled in batches of two with two steps a run, so the day is cut into three continued runs
+ * and each is recorded: {@code reconciliation-batched-statement} (the pages), {@code
+ * reconciliation-batched-continued} (our side and a batch) and {@code
+ * reconciliation-batched-repairs} (the last batches and the run's end). Runs only on purpose, with
+ * {@link HistoryRecordingTest} (see there for the command).
+ *
+ * <p>{@code reconciliation-with-repairs.json} was recorded by this class before version {@code
+ * batched-repairs}, when a run repaired item by item; no new run takes that path, so it cannot be
+ * recorded again and is kept as it is.
  */
 @EnabledIfSystemProperty(named = "payrelay.recordHistories", matches = "true")
 class ReconciliationHistoryRecordingTest {
@@ -31,7 +46,7 @@ class ReconciliationHistoryRecordingTest {
   private static final int PAGE = 100;
 
   @Test
-  void reconciliationWithRepairs_recordedOverTwoStatementPages() throws Exception {
+  void batchedReconciliationWithRepairs_recordedOverThreeContinuedRuns() throws Exception {
     try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), HistoryRecordingTest.QUIET)) {
       HistoryRecorder histories = new HistoryRecorder(payrelay);
       LocalDate today = LocalDate.now(ZoneOffset.UTC);
@@ -71,9 +86,11 @@ class ReconciliationHistoryRecordingTest {
                   ChannelPaymentStatus.PAID,
                   Instant.now()));
 
-      Run run = reconcile(payrelay, histories, today);
-      ReconciliationSummary summary = histories.awaitResult(run, ReconciliationSummary.class);
+      List<Run> runs = reconcile(payrelay, histories, today);
+      ReconciliationSummary summary =
+          histories.awaitResult(runs.getLast(), ReconciliationSummary.class);
 
+      assertThat(runs).hasSize(3);
       assertThat(summary.status()).isEqualTo("COMPLETED");
       assertThat(summary.pagesRead()).isEqualTo(2);
       assertThat(summary.itemsByKind())
@@ -84,11 +101,24 @@ class ReconciliationHistoryRecordingTest {
               "UNKNOWN_TRANSACTION");
       assertThat(summary.itemsByRepairStatus()).containsOnlyKeys("DONE");
       histories.write(
-          "reconciliation-with-repairs",
-          run,
-          "ReconReconcilePage",
-          "ReconOurSide",
-          "ReconRepair",
+          "reconciliation-batched-statement",
+          runs.get(0),
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ReconStartRun",
+          "ReconComparePage",
+          "EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW");
+      histories.write(
+          "reconciliation-batched-continued",
+          runs.get(1),
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ReconCompareOurSide",
+          "ReconRepairBatch",
+          "EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW");
+      histories.write(
+          "reconciliation-batched-repairs",
+          runs.get(2),
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ReconRepairBatch",
           "ReconFinishRun");
     }
   }
@@ -120,15 +150,30 @@ class ReconciliationHistoryRecordingTest {
     assertThat(answer.body()).contains("CONFIRMED");
   }
 
-  /** Starts the day's reconciliation over the admin API; returns its run once it completed. */
-  private static Run reconcile(PayrelayHarness payrelay, HistoryRecorder histories, LocalDate day)
-      throws Exception {
-    HttpResponse<String> started =
-        payrelay.postJson(
-            "/v1/admin/reconciliations", "{\"channel\":\"sandbox\",\"date\":\"" + day + "\"}");
-    assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
-    Run run = histories.currentRun(WorkflowIds.reconciliation("sandbox", day));
-    histories.awaitResult(run, ReconciliationSummary.class);
-    return run;
+  /**
+   * Starts the day's reconciliation as the admin API does, but cut small: batches of two items, two
+   * steps a run (2 pages | our side, 1 batch | 2 batches, end). Returns its runs once it completed.
+   */
+  private static List<Run> reconcile(
+      PayrelayHarness payrelay, HistoryRecorder histories, LocalDate day) {
+    String workflowId = WorkflowIds.reconciliation("sandbox", day);
+    ReconciliationWorkflow workflow =
+        payrelay
+            .stack
+            .temporal()
+            .client()
+            .newWorkflowStub(
+                ReconciliationWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setWorkflowId(workflowId)
+                    .setTaskQueue(TaskQueues.RECONCILIATION)
+                    .build());
+    String runId =
+        WorkflowClient.start(
+                workflow::run,
+                new ReconciliationInput(
+                    "sandbox", day.toString(), new ReconciliationLimits(2, 2), null))
+            .getRunId();
+    return histories.awaitChain(new Run(workflowId, runId));
   }
 }

@@ -1,13 +1,7 @@
 package dev.payrelay.workflows;
 
-import dev.payrelay.workflows.activities.FinishRunRequest;
-import dev.payrelay.workflows.activities.PageResult;
-import dev.payrelay.workflows.activities.ReconcilePageRequest;
 import dev.payrelay.workflows.activities.ReconciliationActivities;
-import dev.payrelay.workflows.activities.ReconciliationDay;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
-import dev.payrelay.workflows.activities.RepairRequest;
-import dev.payrelay.workflows.activities.RepairResult;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -16,21 +10,37 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import org.slf4j.Logger;
 
 /**
  * Reconciles one channel's statement day: pages, our side, repairs, summary. See {@link
  * ReconciliationWorkflow}.
  *
- * <p>History: about six events per page and per repair, so a day of {@value #MAX_PAGES} pages and a
- * few thousand gaps stays well under Temporal's 50,000-event limit without continue-as-new.
+ * <p>Version {@value #BATCHED_REPAIRS} (every run started since): {@link BatchedReconciliation},
+ * repairs in batches and continues as new, so any day completes with each run's history near 2,400
+ * events ({@link ReconciliationLimits#DEFAULTS}). Runs started before it replay and finish as
+ * {@link ItemByItemReconciliation}.
  */
 public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
 
-  /** A channel looping its page tokens must not grow the history forever. */
+  /** The change id of batched repairs and continue-as-new ({@code Workflow.getVersion}). */
+  static final String BATCHED_REPAIRS = "batched-repairs";
+
+  /** A channel looping its page tokens must not be read forever. */
   static final int MAX_PAGES = 2_000;
+
+  /**
+   * A run continues as new before its next step once its history has this many events, whatever its
+   * step count: a backstop, since only steps should grow it (400 steps are about 2,400 events),
+   * that keeps every run far below Temporal's 10,240-event warning.
+   */
+  static final int HISTORY_EVENTS_PER_RUN = 3_000;
+
+  /**
+   * How often one item's repair may fail retryably (channel unavailable) within a run; then it
+   * stays FAILED and the day's next run tries it again, as the item-by-item repair's five attempts
+   * did.
+   */
+  static final int ITEM_ATTEMPTS = 5;
 
   /** One page: one HTTP call (its own 5 s timeout) and up to a page of short lookups. */
   private static final ActivityOptions PAGE_OPTIONS =
@@ -72,7 +82,31 @@ public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
                   .build())
           .build();
 
-  /** A repair is one channel query and one transaction, or one grant. */
+  /**
+   * A batch repairs up to {@link ReconciliationLimits#repairBatch()} items (100 by default), each
+   * one transaction and at most one channel query with its own 5 s timeout.
+   */
+  private static final ActivityOptions REPAIR_BATCH_OPTIONS =
+      ActivityOptions.newBuilder()
+          // 100 items whose channel queries all time out take under 10 minutes.
+          .setStartToCloseTimeout(Duration.ofMinutes(15))
+          // It heartbeats after each item; one item takes seconds at most.
+          .setHeartbeatTimeout(Duration.ofSeconds(30))
+          .setRetryOptions(
+              RetryOptions.newBuilder()
+                  .setInitialInterval(Duration.ofSeconds(2))
+                  .setBackoffCoefficient(2)
+                  // A retry waits for the channel (or the database) at most this long.
+                  .setMaximumInterval(Duration.ofSeconds(30))
+                  // Unbounded (0): each item's attempts are bounded inside (ITEM_ATTEMPTS) and an
+                  // attempt resumes after the last item it finished, so only a database outage
+                  // repeats a batch without progress, and that passes.
+                  .setMaximumAttempts(0)
+                  .setDoNotRetry(permanent())
+                  .build())
+          .build();
+
+  /** A repair is one channel query and one transaction, or one grant (item-by-item runs). */
   private static final ActivityOptions REPAIR_OPTIONS =
       ActivityOptions.newBuilder()
           .setStartToCloseTimeout(Duration.ofSeconds(30))
@@ -86,8 +120,6 @@ public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
                   .build())
           .build();
 
-  private static final Logger log = Workflow.getLogger(ReconciliationWorkflowImpl.class);
-
   private final ReconciliationActivities pages =
       Workflow.newActivityStub(ReconciliationActivities.class, PAGE_OPTIONS);
   private final ReconciliationActivities ourSide =
@@ -96,72 +128,17 @@ public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
       Workflow.newActivityStub(ReconciliationActivities.class, RUN_OPTIONS);
   private final ReconciliationActivities repairs =
       Workflow.newActivityStub(ReconciliationActivities.class, REPAIR_OPTIONS);
-
-  private int pagesRead;
-  private long linesRead;
+  private final ReconciliationActivities batches =
+      Workflow.newActivityStub(ReconciliationActivities.class, REPAIR_BATCH_OPTIONS);
 
   @Override
   public ReconciliationSummary run(ReconciliationInput input) {
     requireDate(input.date());
-    ReconciliationDay day = new ReconciliationDay(input.channel(), input.date());
-    runs.startRun(day);
-    Set<Long> toRepair = new LinkedHashSet<>();
-    try {
-      readStatement(input, toRepair);
-      toRepair.addAll(ourSide.ourSide(day).openItemIds());
-    } catch (ActivityFailure e) {
-      String why = describe(e);
-      log.warn("recon {} {}: statement unreadable: {}", input.channel(), input.date(), why);
-      runs.finishRun(finish(input, "FAILED", why));
-      throw ApplicationFailure.newNonRetryableFailureWithCause(
-          "statement of " + input.channel() + " " + input.date() + " unreadable: " + why,
-          ReconciliationFailure.STATEMENT_UNREADABLE.name(),
-          e);
+    if (Workflow.getVersion(BATCHED_REPAIRS, Workflow.DEFAULT_VERSION, 1)
+        == Workflow.DEFAULT_VERSION) {
+      return new ItemByItemReconciliation(pages, ourSide, runs, repairs).run(input);
     }
-    int failed = repairAll(toRepair);
-    String error = failed == 0 ? null : failed + " of " + toRepair.size() + " repairs failed";
-    return runs.finishRun(finish(input, "COMPLETED", error));
-  }
-
-  private void readStatement(ReconciliationInput input, Set<Long> toRepair) {
-    String token = null;
-    do {
-      if (pagesRead == MAX_PAGES) {
-        throw ApplicationFailure.newNonRetryableFailure(
-            "statement has more than " + MAX_PAGES + " pages",
-            ReconciliationFailure.STATEMENT_UNREADABLE.name());
-      }
-      PageResult page =
-          pages.reconcilePage(new ReconcilePageRequest(input.channel(), input.date(), token));
-      pagesRead++;
-      linesRead += page.linesRead();
-      toRepair.addAll(page.openItemIds());
-      token = page.nextPageToken();
-    } while (token != null);
-    log.info(
-        "recon {} {}: {} pages, {} lines", input.channel(), input.date(), pagesRead, linesRead);
-  }
-
-  /** Repairs each item once; returns how many stayed FAILED. */
-  private int repairAll(Set<Long> itemIds) {
-    int failed = 0;
-    for (long itemId : itemIds) {
-      try {
-        RepairResult r = repairs.repair(new RepairRequest(itemId));
-        if (!"DONE".equals(r.status())) {
-          failed++;
-          log.warn("recon item {}: {} failed: {}", itemId, r.repair(), r.details());
-        }
-      } catch (ActivityFailure e) {
-        failed++;
-        log.warn("recon item {}: repair failed: {}", itemId, describe(e));
-      }
-    }
-    return failed;
-  }
-
-  private FinishRunRequest finish(ReconciliationInput input, String status, String error) {
-    return new FinishRunRequest(input.channel(), input.date(), status, pagesRead, linesRead, error);
+    return new BatchedReconciliation(pages, ourSide, runs, batches).run(input);
   }
 
   private static void requireDate(String date) {
@@ -173,7 +150,8 @@ public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
     }
   }
 
-  private static String describe(ActivityFailure e) {
+  /** An activity's failure for people and the run row: its type and message, or its cause. */
+  static String describe(ActivityFailure e) {
     return e.getCause() instanceof ApplicationFailure af
         ? af.getType() + ": " + af.getOriginalMessage()
         : String.valueOf(e.getCause());

@@ -2,167 +2,159 @@ package dev.payrelay.workflows;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.times;
-import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.verifyNoInteractions;
-import static org.mockito.Mockito.when;
-import static org.mockito.Mockito.withSettings;
 
 import dev.payrelay.workflows.activities.FinishRunRequest;
-import dev.payrelay.workflows.activities.OurSideResult;
-import dev.payrelay.workflows.activities.PageResult;
-import dev.payrelay.workflows.activities.ReconcilePageRequest;
-import dev.payrelay.workflows.activities.ReconciliationActivities;
-import dev.payrelay.workflows.activities.ReconciliationDay;
-import dev.payrelay.workflows.activities.RepairRequest;
-import dev.payrelay.workflows.activities.RepairResult;
+import dev.payrelay.workflows.activities.RepairBatchRequest;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.testing.TestWorkflowEnvironment;
-import io.temporal.testing.TestWorkflowExtension;
 import io.temporal.worker.Worker;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.mockito.InOrder;
 
+/** The batched reconciliation (every new run) on Temporal's test server, over an in-memory day. */
 class ReconciliationWorkflowImplTest {
 
-  private static final LocalDate DAY = LocalDate.parse("2026-03-11");
-  private static final ReconciliationInput INPUT =
-      new ReconciliationInput("sandbox", DAY.toString());
-  private static final ReconciliationDay RECON_DAY = new ReconciliationDay("sandbox", "2026-03-11");
+  static final String QUEUE = "recon-test";
+  static final LocalDate DAY = LocalDate.parse("2026-03-11");
+  static final String WORKFLOW_ID = WorkflowIds.reconciliation("sandbox", DAY);
 
-  @RegisterExtension
-  static final TestWorkflowExtension testWorkflow =
-      TestWorkflowExtension.newBuilder()
-          .registerWorkflowImplementationTypes(ReconciliationWorkflowImpl.class)
-          .setDoNotStart(true)
-          .build();
+  private TestWorkflowEnvironment env;
 
-  private final ReconciliationActivities activities =
-      mock(ReconciliationActivities.class, withSettings().withoutAnnotations());
-
-  private WorkflowClient client;
-  private WorkflowOptions options;
-
-  @BeforeEach
-  void setUp(
-      TestWorkflowEnvironment env, WorkflowClient client, WorkflowOptions options, Worker worker) {
-    this.client = client;
-    this.options = options;
-    worker.registerActivitiesImplementations(activities);
-    env.start();
-    when(activities.repair(any()))
-        .thenAnswer(
-            call -> {
-              long id = call.<RepairRequest>getArgument(0).itemId();
-              return new RepairResult(id, "REVIEW", "DONE", "recorded");
-            });
-    when(activities.finishRun(any())).thenAnswer(call -> summary(call.getArgument(0)));
+  @AfterEach
+  void stop() {
+    if (env != null) {
+      env.close();
+    }
   }
 
   @Test
-  void pagesThenOurSide_repairEachOpenItemOnce_thenFinishCompletedWithTheCounts() {
-    when(page(null)).thenReturn(new PageResult("p2", 100, List.of(1L, 2L)));
-    when(page("p2")).thenReturn(new PageResult(null, 50, List.of(2L, 3L)));
-    when(activities.ourSide(RECON_DAY)).thenReturn(new OurSideResult(150, List.of(4L)));
+  void pagesThenOurSide_thenBatchesFollowingTheCursor_thenFinishCompletedWithTheCounts() {
+    FakeReconciliationDay day = new FakeReconciliationDay(2, 100, 2, 1);
 
-    ReconciliationSummary result = start().run(INPUT);
+    ReconciliationSummary result = run(day, input(new ReconciliationLimits(2, 100)));
 
     assertThat(result.status()).isEqualTo("COMPLETED");
-    assertThat(result.pagesRead()).isEqualTo(2);
-    assertThat(result.linesRead()).isEqualTo(150);
-    InOrder order = inOrder(activities);
-    order.verify(activities).startRun(RECON_DAY);
-    order.verify(activities).reconcilePage(new ReconcilePageRequest("sandbox", "2026-03-11", null));
-    order.verify(activities).reconcilePage(new ReconcilePageRequest("sandbox", "2026-03-11", "p2"));
-    order.verify(activities).ourSide(RECON_DAY);
-    for (long id = 1; id <= 4; id++) {
-      order.verify(activities).repair(new RepairRequest(id));
-    }
-    order
-        .verify(activities)
-        .finishRun(new FinishRunRequest("sandbox", "2026-03-11", "COMPLETED", 2, 150, null));
-    verify(activities, times(4)).repair(any());
+    assertThat(day.calls())
+        .containsExactly(
+            "startRun",
+            "comparePage null",
+            "comparePage p1",
+            "compareOurSide",
+            "repairBatch 0",
+            "repairBatch 2",
+            "repairBatch 4",
+            "finishRun COMPLETED");
+    assertThat(day.batches())
+        .first()
+        .isEqualTo(new RepairBatchRequest("sandbox", "2026-03-11", 0, 2, 5));
+    assertThat(day.finishes())
+        .containsExactly(new FinishRunRequest("sandbox", "2026-03-11", "COMPLETED", 2, 200, null));
+    assertThat(day.repairsPerItem().values()).hasSize(5).containsOnly(1);
   }
 
   @Test
-  void secondRunOfTheSameId_afterTheFirstCompleted_findsNoOpenItems_andRepairsNothing() {
-    when(page(null))
-        .thenReturn(new PageResult(null, 3, List.of(7L)))
-        .thenReturn(new PageResult(null, 3, List.of()));
-    when(activities.ourSide(RECON_DAY))
-        .thenReturn(new OurSideResult(3, List.of(8L)))
-        .thenReturn(new OurSideResult(3, List.of()));
+  void oneStepPerRun_continuesAsNewEachStep_carryingPageTokenAndCursor_startsAndFinishesOnce() {
+    FakeReconciliationDay day = new FakeReconciliationDay(3, 10, 3, 2);
 
-    ReconciliationSummary first = start().run(INPUT);
-    ReconciliationSummary second = start().run(INPUT);
+    ReconciliationSummary result = run(day, input(new ReconciliationLimits(4, 1)));
+
+    assertThat(result.status()).isEqualTo("COMPLETED");
+    assertThat(result.pagesRead()).isEqualTo(3);
+    assertThat(result.linesRead()).isEqualTo(30);
+    assertThat(day.calls())
+        .containsExactly(
+            "startRun",
+            "comparePage null",
+            "comparePage p1",
+            "comparePage p2",
+            "compareOurSide",
+            "repairBatch 0",
+            "repairBatch 4",
+            "repairBatch 8",
+            "finishRun COMPLETED");
+    assertThat(day.repairsPerItem().values()).hasSize(11).containsOnly(1);
+    // One run per step: 3 pages, our side, 3 batches.
+    assertThat(WorkflowRuns.histories(env.getWorkflowClient(), WORKFLOW_ID, firstRunId)).hasSize(7);
+  }
+
+  @Test
+  void secondStartOfTheSameId_afterTheFirstCompleted_findsNothingOpen_andRepairsNothing() {
+    FakeReconciliationDay day = new FakeReconciliationDay(1, 5, 3, 0);
+    ReconciliationSummary first = run(day, input(null));
+
+    ReconciliationSummary second = run(input(null));
 
     assertThat(first.status()).isEqualTo("COMPLETED");
     assertThat(second.status()).isEqualTo("COMPLETED");
-    verify(activities, times(2)).startRun(RECON_DAY);
-    verify(activities).repair(new RepairRequest(7));
-    verify(activities).repair(new RepairRequest(8));
-    verify(activities, times(2)).repair(any());
+    assertThat(day.calls()).filteredOn(c -> c.equals("startRun")).hasSize(2);
+    assertThat(day.repairsPerItem().values()).hasSize(3).containsOnly(1);
+    assertThat(day.finishes()).extracting(FinishRunRequest::error).containsOnlyNulls();
   }
 
   @Test
-  void refusedPage_recordsTheRunFailed_andFailsWithoutRepairs() {
-    when(page(null)).thenReturn(new PageResult("p2", 100, List.of(1L)));
-    when(page("p2"))
-        .thenThrow(
-            ApplicationFailure.newNonRetryableFailure("line 3 malformed", "CHANNEL_REFUSED"));
+  void itemsLeftFailed_areCountedOnce_inTheCompletedRunsError() {
+    FakeReconciliationDay day = new FakeReconciliationDay(1, 10, 10, 0).failingItems(2, 9);
 
-    WorkflowFailedException e =
-        catchThrowableOfType(WorkflowFailedException.class, () -> start().run(INPUT));
-
-    assertThat(e).isNotNull();
-    assertThat(e.getCause()).isInstanceOf(ApplicationFailure.class);
-    assertThat(((ApplicationFailure) e.getCause()).getType()).isEqualTo("STATEMENT_UNREADABLE");
-    verify(activities)
-        .finishRun(
-            new FinishRunRequest(
-                "sandbox", "2026-03-11", "FAILED", 1, 100, "CHANNEL_REFUSED: line 3 malformed"));
-    verify(activities, never()).repair(any());
-    verify(activities, times(2)).reconcilePage(any());
-    verify(activities, never()).ourSide(any());
-  }
-
-  @Test
-  void repairThatKeepsFailing_isRetriedBoundedly_andTheOthersStillRun() {
-    when(page(null)).thenReturn(new PageResult(null, 2, List.of(1L, 2L)));
-    when(activities.ourSide(RECON_DAY)).thenReturn(new OurSideResult(2, List.of()));
-    when(activities.repair(new RepairRequest(1)))
-        .thenThrow(ApplicationFailure.newFailure("channel down", "CHANNEL_UNAVAILABLE"));
-
-    ReconciliationSummary result = start().run(INPUT);
+    ReconciliationSummary result = run(day, input(new ReconciliationLimits(3, 100)));
 
     assertThat(result.status()).isEqualTo("COMPLETED");
-    assertThat(result.lastError()).isEqualTo("1 of 2 repairs failed");
-    verify(activities, times(5)).repair(new RepairRequest(1));
-    verify(activities, times(1)).repair(new RepairRequest(2));
+    assertThat(result.lastError()).isEqualTo("2 of 10 repairs failed");
+    assertThat(day.repairsPerItem().values()).hasSize(10).containsOnly(1);
+  }
+
+  @Test
+  void refusedPage_inAContinuedRun_recordsTheDayFailedWithItsCountsSoFar_andRepairsNothing() {
+    FakeReconciliationDay day = new FakeReconciliationDay(5, 100, 1, 0).refusingPage("p3");
+
+    WorkflowFailedException e =
+        catchThrowableOfType(
+            WorkflowFailedException.class, () -> run(day, input(new ReconciliationLimits(10, 2))));
+
+    assertThat(failureType(e)).isEqualTo("STATEMENT_UNREADABLE");
+    assertThat(day.finishes())
+        .containsExactly(
+            new FinishRunRequest(
+                "sandbox", "2026-03-11", "FAILED", 3, 300, "CHANNEL_REFUSED: line 3 malformed"));
+    assertThat(day.batches()).isEmpty();
+  }
+
+  @Test
+  void batchThatFailsPermanently_recordsTheDayFailed_asRepairsStopped() {
+    FakeReconciliationDay day =
+        new FakeReconciliationDay(1, 4, 4, 0)
+            .failingBatches(
+                ApplicationFailure.newNonRetryableFailure("no channel x", "UNKNOWN_CHANNEL"));
+
+    WorkflowFailedException e =
+        catchThrowableOfType(WorkflowFailedException.class, () -> run(day, input(null)));
+
+    assertThat(failureType(e)).isEqualTo("REPAIRS_STOPPED");
+    assertThat(day.batches()).hasSize(1);
+    assertThat(day.finishes())
+        .containsExactly(
+            new FinishRunRequest(
+                "sandbox", "2026-03-11", "FAILED", 1, 4, "UNKNOWN_CHANNEL: no channel x"));
   }
 
   @Test
   void dateThatIsNotIso_failsAtOnce_withoutTouchingTheChannel() {
+    FakeReconciliationDay day = new FakeReconciliationDay(1, 1, 1, 0);
+
     WorkflowFailedException e =
         catchThrowableOfType(
             WorkflowFailedException.class,
-            () -> start().run(new ReconciliationInput("sandbox", "11/03/2026")));
+            () -> run(day, new ReconciliationInput("sandbox", "11/03/2026")));
 
-    assertThat(e).isNotNull();
-    assertThat(((ApplicationFailure) e.getCause()).getType()).isEqualTo("INVALID_REQUEST");
-    verifyNoInteractions(activities);
+    assertThat(failureType(e)).isEqualTo("INVALID_REQUEST");
+    assertThat(day.calls()).isEmpty();
   }
 
   @Test
@@ -170,28 +162,54 @@ class ReconciliationWorkflowImplTest {
     assertThat(WorkflowIds.reconciliation("sandbox", DAY)).isEqualTo("recon-sandbox-2026-03-11");
   }
 
-  private ReconciliationWorkflow start() {
-    return client.newWorkflowStub(
-        ReconciliationWorkflow.class,
-        WorkflowOptions.newBuilder(options)
-            .setWorkflowId(WorkflowIds.reconciliation("sandbox", DAY))
-            .build());
+  @Test
+  void newRun_recordsTheBatchedRepairsVersionMarker() {
+    FakeReconciliationDay day = new FakeReconciliationDay(1, 1, 1, 0);
+
+    run(day, input(null));
+
+    List<HistoryEvent> events =
+        env.getWorkflowClient().fetchHistory(WORKFLOW_ID, firstRunId).getEvents();
+    assertThat(events)
+        .filteredOn(ev -> ev.getEventType() == EventType.EVENT_TYPE_MARKER_RECORDED)
+        .singleElement()
+        .satisfies(
+            ev -> assertThat(ev.toString()).contains(ReconciliationWorkflowImpl.BATCHED_REPAIRS));
   }
 
-  private PageResult page(String token) {
-    return activities.reconcilePage(new ReconcilePageRequest("sandbox", "2026-03-11", token));
+  private String firstRunId;
+
+  /** Starts the test server with {@code day} behind the activities, then runs the day. */
+  private ReconciliationSummary run(FakeReconciliationDay day, ReconciliationInput input) {
+    env = TestWorkflowEnvironment.newInstance();
+    Worker worker = env.newWorker(QUEUE);
+    worker.registerWorkflowImplementationTypes(ReconciliationWorkflowImpl.class);
+    worker.registerActivitiesImplementations(day);
+    env.start();
+    return run(input);
   }
 
-  private static ReconciliationSummary summary(FinishRunRequest r) {
-    return new ReconciliationSummary(
-        r.channel(),
-        r.date(),
-        r.status(),
-        1,
-        r.pagesRead(),
-        r.linesRead(),
-        Map.of(),
-        Map.of(),
-        r.error());
+  /** Starts a run of the day; returns the result of its last continued run. */
+  private ReconciliationSummary run(ReconciliationInput input) {
+    ReconciliationWorkflow workflow =
+        env.getWorkflowClient()
+            .newWorkflowStub(
+                ReconciliationWorkflow.class,
+                WorkflowOptions.newBuilder()
+                    .setTaskQueue(QUEUE)
+                    .setWorkflowId(WORKFLOW_ID)
+                    .build());
+    firstRunId = WorkflowClient.start(workflow::run, input).getRunId();
+    return WorkflowStub.fromTyped(workflow).getResult(ReconciliationSummary.class);
+  }
+
+  private static ReconciliationInput input(ReconciliationLimits limits) {
+    return new ReconciliationInput("sandbox", DAY.toString(), limits, null);
+  }
+
+  private static String failureType(WorkflowFailedException e) {
+    assertThat(e).isNotNull();
+    assertThat(e.getCause()).isInstanceOf(ApplicationFailure.class);
+    return ((ApplicationFailure) e.getCause()).getType();
   }
 }

@@ -65,6 +65,14 @@ class WorkflowHistoriesReplayTest {
               PAYMENT_BRANCHES.stream(),
               PAYMENT_BRANCHES.stream().map(b -> b + "--before-ledger-first"),
               Stream.of(
+                  // One day reconciled in batches and cut into three continued runs (version
+                  // batched-repairs): the pages; our side and a batch; the last batches and the
+                  // end.
+                  "reconciliation-batched-statement",
+                  "reconciliation-batched-continued",
+                  "reconciliation-batched-repairs",
+                  // Recorded before the "batched-repairs" version marker existed (one run, a
+                  // repair activity per item): replays through getVersion's default branch.
                   "reconciliation-with-repairs",
                   // Recorded (on the Java test server) before the "channel-watch" version marker
                   // existed: proves such runs still replay through getVersion's default branch.

@@ -9,6 +9,11 @@ import io.temporal.activity.ActivityMethod;
  * Recon}. Every step is idempotent: gaps are recorded under a unique key, repairs skip items
  * already DONE and run only idempotent effects (the ledger's confirm, the entitlement grant).
  * Failures are {@link ReconciliationFailure} types.
+ *
+ * <p>Two shapes: runs that repair in batches call {@link #comparePage}, {@link #compareOurSide} and
+ * {@link #repairBatch}; runs started before that change ({@code ReconciliationWorkflowImpl}'s
+ * version {@code batched-repairs} absent) call {@link #reconcilePage}, {@link #ourSide} and {@link
+ * #repair} per item, which stay until no such run is left.
  */
 @ActivityInterface(namePrefix = "Recon")
 public interface ReconciliationActivities {
@@ -53,6 +58,38 @@ public interface ReconciliationActivities {
    */
   @ActivityMethod
   RepairResult repair(RepairRequest request);
+
+  /**
+   * As {@link #reconcilePage} (the same comparison, the same gaps recorded), answering in counts
+   * only: used by runs that repair in batches, which never need the items' ids.
+   *
+   * @throws io.temporal.failure.ApplicationFailure as {@link #reconcilePage}
+   */
+  @ActivityMethod
+  ComparedPage comparePage(ReconcilePageRequest request);
+
+  /**
+   * As {@link #ourSide}, answering in counts only (see {@link #comparePage}).
+   *
+   * @throws io.temporal.failure.ApplicationFailure as {@link #reconcilePage}
+   */
+  @ActivityMethod
+  ComparedOurSide compareOurSide(ReconciliationDay day);
+
+  /**
+   * Repairs the day's next open items (PENDING or FAILED) after the request's cursor, in id order,
+   * up to {@code maxItems}, each as {@link #repair} does, heartbeating after each item with where
+   * it is; a retried attempt resumes from its last heartbeat, so no item is repaired twice by one
+   * batch. An item whose repair fails retryably fails the attempt (Temporal retries it with
+   * backoff) until it has failed {@code attemptsPerItem} times; then it stays FAILED and the batch
+   * goes on. Items that end FAILED, or fail non-retryably, are counted and passed.
+   *
+   * @throws io.temporal.failure.ApplicationFailure {@code CHANNEL_UNAVAILABLE} (retryable, as
+   *     above), {@code INVALID_REQUEST} for a date that is not ISO-8601 or a count that is not
+   *     positive
+   */
+  @ActivityMethod
+  RepairBatchResult repairBatch(RepairBatchRequest request);
 
   /**
    * Records the run's end and counts; returns the day's summary.

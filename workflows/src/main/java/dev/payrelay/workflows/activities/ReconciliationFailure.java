@@ -15,5 +15,10 @@ public enum ReconciliationFailure {
   /** No {@code reconciliation_item} with that id. Non-retryable. */
   ITEM_NOT_FOUND,
   /** The workflow could not read the day's statement to its end (cause kept). Non-retryable. */
-  STATEMENT_UNREADABLE
+  STATEMENT_UNREADABLE,
+  /**
+   * The workflow could not walk the day's open items to their end (cause kept); the items left stay
+   * open for the day's next run. Non-retryable.
+   */
+  REPAIRS_STOPPED
 }
