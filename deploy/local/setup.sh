@@ -38,8 +38,17 @@ db_up() { mariadb-admin ping >/dev/null 2>&1; }
 rabbit_up() { rabbitmq-diagnostics -q ping >/dev/null 2>&1; }
 
 if [[ "${1:-}" == "--check" ]]; then
-  have_packages && temporal_cli >/dev/null && db_up && rabbit_up
-  exit $?
+  missing=()
+  have_packages || missing+=("Debian packages (${APT_PACKAGES[*]})")
+  temporal_cli >/dev/null || missing+=("Temporal CLI $TEMPORAL_CLI_VERSION")
+  db_up || missing+=("MariaDB not answering")
+  rabbit_up || missing+=("RabbitMQ not answering")
+  if (( ${#missing[@]} )); then
+    log "missing: ${missing[*]}; run deploy/local/setup.sh"
+    exit 1
+  fi
+  log "all there: packages, Temporal CLI $TEMPORAL_CLI_VERSION, MariaDB and RabbitMQ up"
+  exit 0
 fi
 
 need_root() {

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -28,13 +29,32 @@ final class DevCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PayrelayConfig config = PayrelayCommand.config();
-    if (embeddedTemporal) {
-      config = config.withTemporal(config.temporal().inMemory());
-    }
+    PayrelayConfig configured = PayrelayCommand.config();
+    PayrelayConfig config =
+        embeddedTemporal ? configured.withTemporal(configured.temporal().inMemory()) : configured;
     DevStack stack = DevStack.start(config, System.out);
+    AtomicBoolean stopping = new AtomicBoolean();
+    // Without its Temporal server nothing is delivered: say so and stop, rather than keep taking
+    // payments whose workflows cannot run.
+    stack
+        .temporal()
+        .localServerExited()
+        .thenRun(
+            () -> {
+              if (!stopping.get()) {
+                System.err.println(
+                    "payrelay: the Temporal dev server exited (see "
+                        + config.temporal().local().dataDir().resolve("temporal.log")
+                        + "); stopping");
+                System.exit(3);
+              }
+            });
     System.out.println("payrelay dev is running; try: ./payrelay demo   (Ctrl-C stops)");
-    PayrelayCommand.runUntilStopped(stack);
+    PayrelayCommand.runUntilStopped(
+        () -> {
+          stopping.set(true);
+          stack.close();
+        });
     return 0;
   }
 }

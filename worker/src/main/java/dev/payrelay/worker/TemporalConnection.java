@@ -19,6 +19,7 @@ import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testserver.TestServer;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -122,6 +123,14 @@ public final class TemporalConnection implements AutoCloseable {
   public ScheduleClient schedules() {
     return ScheduleClient.newInstance(
         stubs, ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
+  }
+
+  /**
+   * Completes when the local dev server this connection started exits (a crash, a kill); never
+   * completes otherwise.
+   */
+  public CompletableFuture<Void> localServerExited() {
+    return server instanceof TemporalDevServer dev ? dev.exited() : new CompletableFuture<>();
   }
 
   /** What this connection talks to. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +25,7 @@ public final class TemporalDevServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TemporalDevServer.class);
   private static final Duration STARTUP = Duration.ofSeconds(90);
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
 
   private final Process process;
   private final int port;
@@ -80,7 +82,13 @@ public final class TemporalDevServer implements AutoCloseable {
 
   static List<String> command(
       String cli, int port, int uiPort, Path dbFile, List<String> namespaces) {
-    List<String> command = new ArrayList<>(List.of(cli, "server", "start-dev"));
+    List<String> command = new ArrayList<>();
+    // Its own session: a Ctrl-C meant for payrelay is not also delivered to the server (payrelay
+    // stops it itself), and a payrelay killed with -9 leaves it running for the next start.
+    if (Files.isExecutable(SETSID)) {
+      command.add(SETSID.toString());
+    }
+    command.addAll(List.of(cli, "server", "start-dev"));
     command.addAll(List.of("--ip", "127.0.0.1", "--port", String.valueOf(port)));
     if (uiPort > 0) {
       command.addAll(List.of("--ui-ip", "127.0.0.1", "--ui-port", String.valueOf(uiPort)));
@@ -124,6 +132,16 @@ public final class TemporalDevServer implements AutoCloseable {
             + STARTUP.toSeconds()
             + " s; see "
             + logFile.toAbsolutePath());
+  }
+
+  /**
+   * Completes when the server this object started exits; never completes for a server it reused
+   * (nothing here watches a process it does not own).
+   */
+  public CompletableFuture<Void> exited() {
+    return process == null
+        ? new CompletableFuture<>()
+        : process.onExit().thenApply(p -> (Void) null);
   }
 
   /** Whether this object started the server (false: it reused one already running). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.activities.EntitlementActivitiesImpl;
+import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.domain.Money;
@@ -18,6 +19,7 @@ import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentDeadlines;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
@@ -127,7 +129,9 @@ class LostOperatorCompletionWorkflowTest {
         new LossyResolutions(
             new ResolutionActivitiesImpl(new PaymentResolutions(dsl, payments, writer))),
         new LossyReplays(new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), publisher)),
-        new EntitlementActivitiesImpl(new EntitlementStore(dsl, payments)));
+        new EntitlementActivitiesImpl(new EntitlementStore(dsl, payments)),
+        // Every run reads the ledger first.
+        new LedgerActivitiesImpl(payments, ledger, new PaymentDeadlines(dsl, writer)));
     client = env.getWorkflowClient();
     env.start();
   }
