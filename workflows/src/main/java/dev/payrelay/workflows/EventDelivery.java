@@ -1,0 +1,175 @@
+package dev.payrelay.workflows;
+
+import dev.payrelay.workflows.activities.MarkDeadRequest;
+import dev.payrelay.workflows.activities.OutboxActivities;
+import dev.payrelay.workflows.activities.PublishFailure;
+import dev.payrelay.workflows.activities.PublishRequest;
+import dev.payrelay.workflows.activities.PublishResult;
+import io.temporal.activity.ActivityOptions;
+import io.temporal.common.RetryOptions;
+import io.temporal.failure.ActivityFailure;
+import io.temporal.failure.ApplicationFailure;
+import io.temporal.workflow.Workflow;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.slf4j.Logger;
+
+/**
+ * Delivers a payment's outbox events: queues them in seq order, once per event id ({@link
+ * OutboxEventQueue}), publishes each with its event type's jittered {@link PublishRetryPolicy}, and
+ * marks an event DEAD (an {@link Attention} cause) when its publish fails for good. Runs inside
+ * {@link PaymentWorkflowImpl}, on its main thread.
+ */
+final class EventDelivery {
+
+  /**
+   * One publish attempt per activity call: the workflow runs the retry loop itself, so each event
+   * type has its own {@link PublishRetryPolicy} and every pause has jitter (Temporal's RetryOptions
+   * has none). Attempts and pauses show in the history as activities and timers.
+   */
+  private static final ActivityOptions PUBLISH_OPTIONS =
+      ActivityOptions.newBuilder()
+          // One publish plus its confirm wait; the activity's own confirm timeout is shorter.
+          .setStartToCloseTimeout(Duration.ofSeconds(30))
+          // A single attempt: the loop in publish() decides whether and when to try again.
+          .setRetryOptions(RetryOptions.newBuilder().setMaximumAttempts(1).build())
+          .build();
+
+  private static final Set<String> PERMANENT_PUBLISH_FAILURES =
+      Set.of(
+          ActivityFailures.names(
+              Arrays.stream(PublishFailure.values())
+                  .filter(f -> !f.retryable())
+                  .toArray(Enum[]::new)));
+
+  /** Marking DEAD is one row update; it retries like a grant so the dead mark is not lost. */
+  private static final ActivityOptions MARK_DEAD_OPTIONS =
+      DatabaseActivityOptions.untilTheDatabaseAnswers(
+          // One UPDATE by primary key.
+          Duration.ofSeconds(10), PublishFailure.EVENT_NOT_FOUND.name());
+
+  private static final Logger log = Workflow.getLogger(EventDelivery.class);
+
+  private final OutboxActivities publisher =
+      Workflow.newActivityStub(OutboxActivities.class, PUBLISH_OPTIONS);
+  private final OutboxActivities deadLetters =
+      Workflow.newActivityStub(OutboxActivities.class, MARK_DEAD_OPTIONS);
+  private final OutboxEventQueue events = new OutboxEventQueue();
+  private final PaymentStory story;
+  private String inFlightEventId;
+  // Created on the first retry only: Workflow.newRandom() draws from the seed that also names
+  // activities, so creating it up front would change every history (the replay test caught it).
+  private Random random;
+
+  EventDelivery(PaymentStory story) {
+    this.story = story;
+  }
+
+  /** Queues {@code event} unless its id was seen before (then logs it); returns whether queued. */
+  boolean offer(OutboxEventSignal event) {
+    if (!events.offer(event)) {
+      log.info("ignoring repeated outbox event {} (seq {})", event.eventId(), event.seq());
+      return false;
+    }
+    return true;
+  }
+
+  /** Queues an operator's replay of a DEAD event again, although its id was seen. */
+  void requeue(OutboxEventSignal event) {
+    events.requeue(event);
+  }
+
+  /** Whether no event waits to be published (one may still be in flight). */
+  boolean nothingQueued() {
+    return events.isEmpty();
+  }
+
+  /** Whether a publish (with its retries and dead mark) is under way. */
+  boolean inFlight() {
+    return inFlightEventId != null;
+  }
+
+  /** Takes the queued event with the lowest seq, if any. */
+  Optional<OutboxEventSignal> take() {
+    return events.take();
+  }
+
+  /**
+   * Publishes {@code event} under {@code policy}, or marks it DEAD; it shows as pending meanwhile.
+   */
+  void deliver(OutboxEventSignal event, PublishRetryPolicy policy) {
+    inFlightEventId = event.eventId();
+    publish(event, policy);
+    inFlightEventId = null;
+  }
+
+  /** The event in flight, then the queued ones in seq order. */
+  List<String> pendingEventIds() {
+    List<String> pending = new ArrayList<>();
+    if (inFlightEventId != null) {
+      pending.add(inFlightEventId);
+    }
+    pending.addAll(events.queuedEventIds());
+    return pending;
+  }
+
+  private void publish(OutboxEventSignal event, PublishRetryPolicy policy) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        PublishResult result = publisher.publish(new PublishRequest(event.eventId()));
+        story.published(event.eventId());
+        log.info(
+            "published {} {} on attempt {} (already sent: {})",
+            event.eventType(),
+            event.eventId(),
+            attempt,
+            result.alreadySent());
+        return;
+      } catch (ActivityFailure e) {
+        String reason = ActivityFailures.reasonOf(e);
+        if (isPermanent(e) || attempt >= policy.maxAttempts()) {
+          // The event is DEAD, kept with its id and last error for an operator's replay.
+          story.needsAttention(
+              Attention.dead(event.eventId()),
+              "publish " + event.eventId() + " failed after " + attempt + " attempt(s): " + reason);
+          markDead(new MarkDeadRequest(event.eventId(), reason));
+          return;
+        }
+        pauseBefore(event, attempt, reason, policy.delayBefore(attempt + 1, random().nextDouble()));
+      }
+    }
+  }
+
+  private void pauseBefore(OutboxEventSignal event, int attempt, String reason, Duration pause) {
+    log.warn(
+        "publish {} attempt {} failed ({}); next in {}", event.eventId(), attempt, reason, pause);
+    Workflow.sleep(pause);
+  }
+
+  private Random random() {
+    if (random == null) {
+      random = Workflow.newRandom();
+    }
+    return random;
+  }
+
+  private static boolean isPermanent(ActivityFailure e) {
+    return e.getCause() instanceof ApplicationFailure af
+        && (af.isNonRetryable() || PERMANENT_PUBLISH_FAILURES.contains(af.getType()));
+  }
+
+  private void markDead(MarkDeadRequest request) {
+    try {
+      deadLetters.markDead(request);
+    } catch (ActivityFailure e) {
+      story.needsAttention(
+          Attention.dead(request.eventId()),
+          "mark dead " + request.eventId() + " failed: " + ActivityFailures.reasonOf(e));
+    }
+  }
+}

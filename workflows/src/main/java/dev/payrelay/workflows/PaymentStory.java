@@ -1,0 +1,154 @@
+package dev.payrelay.workflows;
+
+import static dev.payrelay.workflows.PaymentWorkflowState.AWAITING_PAYMENT;
+import static dev.payrelay.workflows.PaymentWorkflowState.CLOSED;
+import static dev.payrelay.workflows.PaymentWorkflowState.EXPIRED;
+import static dev.payrelay.workflows.PaymentWorkflowState.NEEDS_ATTENTION;
+import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
+
+import dev.payrelay.workflows.activities.LedgerView;
+import io.temporal.workflow.Workflow;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * What a payment's workflow shows of its payment: the base state the lifecycle reached, the open
+ * {@link Attention} causes that turn it into NEEDS_ATTENTION, the last error, the operator log and
+ * the published and granted lists ({@link PaymentView}), plus whether the payment is confirmed
+ * (owed a grant). Runs inside {@link PaymentWorkflowImpl}.
+ *
+ * <p>Its only command is the {@code PaymentState} search-attribute upsert, issued exactly when the
+ * shown state changes.
+ */
+final class PaymentStory {
+
+  private static final Logger log = Workflow.getLogger(PaymentStory.class);
+
+  private final Attention attention = new Attention();
+  private final List<String> operatorLog = new ArrayList<>();
+  private final List<String> publishedEventIds = new ArrayList<>();
+  private final List<String> grantedCourseIds = new ArrayList<>();
+  private String paymentId;
+  private PaymentWorkflowState base = AWAITING_PAYMENT;
+  private PaymentWorkflowState shown = AWAITING_PAYMENT;
+  private String lastError;
+  private boolean confirmed;
+
+  /** Names the payment this story is about; called once, first thing in the run. */
+  void begin(String paymentId) {
+    this.paymentId = paymentId;
+  }
+
+  String paymentId() {
+    return paymentId;
+  }
+
+  PaymentWorkflowState base() {
+    return base;
+  }
+
+  PaymentWorkflowState shown() {
+    return shown;
+  }
+
+  /** Whether the payment is PAID as far as this run knows, so its entitlements are owed. */
+  boolean confirmed() {
+    return confirmed;
+  }
+
+  /** Records that the payment is paid; the grant thread then grants (idempotent by its key). */
+  void confirm() {
+    confirmed = true;
+  }
+
+  /** Whether no cause needs an operator. */
+  boolean noOpenCause() {
+    return attention.isEmpty();
+  }
+
+  /** Takes the ledger's word over anything this run was told: status, open causes. */
+  void applyLedger(LedgerView ledger) {
+    switch (ledger.status()) {
+      case "PAID" -> {
+        setBase(PAID);
+        // The grant is an obligation of every PAID payment; it is idempotent by its key.
+        confirmed = true;
+      }
+      case "CLOSED" -> setBase(CLOSED);
+      case "EXPIRED" -> setBase(EXPIRED);
+      default -> {
+        // PENDING: awaiting the channel's word.
+      }
+    }
+    if (ledger.openExceptions() > 0) {
+      needsAttention(
+          Attention.EXCEPTION, ledger.openExceptions() + " open exception(s) in the ledger");
+    }
+    for (String eventId : ledger.deadEventIds()) {
+      needsAttention(Attention.dead(eventId), "event " + eventId + " is DEAD in the outbox");
+    }
+  }
+
+  /** Opens {@code cause} (an {@link Attention} key) with {@code error} and shows the result. */
+  void needsAttention(String cause, String error) {
+    log.warn("payment {} needs attention: {}", paymentId, error);
+    lastError = error;
+    attention.raise(cause, error);
+    showState();
+  }
+
+  /** Closes {@code cause} without showing the result; call {@link #showState} or setBase next. */
+  void clear(String cause) {
+    attention.clear(cause);
+  }
+
+  /** Moves the lifecycle to {@code next} and shows the result. */
+  void setBase(PaymentWorkflowState next) {
+    base = next;
+    showState();
+  }
+
+  /**
+   * Shows NEEDS_ATTENTION while a cause is open, else the base state; keeps the attribute current.
+   */
+  void showState() {
+    PaymentWorkflowState next = attention.isEmpty() ? base : NEEDS_ATTENTION;
+    lastError = attention.lastMessage();
+    if (next == shown) {
+      return;
+    }
+    log.info("payment {}: {} -> {}", paymentId, shown, next);
+    shown = next;
+    Workflow.upsertTypedSearchAttributes(
+        PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
+  }
+
+  /** Adds an operator action's outcome to the log the {@code state} query shows. */
+  void logOperator(String what, String who, boolean applied, String message) {
+    operatorLog.add(what + " by " + who + ": " + (applied ? "APPLIED " : "REJECTED ") + message);
+    if (!applied) {
+      log.warn("payment {}: {} by {} refused: {}", paymentId, what, who, message);
+    }
+  }
+
+  void published(String eventId) {
+    publishedEventIds.add(eventId);
+  }
+
+  void granted(List<String> courseIds) {
+    grantedCourseIds.addAll(courseIds);
+  }
+
+  /** The {@code state} query's answer, with {@code pendingEventIds} in the order to publish. */
+  PaymentView view(List<String> pendingEventIds) {
+    return new PaymentView(
+        paymentId,
+        shown,
+        List.copyOf(publishedEventIds),
+        List.copyOf(pendingEventIds),
+        List.copyOf(grantedCourseIds),
+        lastError,
+        List.copyOf(operatorLog));
+  }
+}
