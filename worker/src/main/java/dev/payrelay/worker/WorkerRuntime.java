@@ -143,9 +143,10 @@ public final class WorkerRuntime implements AutoCloseable {
 
   /**
    * The safety nets, each run by one worker at a time (a database lease) and paging fairly: PENDING
-   * payments well past their deadline get {@code requery} (a lost workflow starts again and closes
-   * and expires them); PAID payments missing an entitlement get their {@code PaymentConfirmed}
-   * again (a lost grant is repaired within {@code grantRepairAfter + grantRepair}).
+   * payments well past their deadline whose workflow is not running get {@code requery} (a lost
+   * workflow starts again and closes and expires them); PAID payments missing an entitlement get
+   * their {@code PaymentConfirmed} again (a lost grant is repaired within {@code grantRepairAfter +
+   * grantRepair}).
    */
   private static List<PagedJob<?>> jobs(
       PayrelayConfig config, Services services, WorkflowHandoff handoff, String owner) {
@@ -172,7 +173,13 @@ public final class WorkerRuntime implements AutoCloseable {
                       return new PageCursor(row.expiresAt(), row.paymentId());
                     }
                   },
-                  payment -> handoff.requery(payment, sweeper))
+                  payment -> {
+                    // A running workflow watches its own deadline (and shows NEEDS_ATTENTION when
+                    // its close keeps failing): signalling it would only write an audit row.
+                    if (!handoff.workflowRunning(payment.paymentId())) {
+                      handoff.requery(payment, sweeper);
+                    }
+                  })
               .start(t.expirySweep()));
     }
     if (!t.grantRepair().isZero()) {

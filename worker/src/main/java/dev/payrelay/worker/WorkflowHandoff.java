@@ -9,7 +9,10 @@ import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PaymentWorkflowStarts;
 import dev.payrelay.workflows.PublishRetryPolicy;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
 import java.time.Instant;
 import java.util.Map;
 
@@ -74,6 +77,20 @@ public final class WorkflowHandoff {
             payment.expiresAt()),
         PaymentWorkflow::requery,
         signal);
+  }
+
+  /**
+   * Whether the payment's workflow has a running run (false when it ended or never started).
+   *
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public boolean workflowRunning(String paymentId) {
+    try {
+      return client.newUntypedWorkflowStub(WorkflowIds.payment(paymentId)).describe().getStatus()
+          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
   }
 
   private PaymentWorkflowInput input(

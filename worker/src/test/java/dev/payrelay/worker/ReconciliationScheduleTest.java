@@ -148,6 +148,11 @@ class ReconciliationScheduleTest {
                             .build())
                     .build()));
     handle.pause("ops: statement feed under maintenance");
+    // The server applies a pause asynchronously: the operator's pause is in place before the
+    // worker starts (a worker starting in the same instant may read the state from before it).
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> handle.describe().getSchedule().getState().isPaused());
     Instant drifted = handle.describe().getInfo().getLastUpdatedAt();
     try {
       try (WorkerRuntime second =
