@@ -147,9 +147,15 @@ class ReconciliationScheduleTest {
                             .setIntervals(List.of(new ScheduleIntervalSpec(Duration.ofMinutes(5))))
                             .build())
                     .build()));
+    // The server applies updates and pauses asynchronously, each from the state it was sent with:
+    // let the drift land before the operator's pause, and the pause before the worker starts.
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                handle.describe().getSchedule().getSpec().getIntervals().stream()
+                    .anyMatch(i -> i.getEvery().equals(Duration.ofMinutes(5))));
     handle.pause("ops: statement feed under maintenance");
-    // The server applies a pause asynchronously: the operator's pause is in place before the
-    // worker starts (a worker starting in the same instant may read the state from before it).
     org.awaitility.Awaitility.await()
         .atMost(Duration.ofSeconds(10))
         .until(() -> handle.describe().getSchedule().getState().isPaused());
