@@ -110,16 +110,7 @@ class PaymentDeadlinesTest {
     Instant until = Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
     String key = "payment-" + p.paymentId() + ":run-1:1";
     ResolutionOutcome first = deadlines.operatorRequest(asked(key, p, "alice", "x"), until, null);
-    ledger.apply(
-        new VerifiedCallback(
-            "n-" + p.paymentId(),
-            p.merchantId(),
-            p.paymentId(),
-            "t-" + p.paymentId(),
-            p.amount(),
-            ChannelPaymentStatus.PAID),
-        null,
-        "CALLBACK");
+    Payments.pay(ledger, p);
 
     ResolutionOutcome retried = deadlines.operatorRequest(asked(key, p, "alice", "x"), until, null);
     ResolutionOutcome newAction =

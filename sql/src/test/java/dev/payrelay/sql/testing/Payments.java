@@ -23,6 +23,12 @@ public final class Payments {
   public static PaymentRow paid(
       PaymentStore payments, PaymentLedger ledger, Money amount, String... courseIds) {
     PaymentRow p = payments.create(newPayment(amount, courseIds)).payment();
+    pay(ledger, p);
+    return p;
+  }
+
+  /** Confirms an existing payment through the ledger as a matching channel callback would. */
+  public static void pay(PaymentLedger ledger, PaymentRow p) {
     ledger.apply(
         new VerifiedCallback(
             "n-" + p.paymentId(),
@@ -33,7 +39,6 @@ public final class Payments {
             ChannelPaymentStatus.PAID),
         null,
         "CALLBACK");
-    return p;
   }
 
   /** A sandbox payment of {@code amount} buying {@code courseIds}, without idempotency key. */
