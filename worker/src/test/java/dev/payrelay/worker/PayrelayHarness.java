@@ -9,6 +9,10 @@ import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.ReconciliationWorkflow;
+import dev.payrelay.workflows.TaskQueues;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.client.WorkflowOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -20,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -208,6 +213,19 @@ final class PayrelayHarness implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** A stub for the sandbox channel's {@code recon-sandbox-{day}} on the reconciliation queue. */
+  ReconciliationWorkflow reconciliationStub(LocalDate day) {
+    return stack
+        .temporal()
+        .client()
+        .newWorkflowStub(
+            ReconciliationWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(WorkflowIds.reconciliation("sandbox", day))
+                .setTaskQueue(TaskQueues.RECONCILIATION)
+                .build());
   }
 
   static int freePort() throws IOException {

@@ -13,12 +13,10 @@ import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.ReconciliationWorkflow;
-import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
 import dev.payrelay.workflows.activities.RepairBatchResult;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import io.temporal.common.converter.DefaultDataConverter;
 import java.net.http.HttpResponse;
 import java.time.LocalDate;
@@ -92,17 +90,7 @@ class ReconciliationBatchesEndToEndTest {
       throws Exception {
     LocalDate day = LocalDate.now(ZoneOffset.UTC).minusDays(3);
     addUnknownLines(day, 130);
-    ReconciliationWorkflow workflow =
-        payrelay
-            .stack
-            .temporal()
-            .client()
-            .newWorkflowStub(
-                ReconciliationWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(WorkflowIds.reconciliation("sandbox", day))
-                    .setTaskQueue(TaskQueues.RECONCILIATION)
-                    .build());
+    ReconciliationWorkflow workflow = payrelay.reconciliationStub(day);
 
     String firstRunId =
         WorkflowClient.start(

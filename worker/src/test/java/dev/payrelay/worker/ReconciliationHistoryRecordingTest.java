@@ -14,10 +14,8 @@ import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.ReconciliationWorkflow;
-import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -157,17 +155,7 @@ class ReconciliationHistoryRecordingTest {
   private static List<Run> reconcile(
       PayrelayHarness payrelay, HistoryRecorder histories, LocalDate day) {
     String workflowId = WorkflowIds.reconciliation("sandbox", day);
-    ReconciliationWorkflow workflow =
-        payrelay
-            .stack
-            .temporal()
-            .client()
-            .newWorkflowStub(
-                ReconciliationWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(workflowId)
-                    .setTaskQueue(TaskQueues.RECONCILIATION)
-                    .build());
+    ReconciliationWorkflow workflow = payrelay.reconciliationStub(day);
     String runId =
         WorkflowClient.start(
                 workflow::run,

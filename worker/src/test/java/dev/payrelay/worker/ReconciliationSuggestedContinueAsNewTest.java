@@ -10,10 +10,8 @@ import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.ReconciliationWorkflow;
-import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -102,17 +100,7 @@ class ReconciliationSuggestedContinueAsNewTest {
                   day.atStartOfDay(ZoneOffset.UTC).toInstant()));
     }
     String workflowId = WorkflowIds.reconciliation("sandbox", day);
-    ReconciliationWorkflow workflow =
-        payrelay
-            .stack
-            .temporal()
-            .client()
-            .newWorkflowStub(
-                ReconciliationWorkflow.class,
-                WorkflowOptions.newBuilder()
-                    .setWorkflowId(workflowId)
-                    .setTaskQueue(TaskQueues.RECONCILIATION)
-                    .build());
+    ReconciliationWorkflow workflow = payrelay.reconciliationStub(day);
     HistoryRecorder runs = new HistoryRecorder(payrelay);
 
     // 2 pages, our side, 14 batches of up to 10: 17 steps, about 110 events in one run.
