@@ -5,11 +5,9 @@ import static dev.payrelay.workflows.PaymentWorkflowTesting.PAYMENT_ID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doThrow;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
-import static org.mockito.Mockito.withSettings;
 
 import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.EntitlementActivities;
@@ -18,8 +16,6 @@ import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
 import dev.payrelay.workflows.activities.OutboxActivities;
-import dev.payrelay.workflows.activities.PublishRequest;
-import dev.payrelay.workflows.activities.PublishResult;
 import dev.payrelay.workflows.activities.ResolutionActivities;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -53,16 +49,11 @@ class PaymentWorkflowHistoryBoundTest {
   @RegisterExtension
   static final TestWorkflowExtension testWorkflow = PaymentWorkflowTesting.extension();
 
-  private final OutboxActivities outbox =
-      mock(OutboxActivities.class, withSettings().withoutAnnotations());
-  private final EntitlementActivities entitlements =
-      mock(EntitlementActivities.class, withSettings().withoutAnnotations());
-  private final ResolutionActivities resolutions =
-      mock(ResolutionActivities.class, withSettings().withoutAnnotations());
-  private final ChannelActivities channel =
-      mock(ChannelActivities.class, withSettings().withoutAnnotations());
-  private final LedgerActivities ledger =
-      mock(LedgerActivities.class, withSettings().withoutAnnotations());
+  private OutboxActivities outbox;
+  private EntitlementActivities entitlements;
+  private ResolutionActivities resolutions;
+  private ChannelActivities channel;
+  private LedgerActivities ledger;
   private final AtomicReference<String> deadline = new AtomicReference<>();
 
   private TestWorkflowEnvironment env;
@@ -75,10 +66,12 @@ class PaymentWorkflowHistoryBoundTest {
     this.env = env;
     this.client = client;
     this.options = options;
-    worker.registerActivitiesImplementations(outbox, entitlements, resolutions, channel, ledger);
-    when(outbox.publish(any()))
-        .thenAnswer(
-            call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
+    PaymentActivityMocks mocks = PaymentActivityMocks.registeredOn(worker);
+    outbox = mocks.outbox();
+    entitlements = mocks.entitlements();
+    resolutions = mocks.resolutions();
+    channel = mocks.channel();
+    ledger = mocks.ledger();
     when(ledger.read(any()))
         .thenAnswer(call -> new LedgerView("PENDING", deadline.get(), 0, List.of()));
     when(ledger.operatorRequest(any()))

@@ -11,12 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
-import static org.mockito.Mockito.withSettings;
 
 import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
@@ -61,16 +59,11 @@ class PaymentWorkflowImplTest {
   @RegisterExtension
   static final TestWorkflowExtension testWorkflow = PaymentWorkflowTesting.extension();
 
-  private final OutboxActivities outbox =
-      mock(OutboxActivities.class, withSettings().withoutAnnotations());
-  private final EntitlementActivities entitlements =
-      mock(EntitlementActivities.class, withSettings().withoutAnnotations());
-  private final ResolutionActivities resolutions =
-      mock(ResolutionActivities.class, withSettings().withoutAnnotations());
-  private final ChannelActivities channel =
-      mock(ChannelActivities.class, withSettings().withoutAnnotations());
-  private final LedgerActivities ledger =
-      mock(LedgerActivities.class, withSettings().withoutAnnotations());
+  private OutboxActivities outbox;
+  private EntitlementActivities entitlements;
+  private ResolutionActivities resolutions;
+  private ChannelActivities channel;
+  private LedgerActivities ledger;
 
   /** What the fake ledger answers to a run's read: status and deadline. */
   private final AtomicReference<String> ledgerStatus = new AtomicReference<>("PENDING");
@@ -88,10 +81,12 @@ class PaymentWorkflowImplTest {
     this.env = env;
     this.client = client;
     this.options = options;
-    worker.registerActivitiesImplementations(outbox, entitlements, resolutions, channel, ledger);
-    when(outbox.publish(any()))
-        .thenAnswer(
-            call -> new PublishResult(call.<PublishRequest>getArgument(0).eventId(), false));
+    PaymentActivityMocks mocks = PaymentActivityMocks.registeredOn(worker);
+    outbox = mocks.outbox();
+    entitlements = mocks.entitlements();
+    resolutions = mocks.resolutions();
+    channel = mocks.channel();
+    ledger = mocks.ledger();
     when(ledger.read(any()))
         .thenAnswer(call -> new LedgerView(ledgerStatus.get(), ledgerDeadline.get(), 0, List.of()));
     when(entitlements.grant(new GrantEntitlementsRequest(PAYMENT_ID)))
