@@ -1,5 +1,7 @@
 package dev.payrelay.activities;
 
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.GrantOutcome;
 import dev.payrelay.sql.PaymentNotPaidException;
@@ -17,10 +19,17 @@ public final class EntitlementActivitiesImpl implements EntitlementActivities {
   private static final Logger log = LoggerFactory.getLogger(EntitlementActivitiesImpl.class);
 
   private final EntitlementStore entitlements;
+  private final CrashPoints crashPoints;
 
   /** Activities over {@code entitlements}. */
   public EntitlementActivitiesImpl(EntitlementStore entitlements) {
+    this(entitlements, CrashPoints.none());
+  }
+
+  /** As above, passing {@link CrashPoint#GRANT_AFTER_COMMIT} once the grant committed. */
+  public EntitlementActivitiesImpl(EntitlementStore entitlements, CrashPoints crashPoints) {
     this.entitlements = entitlements;
+    this.crashPoints = crashPoints;
   }
 
   @Override
@@ -32,6 +41,7 @@ public final class EntitlementActivitiesImpl implements EntitlementActivities {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           e.getMessage(), GrantFailure.PAYMENT_NOT_PAID.name(), e);
     }
+    crashPoints.reach(CrashPoint.GRANT_AFTER_COMMIT);
     log.info(
         "payment {} user {}: granted {} already {}",
         outcome.paymentId(),

@@ -3,6 +3,8 @@ package dev.payrelay.activities;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.PaymentDeadlines;
@@ -35,13 +37,28 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
   private final PaymentStore payments;
   private final PaymentLedger ledger;
   private final PaymentDeadlines deadlines;
+  private final CrashPoints crashPoints;
 
   /** Activities over the ledger's stores. */
   public LedgerActivitiesImpl(
       PaymentStore payments, PaymentLedger ledger, PaymentDeadlines deadlines) {
+    this(payments, ledger, deadlines, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#QUERY_CONFIRM_AFTER_COMMIT} once a channel's answer was
+   * applied to the ledger, and {@link CrashPoint#OPERATOR_AFTER_COMMIT} once an operator request
+   * committed.
+   */
+  public LedgerActivitiesImpl(
+      PaymentStore payments,
+      PaymentLedger ledger,
+      PaymentDeadlines deadlines,
+      CrashPoints crashPoints) {
     this.payments = payments;
     this.ledger = ledger;
     this.deadlines = deadlines;
+    this.crashPoints = crashPoints;
   }
 
   @Override
@@ -77,6 +94,7 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
             Money.ofMinor(r.amountMinor(), r.currency()),
             ChannelPaymentStatus.PAID);
     LedgerResult result = ledger.apply(answer, null, r.source());
+    crashPoints.reach(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT);
     log.info(
         "payment {}: channel answered PAID via {}; outcome {}",
         r.paymentId(),
@@ -110,6 +128,7 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
                 r.reason()),
             until,
             r.rejection());
+    crashPoints.reach(CrashPoint.OPERATOR_AFTER_COMMIT);
     return new OperatorRequestResult(o.applied(), o.actionId(), o.message());
   }
 }

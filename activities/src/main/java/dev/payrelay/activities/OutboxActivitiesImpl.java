@@ -3,6 +3,8 @@ package dev.payrelay.activities;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.OutboundMessage;
 import dev.payrelay.activities.amqp.PublishException;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
@@ -39,13 +41,28 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   private final OutboxStore outbox;
   private final DeadEvents deadEvents;
   private final ConfirmingPublisher publisher;
+  private final CrashPoints crashPoints;
 
   /** Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}. */
   public OutboxActivitiesImpl(
       OutboxStore outbox, DeadEvents deadEvents, ConfirmingPublisher publisher) {
+    this(outbox, deadEvents, publisher, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#PUBLISH_AFTER_CONFIRM} between the broker's confirm and the
+   * SENT mark, {@link CrashPoint#PUBLISH_AFTER_SENT} after it, and {@link
+   * CrashPoint#OPERATOR_AFTER_COMMIT} after an operator's replay or discard committed.
+   */
+  public OutboxActivitiesImpl(
+      OutboxStore outbox,
+      DeadEvents deadEvents,
+      ConfirmingPublisher publisher,
+      CrashPoints crashPoints) {
     this.outbox = outbox;
     this.deadEvents = deadEvents;
     this.publisher = publisher;
+    this.crashPoints = crashPoints;
   }
 
   @Override
@@ -81,7 +98,9 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
           e.getMessage());
       throw failure(e.failure(), e.getMessage(), e);
     }
+    crashPoints.reach(CrashPoint.PUBLISH_AFTER_CONFIRM);
     outbox.markSent(row.eventId());
+    crashPoints.reach(CrashPoint.PUBLISH_AFTER_SENT);
     log.info("event {} ({}) published and SENT", row.eventId(), row.eventType());
     return new PublishResult(row.eventId(), false);
   }
@@ -112,7 +131,8 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     return DeadEvents.asked(r.actionKey(), r.eventId(), r.operator(), r.reason(), r.operation());
   }
 
-  private static EventOperationResult result(EventOperationOutcome o) {
+  private EventOperationResult result(EventOperationOutcome o) {
+    crashPoints.reach(CrashPoint.OPERATOR_AFTER_COMMIT);
     log.info("operator event operation {}: {}", o.applied() ? "applied" : "refused", o.message());
     return new EventOperationResult(o.applied(), o.actionId(), o.message(), o.eventType(), o.seq());
   }

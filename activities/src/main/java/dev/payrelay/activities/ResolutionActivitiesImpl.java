@@ -1,6 +1,8 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OperatorDecision;
 import dev.payrelay.sql.PaymentResolutions;
@@ -21,10 +23,20 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
   private static final Logger log = LoggerFactory.getLogger(ResolutionActivitiesImpl.class);
 
   private final PaymentResolutions resolutions;
+  private final CrashPoints crashPoints;
 
   /** Activities over {@code resolutions}. */
   public ResolutionActivitiesImpl(PaymentResolutions resolutions) {
+    this(resolutions, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#OPERATOR_AFTER_COMMIT} once a resolution (or its audited
+   * refusal) committed.
+   */
+  public ResolutionActivitiesImpl(PaymentResolutions resolutions, CrashPoints crashPoints) {
     this.resolutions = resolutions;
+    this.crashPoints = crashPoints;
   }
 
   @Override
@@ -70,7 +82,8 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
   }
 
   /** The result as stored: on a retry, the payment status is the one the action left. */
-  private static ResolutionResult result(ResolutionOutcome outcome) {
+  private ResolutionResult result(ResolutionOutcome outcome) {
+    crashPoints.reach(CrashPoint.OPERATOR_AFTER_COMMIT);
     return new ResolutionResult(
         outcome.applied(), outcome.actionId(), outcome.message(), outcome.paymentStatus());
   }

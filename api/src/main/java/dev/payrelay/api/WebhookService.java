@@ -5,6 +5,8 @@ import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.InboxCompletion;
 import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentLedger;
@@ -35,6 +37,7 @@ public final class WebhookService {
   private final MeterRegistry metrics;
   private final Clock clock;
   private final Runnable outboxCommitted;
+  private final CrashPoints crashPoints;
 
   /**
    * A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}.
@@ -49,12 +52,28 @@ public final class WebhookService {
       MeterRegistry metrics,
       Clock clock,
       Runnable outboxCommitted) {
+    this(inbox, ledger, channels, metrics, clock, outboxCommitted, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#WEBHOOK_AFTER_COMMIT} once the ledger has committed a
+   * callback's decision and before the channel gets its answer.
+   */
+  public WebhookService(
+      WebhookInboxStore inbox,
+      PaymentLedger ledger,
+      ChannelRegistry channels,
+      MeterRegistry metrics,
+      Clock clock,
+      Runnable outboxCommitted,
+      CrashPoints crashPoints) {
     this.inbox = inbox;
     this.ledger = ledger;
     this.channels = channels;
     this.metrics = metrics;
     this.clock = clock;
     this.outboxCommitted = outboxCommitted;
+    this.crashPoints = crashPoints;
   }
 
   /**
@@ -158,7 +177,8 @@ public final class WebhookService {
           new InboxCompletion(
               false, e.reason().name(), e.getMessage(), e.reason().httpStatus(), null, null));
     }
-    LedgerResult result = ledger.apply(callback, inboxId, "CALLBACK");
+    LedgerResult result = ledger.apply(callback, inboxId, PaymentLedger.CALLBACK);
+    crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
       outboxCommitted.run();
     }

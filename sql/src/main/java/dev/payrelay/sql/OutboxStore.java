@@ -97,6 +97,26 @@ public final class OutboxStore {
         });
   }
 
+  /**
+   * Takes back the claims {@code owner} holds: its un-SENT rows (PENDING under lease, or DISPATCHED
+   * awaiting their publish) become due now with their lease cleared, so a restarted instance hands
+   * them over again at once. Handing a row over twice is harmless (the workflow dedupes by event
+   * id); a write-back by the old holder no longer matches the cleared token.
+   *
+   * @param owner the instance name its claims were written with
+   * @return how many rows were taken back
+   */
+  public int releaseClaimsOf(String owner) {
+    return dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.now())
+        .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+        .setNull(OUTBOX_EVENT.LEASE_TOKEN)
+        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+        .where(unconfirmed())
+        .and(OUTBOX_EVENT.LEASE_OWNER.eq(owner))
+        .execute();
+  }
+
   /** Rows a dispatcher may still write back: not yet confirmed by the broker, and not DEAD. */
   private static Condition unconfirmed() {
     return OUTBOX_EVENT.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name());

@@ -6,6 +6,8 @@ import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -25,17 +27,31 @@ public final class PaymentLedger {
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
   private static final int MAX_DECISIONS = 3;
 
+  /** The {@code source} of a confirmation that came in a channel's callback. */
+  public static final String CALLBACK = "CALLBACK";
+
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
   private final PaymentExceptions exceptions;
+  private final CrashPoints crashPoints;
 
   /** A ledger over {@code dsl}. */
   public PaymentLedger(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
+    this(dsl, payments, outbox, CrashPoints.none());
+  }
+
+  /**
+   * A ledger over {@code dsl} that passes {@link CrashPoint#WEBHOOK_BEFORE_COMMIT} inside a
+   * callback's confirm transaction, after its writes and before its commit.
+   */
+  public PaymentLedger(
+      DSLContext dsl, PaymentStore payments, OutboxWriter outbox, CrashPoints crashPoints) {
     this.dsl = dsl;
     this.payments = payments;
     this.transitions = new PaymentTransitions(outbox);
     this.exceptions = new PaymentExceptions(dsl, outbox);
+    this.crashPoints = crashPoints;
   }
 
   /**
@@ -98,6 +114,9 @@ public final class PaymentLedger {
       return Optional.empty();
     }
     String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);
+    if (CALLBACK.equals(source)) {
+      crashPoints.reach(CrashPoint.WEBHOOK_BEFORE_COMMIT);
+    }
     return Optional.of(
         new LedgerResult(
             CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, "marked PAID by " + source));

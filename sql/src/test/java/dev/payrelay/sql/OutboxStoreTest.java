@@ -141,6 +141,33 @@ class OutboxStoreTest {
   }
 
   @Test
+  void releaseClaimsOf_makesAnOwnersLeasedAndDispatchedRowsDueNow_andVoidsItsTokens() {
+    createPayment();
+    createPayment();
+    createPayment();
+    List<ClaimedEvent> mine = outbox.claim("killed", 2, LEASE);
+    ClaimedEvent theirs = outbox.claim("alive", 1, LEASE).get(0);
+    assertThat(outbox.markDispatched(mine.get(1).eventId(), mine.get(1).leaseToken(), LEASE))
+        .isTrue();
+    assertThat(outbox.claim("restarted", 10, LEASE)).as("all leased or dispatched").isEmpty();
+
+    assertThat(outbox.releaseClaimsOf("killed")).isEqualTo(2);
+
+    List<ClaimedEvent> again = outbox.claim("killed", 10, LEASE);
+    assertThat(again)
+        .extracting(ClaimedEvent::eventId)
+        .containsExactly(mine.get(0).eventId(), mine.get(1).eventId());
+    assertThat(outbox.markDispatched(mine.get(0).eventId(), mine.get(0).leaseToken(), LEASE))
+        .as("the killed run's token")
+        .isFalse();
+    assertThat(outbox.markDispatched(theirs.eventId(), theirs.leaseToken(), LEASE))
+        .as("another owner's claim is untouched")
+        .isTrue();
+    outbox.markSent(again.get(0).eventId());
+    assertThat(outbox.releaseClaimsOf("killed")).as("SENT rows stay as they are").isEqualTo(1);
+  }
+
+  @Test
   void releaseForRetry_backsOffInDatabaseTime_andCountsTheAttempt() {
     createPayment();
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);

@@ -21,7 +21,10 @@ final class ApiCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
     Services services =
-        Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        Services.open(
+            config.apiDatabase(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            config.crashPoints());
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
     TemporalConnection temporal = TemporalConnection.client(config.temporal());
     ApiServer api = ApiRuntime.start(config, services, temporal.client(), () -> {});

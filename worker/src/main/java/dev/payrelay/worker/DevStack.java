@@ -55,10 +55,10 @@ public final class DevStack implements AutoCloseable {
     Preflight.check(config);
     Database.createIfMissing(config.database());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Services workerServices = Services.open(config.workerDatabase(), metrics);
+    Services workerServices = Services.open(config.workerDatabase(), metrics, config.crashPoints());
     Services services;
     try {
-      services = Services.open(config.apiDatabase(), metrics);
+      services = Services.open(config.apiDatabase(), metrics, config.crashPoints());
     } catch (RuntimeException e) {
       workerServices.close();
       throw e;

@@ -1,5 +1,7 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.OutboxStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * only where the lease token still matches. A failed hand-off returns the row to PENDING with a
  * backoff computed in SQL time, so Temporal being down loses nothing.
  *
+ * <p>At {@link #start()} it first takes back the claims a previous life of the same owner left
+ * (killed between claim and write-back): they are due at once instead of after their lease or the
+ * re-dispatch delay. Owner names must therefore be stable across restarts and unique per instance.
+ *
  * <p>Polling adapts: a full batch goes again at once; an empty round doubles the sleep up to {@code
  * idlePollMax}; {@link #wake()} (called after a local commit) cuts the sleep short.
  */
@@ -30,6 +36,7 @@ public final class OutboxDispatcher implements AutoCloseable {
   private final PayrelayConfig.DispatcherSettings settings;
   private final String owner;
   private final MeterRegistry metrics;
+  private final CrashPoints crashPoints;
   private final Semaphore wakeups = new Semaphore(0);
   private final Thread thread;
   private volatile boolean running = true;
@@ -46,16 +53,44 @@ public final class OutboxDispatcher implements AutoCloseable {
       PayrelayConfig.DispatcherSettings settings,
       String owner,
       MeterRegistry metrics) {
+    this(outbox, handoff, settings, owner, metrics, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#DISPATCH_AFTER_CLAIM} once a non-empty claim committed and
+   * {@link CrashPoint#DISPATCH_AFTER_HANDOFF} between Temporal's acceptance and the DISPATCHED
+   * mark.
+   */
+  public OutboxDispatcher(
+      OutboxStore outbox,
+      Consumer<ClaimedEvent> handoff,
+      PayrelayConfig.DispatcherSettings settings,
+      String owner,
+      MeterRegistry metrics,
+      CrashPoints crashPoints) {
     this.outbox = outbox;
     this.handoff = handoff;
     this.settings = settings;
     this.owner = owner;
     this.metrics = metrics;
+    this.crashPoints = crashPoints;
     this.thread = Thread.ofPlatform().name("outbox-dispatcher").daemon().unstarted(this::loop);
   }
 
-  /** Starts the dispatch loop on its own thread. */
+  /**
+   * Takes back this owner's claims from a previous life, then starts the dispatch loop on its own
+   * thread. A database that is down at this moment only delays the take-back to the leases' expiry.
+   */
   public OutboxDispatcher start() {
+    try {
+      int released = outbox.releaseClaimsOf(owner);
+      if (released > 0) {
+        log.info(
+            "took back {} outbox claim(s) a previous run of {} left; due now", released, owner);
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not take back {}'s earlier claims (database down?): {}", owner, e.toString());
+    }
     thread.start();
     return this;
   }
@@ -72,6 +107,9 @@ public final class OutboxDispatcher implements AutoCloseable {
    */
   public int dispatchOnce() {
     List<ClaimedEvent> claimed = outbox.claim(owner, settings.batchSize(), settings.lease());
+    if (!claimed.isEmpty()) {
+      crashPoints.reach(CrashPoint.DISPATCH_AFTER_CLAIM);
+    }
     for (ClaimedEvent event : claimed) {
       dispatch(event);
     }
@@ -96,6 +134,7 @@ public final class OutboxDispatcher implements AutoCloseable {
       metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
       return;
     }
+    crashPoints.reach(CrashPoint.DISPATCH_AFTER_HANDOFF);
     boolean marked =
         outbox.markDispatched(event.eventId(), event.leaseToken(), settings.redispatchAfter());
     String result =

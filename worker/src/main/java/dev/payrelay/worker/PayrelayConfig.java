@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
@@ -31,6 +32,8 @@ import java.util.Map;
  * @param sandbox the sandbox channel and its simulator
  * @param dispatcher the outbox dispatcher
  * @param outbox the outbox's retention purge and statistics
+ * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
+ *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -40,7 +43,8 @@ public record PayrelayConfig(
     ApiSettings api,
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
-    OutboxMaintenanceSettings outbox) {
+    OutboxMaintenanceSettings outbox,
+    CrashPoints crashPoints) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -50,7 +54,8 @@ public record PayrelayConfig(
 
   /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
   public PayrelayConfig withTemporal(TemporalSettings settings) {
-    return new PayrelayConfig(database, sizing, amqp, settings, api, sandbox, dispatcher, outbox);
+    return new PayrelayConfig(
+        database, sizing, amqp, settings, api, sandbox, dispatcher, outbox, crashPoints);
   }
 
   /** The API's ingestion pool: webhooks, payment creation, admin requests. */
@@ -319,7 +324,8 @@ public record PayrelayConfig(
             Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7)),
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
-            Duration.ofSeconds(5)));
+            Duration.ofSeconds(5)),
+        CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.Database;
 import dev.payrelay.sql.DatabaseConfig;
@@ -32,6 +33,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param deadlines payment expiry and deadline extensions
  * @param reconciliation statement reconciliation items and runs
  * @param metrics the process's meter registry, scraped at {@code /metrics}
+ * @param crashPoints where this process halts on request ({@code PAYRELAY_CRASH_AT}); none by
+ *     default
  */
 public record Services(
     Database database,
@@ -44,7 +47,8 @@ public record Services(
     DeadEvents deadEvents,
     PaymentDeadlines deadlines,
     Reconciliation reconciliation,
-    PrometheusMeterRegistry metrics)
+    PrometheusMeterRegistry metrics,
+    CrashPoints crashPoints)
     implements AutoCloseable {
 
   /** Builds the stores over an open database, with a meter registry of their own. */
@@ -54,12 +58,18 @@ public record Services(
 
   /** Builds the stores over an open database, recording metrics in {@code metrics}. */
   public static Services over(Database database, PrometheusMeterRegistry metrics) {
+    return over(database, metrics, CrashPoints.none());
+  }
+
+  /** As {@link #over(Database, PrometheusMeterRegistry)}, armed with {@code crashPoints}. */
+  public static Services over(
+      Database database, PrometheusMeterRegistry metrics, CrashPoints crashPoints) {
     OutboxWriter writer = new OutboxWriter(new EventJson());
     PaymentStore payments = new PaymentStore(database.dsl(), writer);
     return new Services(
         database,
         payments,
-        new PaymentLedger(database.dsl(), payments, writer),
+        new PaymentLedger(database.dsl(), payments, writer, crashPoints),
         new OutboxStore(database.dsl()),
         new WebhookInboxStore(database.dsl()),
         new EntitlementStore(database.dsl(), payments),
@@ -67,7 +77,8 @@ public record Services(
         new DeadEvents(database.dsl()),
         new PaymentDeadlines(database.dsl(), writer),
         new Reconciliation(database.dsl(), payments, writer),
-        metrics);
+        metrics,
+        crashPoints);
   }
 
   /**
@@ -77,7 +88,13 @@ public record Services(
    * @throws dev.payrelay.sql.DatabaseUnavailableException if the database cannot be reached
    */
   public static Services open(DatabaseConfig config, PrometheusMeterRegistry metrics) {
-    return over(Database.open(config, metrics), metrics);
+    return open(config, metrics, CrashPoints.none());
+  }
+
+  /** As {@link #open(DatabaseConfig, PrometheusMeterRegistry)}, armed with {@code crashPoints}. */
+  public static Services open(
+      DatabaseConfig config, PrometheusMeterRegistry metrics, CrashPoints crashPoints) {
+    return over(Database.open(config, metrics), metrics, crashPoints);
   }
 
   /** Whether the database answers a trivial query. */

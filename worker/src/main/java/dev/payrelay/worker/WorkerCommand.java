@@ -20,19 +20,22 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Option(
       names = "--owner",
-      description = "Lease owner name for this instance (default: host name and pid).")
+      description = {
+        "This instance's name, written as lease owner on its outbox claims and job leases; keep",
+        "it stable across restarts, so a restarted instance takes back at once the claims its",
+        "killed predecessor held (default: the host name). Two workers on one host need two names."
+      })
   String owner;
 
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
-    String name =
-        owner != null
-            ? owner
-            : InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+    String name = owner != null ? owner : InetAddress.getLocalHost().getHostName();
     Services services =
         Services.open(
-            config.workerDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+            config.workerDatabase(),
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+            config.crashPoints());
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(

@@ -109,10 +109,12 @@ public final class WorkerRuntime implements AutoCloseable {
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
-        new OutboxActivitiesImpl(services.outbox(), services.deadEvents(), publisher),
-        new EntitlementActivitiesImpl(services.entitlements()),
-        new ResolutionActivitiesImpl(services.resolutions()),
-        new LedgerActivitiesImpl(services.payments(), services.ledger(), services.deadlines()),
+        new OutboxActivitiesImpl(
+            services.outbox(), services.deadEvents(), publisher, services.crashPoints()),
+        new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
+        new ResolutionActivitiesImpl(services.resolutions(), services.crashPoints()),
+        new LedgerActivitiesImpl(
+            services.payments(), services.ledger(), services.deadlines(), services.crashPoints()),
         new ChannelActivitiesImpl(channels, services.payments()));
     DailyReconciliationTrigger daily;
     try {
@@ -134,7 +136,8 @@ public final class WorkerRuntime implements AutoCloseable {
                 },
                 config.dispatcher(),
                 owner,
-                services.metrics())
+                services.metrics(),
+                services.crashPoints())
             .start();
     List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
     return new WorkerRuntime(
