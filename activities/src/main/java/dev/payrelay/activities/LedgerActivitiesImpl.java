@@ -1,6 +1,7 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
@@ -100,7 +101,12 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
         r.paymentId(),
         r.source(),
         result.outcome());
-    return result.outcome().name();
+    // DUPLICATE means PAID by this same transaction and amount already: the same ledger state a
+    // CONFIRMED left, so a retry after this activity's commit returns what the first attempt did.
+    return (result.outcome() == CallbackOutcome.DUPLICATE
+            ? CallbackOutcome.CONFIRMED
+            : result.outcome())
+        .name();
   }
 
   @Override

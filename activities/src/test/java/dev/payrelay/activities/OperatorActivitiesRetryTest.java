@@ -19,6 +19,7 @@ import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.activities.ConfirmFromChannelRequest;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.OperatorRequest;
@@ -82,6 +83,20 @@ class OperatorActivitiesRetryTest {
     assertThat(retried).isEqualTo(first);
     assertThat(events(p, "PaymentConfirmed")).isEqualTo(1);
     assertThat(audits(p.paymentId())).isEqualTo(1);
+  }
+
+  @Test
+  void confirmFromChannel_retriedAfterItsCommit_answersConfirmedAgain_withOneEvent() {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("3.00", "USD"), "c1")).payment();
+    ConfirmFromChannelRequest request =
+        new ConfirmFromChannelRequest(p.paymentId(), "txn-" + p.paymentId(), 300, "USD", "QUERY");
+
+    String first = ledgerActivities.confirmFromChannel(request);
+    String retried = ledgerActivities.confirmFromChannel(request);
+
+    assertThat(first).isEqualTo("CONFIRMED");
+    assertThat(retried).isEqualTo(first);
+    assertThat(events(p, "PaymentConfirmed")).isEqualTo(1);
   }
 
   @Test

@@ -62,6 +62,20 @@ final class ChildPayrelay implements AutoCloseable {
     return process.descendants().toList();
   }
 
+  /**
+   * Waits for the process to end by itself, e.g. at a crash point.
+   *
+   * @return its exit status
+   * @throws AssertionError with the log's tail if it is still alive after {@code timeout}
+   */
+  int awaitExit(Duration timeout) throws IOException, InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError(
+          "payrelay child still running after " + timeout + "; log:\n" + tail());
+    }
+    return process.exitValue();
+  }
+
   /** Kills the JVM alone, like {@code kill -9 <pid>}: children it started are left running. */
   int kill9() throws InterruptedException {
     process.toHandle().destroyForcibly();

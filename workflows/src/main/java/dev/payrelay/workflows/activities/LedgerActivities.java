@@ -21,8 +21,10 @@ public interface LedgerActivities {
    * Applies the channel's answer to a query with the same ledger transaction a callback uses
    * (source QUERY): one PaymentConfirmed at most; a later callback is a DUPLICATE.
    *
-   * @return the callback outcome name, e.g. {@code CONFIRMED}, {@code DUPLICATE}, {@code
-   *     AMOUNT_MISMATCH}
+   * @return the callback outcome name: {@code CONFIRMED} whenever the ledger holds the payment PAID
+   *     by this very transaction and amount (whether this attempt, an earlier attempt that
+   *     committed before a crash, or a callback wrote it), so a retry answers what the first
+   *     attempt did; otherwise e.g. {@code AMOUNT_MISMATCH} or {@code ALREADY_CLOSED}
    */
   @ActivityMethod
   String confirmFromChannel(ConfirmFromChannelRequest request);
