@@ -13,8 +13,11 @@ import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.server.ConnectionLimit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,12 +48,34 @@ import org.slf4j.LoggerFactory;
  *       recon-{channel}-{date}}; {@code GET /v1/admin/reconciliations/{channel}/{date}}: the day's
  *       run and counts per kind and repair status (404 if never run)
  *   <li>{@code GET /health}: 200 when the database answers, else 503
+ * </ul>
+ *
+ * <p>Requests are bounded (Jetty 11): a body that stalls for {@link #BODY_READ_IDLE} or trickles
+ * slower than {@link #MIN_REQUEST_BYTES_PER_SECOND} is refused with 408; at most {@link
+ * #MAX_CONNECTIONS} connections are open at once.
+ *
+ * <ul>
  *   <li>{@code GET /metrics}: Prometheus text exposition
  * </ul>
  */
 public final class ApiServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+
+  /** How long a blocking read of a request body may wait for its next bytes. */
+  public static final Duration BODY_READ_IDLE = Duration.ofSeconds(10);
+
+  /**
+   * The slowest body payrelay reads, in bytes per second averaged from its first byte; a callback
+   * of a few KiB arrives in milliseconds, a body trickled byte by byte is cut with 408.
+   */
+  public static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
+
+  /** Open connections the API accepts at once; more wait in the kernel's accept queue. */
+  public static final int MAX_CONNECTIONS = 1000;
+
+  /** Idle timeout of every connection while {@link #MAX_CONNECTIONS} are open. */
+  public static final Duration LIMIT_IDLE = Duration.ofSeconds(2);
 
   private final Javalin app;
 
@@ -78,6 +103,25 @@ public final class ApiServer implements AutoCloseable {
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
               cfg.http.maxRequestSize = 1_000_000L;
+              // A body read that timed out (BODY_READ_IDLE) is the client's: 408, not 500.
+              cfg.jetty.timeoutStatus = 408;
+              cfg.jetty.modifyHttpConfiguration(
+                  http -> {
+                    // A blocking body read that gets no byte for this long fails (Jetty 11
+                    // HttpConfiguration#setIdleTimeout), and so does a body trickling in slower
+                    // than the minimum rate (#setMinRequestDataRate): 408, the thread is freed.
+                    http.setIdleTimeout(BODY_READ_IDLE.toMillis());
+                    http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND);
+                  });
+              // Headers are read without a thread; what bounds a flood of idle connections is
+              // the connection count: at the limit, Jetty stops accepting and cuts idle ones
+              // after LIMIT_IDLE (Jetty 11 ConnectionLimit).
+              cfg.jetty.modifyServer(
+                  server -> {
+                    ConnectionLimit limit = new ConnectionLimit(MAX_CONNECTIONS, server);
+                    limit.setIdleTimeout(LIMIT_IDLE.toMillis());
+                    server.addBean(limit);
+                  });
             });
     app.post(
         "/v1/payments",
@@ -169,9 +213,27 @@ public final class ApiServer implements AutoCloseable {
     app.exception(
         Exception.class,
         (e, ctx) -> {
+          BadMessageException bad = badMessage(e);
+          if (bad != null) {
+            // Jetty refused the request itself, e.g. 408 for a body slower than the minimum.
+            log.warn(
+                "{} {} refused: {} {}", ctx.method(), ctx.path(), bad.getCode(), bad.getReason());
+            error(ctx, bad.getCode(), "request refused: " + bad.getReason());
+            return;
+          }
           log.error("{} {} failed", ctx.method(), ctx.path(), e);
           error(ctx, 500, "internal error: " + e.getClass().getSimpleName());
         });
+  }
+
+  /** The Jetty refusal behind {@code e} (itself or a cause), or null. */
+  private static BadMessageException badMessage(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BadMessageException bad) {
+        return bad;
+      }
+    }
+    return null;
   }
 
   /** Starts listening on {@code host:port} (0 = any free port). */

@@ -29,6 +29,9 @@ import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,6 +40,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,6 +120,71 @@ class ApiInputTest {
   static void stop() {
     api.close();
     db.close();
+  }
+
+  @Test
+  void bodyTrickledByteByByte_isCutWith408_whileHealthKeepsAnswering() throws Exception {
+    List<Socket> slow = new ArrayList<>();
+    try {
+      for (int i = 0; i < 20; i++) {
+        Socket s = new Socket("127.0.0.1", api.port());
+        s.setSoTimeout(1000);
+        s.getOutputStream()
+            .write(
+                ("POST /v1/webhooks/sandbox HTTP/1.1\r\nHost: x\r\nContent-Type:"
+                        + " application/json\r\nContent-Length: 1000\r\n\r\n{")
+                    .getBytes(StandardCharsets.US_ASCII));
+        slow.add(s);
+      }
+      Socket stalled = slow.remove(slow.size() - 1);
+      assertThat(get("/health").statusCode()).isEqualTo(200);
+      // One byte per 200 ms on each: far below the minimum rate, never idle long enough to time
+      // out. The server must end every one of them within the bound, not keep them for 1000 s.
+      long bound = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      List<String> answers = new ArrayList<>();
+      while (answers.size() < slow.size() && System.nanoTime() < bound) {
+        for (Socket s : slow) {
+          if (s.isClosed()) {
+            continue;
+          }
+          String answer = trickleOrAnswer(s);
+          if (answer != null) {
+            answers.add(answer);
+            s.close();
+          }
+        }
+        Thread.sleep(200);
+      }
+      assertThat(answers).hasSize(slow.size()).allMatch(a -> a.isEmpty() || a.contains(" 408 "));
+      // The one that sent nothing more after its first byte: cut after the body idle timeout.
+      stalled.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
+      String stalledAnswer =
+          new String(stalled.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      stalled.close();
+      assertThat(stalledAnswer).isEqualTo("HTTP/1.1 408");
+      assertThat(get("/health").statusCode()).isEqualTo(200);
+    } finally {
+      for (Socket s : slow) {
+        s.close();
+      }
+    }
+  }
+
+  /** Writes one more body byte; returns the status line (or "" on close) once the server ended. */
+  private static String trickleOrAnswer(Socket s) throws IOException {
+    try {
+      if (s.getInputStream().available() > 0) {
+        return new String(s.getInputStream().readNBytes(s.getInputStream().available()))
+            .lines()
+            .findFirst()
+            .orElse("");
+      }
+      s.getOutputStream().write('x');
+      s.getOutputStream().flush();
+      return null;
+    } catch (SocketException e) {
+      return "";
+    }
   }
 
   @Test
