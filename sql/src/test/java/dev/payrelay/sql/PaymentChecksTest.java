@@ -9,6 +9,7 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.testing.BrokenStates;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.time.Duration;
@@ -232,19 +233,11 @@ class PaymentChecksTest {
   }
 
   private static void paidAgo(PaymentRow p, Duration ago) {
-    dsl.update(PAYMENT_ORDER)
-        .set(PAYMENT_ORDER.PAID_AT, SqlTime.nowPlus(ago.negated()))
-        .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
-        .execute();
+    BrokenStates.paidAgo(dsl, p.paymentId(), ago);
   }
 
   private static String confirmedEventId(PaymentRow p) {
-    return dsl.select(OUTBOX_EVENT.EVENT_ID)
-        .from(OUTBOX_EVENT)
-        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
-        .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))
-        .fetchSingle()
-        .value1();
+    return BrokenStates.eventId(dsl, p.paymentId(), "PaymentConfirmed");
   }
 
   private static void deleteConfirmed(PaymentRow p) {
@@ -252,11 +245,7 @@ class PaymentChecksTest {
   }
 
   private static void grant(String userId, String courseId, String purchaseId) {
-    dsl.insertInto(ENTITLEMENT)
-        .set(ENTITLEMENT.USER_ID, userId)
-        .set(ENTITLEMENT.COURSE_ID, courseId)
-        .set(ENTITLEMENT.PURCHASE_ID, purchaseId)
-        .execute();
+    BrokenStates.grant(dsl, userId, courseId, purchaseId);
   }
 
   private static List<PaymentFinding> kind(FindingKind kind) {
