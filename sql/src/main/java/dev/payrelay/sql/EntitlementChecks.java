@@ -6,6 +6,7 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.PURCHASE_ITEM;
 
 import dev.payrelay.domain.PaymentStatus;
+import java.time.Duration;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -50,8 +51,7 @@ final class EntitlementChecks {
         .from(PAYMENT_ORDER)
         .leftJoin(OUTBOX_EVENT)
         .on(PaidConditions.confirmedEvent())
-        .where(PaidConditions.paidBefore(scope.olderThan()))
-        .and(PAYMENT_ORDER.PAID_AT.ge(SqlTime.nowPlus(scope.within().negated())))
+        .where(PaidConditions.paidBetween(scope.olderThan(), scope.within()))
         .and(PaidConditions.missingGrant())
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(scope.limit())
@@ -85,8 +85,7 @@ final class EntitlementChecks {
         .from(PAYMENT_ORDER)
         .join(ENTITLEMENT)
         .on(ENTITLEMENT.PURCHASE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-        .where(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
-        .and(PAYMENT_ORDER.PAID_AT.ge(SqlTime.nowPlus(scope.within().negated())))
+        .where(PaidConditions.paidBetween(Duration.ZERO, scope.within()))
         .andNotExists(
             DSL.selectOne()
                 .from(PURCHASE_ITEM)

@@ -64,6 +64,15 @@ final class PaidConditions {
         .and(PAYMENT_ORDER.PAID_AT.lt(SqlTime.nowPlus(paidAtLeast.negated())));
   }
 
+  /**
+   * PAID, paid more than {@code paidAtLeast} and at most {@code paidAtMost} ago: one range of
+   * ix_payment_order_status_paid.
+   */
+  static Condition paidBetween(Duration paidAtLeast, Duration paidAtMost) {
+    return paidBefore(paidAtLeast)
+        .and(PAYMENT_ORDER.PAID_AT.ge(SqlTime.nowPlus(paidAtMost.negated())));
+  }
+
   /** Keyset paging by {@code (paid_at, payment_id)}: rows after {@code cursor} (null: all). */
   static Condition paidAfter(PageCursor cursor) {
     if (cursor == null) {
