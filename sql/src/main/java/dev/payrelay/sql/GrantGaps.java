@@ -1,19 +1,12 @@
 package dev.payrelay.sql;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.PURCHASE_ITEM;
 
-import dev.payrelay.domain.PaymentStatus;
-import dev.payrelay.domain.event.EventType;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Field;
-import org.jooq.impl.DSL;
 
 /**
  * PAID payments that are missing an entitlement: a grant is a durable obligation of every PAID
@@ -51,13 +44,10 @@ public final class GrantGaps {
             PAYMENT_ORDER.PAID_AT)
         .from(PAYMENT_ORDER)
         .join(OUTBOX_EVENT)
-        .on(OUTBOX_EVENT.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
-        .and(OUTBOX_EVENT.AGGREGATE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-        .and(OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_CONFIRMED.wireName()))
-        .where(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
-        .and(PAYMENT_ORDER.PAID_AT.lt(SqlTime.nowPlus(paidAtLeast.negated())))
-        .and(after(after))
-        .and(DSL.exists(missingGrant()))
+        .on(PaidConditions.confirmedEvent())
+        .where(PaidConditions.paidBefore(paidAtLeast))
+        .and(PaidConditions.paidAfter(after))
+        .and(PaidConditions.missingGrant())
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)
         .fetch(
@@ -88,28 +78,5 @@ public final class GrantGaps {
       throw new IllegalArgumentException("payment " + last.paymentId() + " has no paid_at");
     }
     return new PageCursor(SqlTime.utc(paidAt), last.paymentId());
-  }
-
-  private static Condition after(PageCursor cursor) {
-    if (cursor == null) {
-      return DSL.noCondition();
-    }
-    Field<LocalDateTime> at = SqlTime.at(cursor.at());
-    return PAYMENT_ORDER
-        .PAID_AT
-        .gt(at)
-        .or(PAYMENT_ORDER.PAID_AT.eq(at).and(PAYMENT_ORDER.PAYMENT_ID.gt(cursor.id())));
-  }
-
-  private static org.jooq.Select<?> missingGrant() {
-    return DSL.selectOne()
-        .from(PURCHASE_ITEM)
-        .where(PURCHASE_ITEM.PAYMENT_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-        .andNotExists(
-            DSL.selectOne()
-                .from(ENTITLEMENT)
-                .where(ENTITLEMENT.PURCHASE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-                .and(ENTITLEMENT.USER_ID.eq(PAYMENT_ORDER.USER_ID))
-                .and(ENTITLEMENT.COURSE_ID.eq(PURCHASE_ITEM.COURSE_ID)));
   }
 }

@@ -54,4 +54,11 @@ public final class SqlTime {
   public static Field<LocalDateTime> nowPlusMicros(Field<? extends Number> micros) {
     return DSL.field("DATE_ADD(NOW(6), INTERVAL {0} MICROSECOND)", LocalDateTime.class, micros);
   }
+
+  /**
+   * Whole seconds from {@code time} to {@code NOW(6)}: {@code TIMESTAMPDIFF(SECOND, time, NOW(6))}.
+   */
+  public static Field<Long> secondsSince(Field<LocalDateTime> time) {
+    return DSL.field("TIMESTAMPDIFF(SECOND, {0}, NOW(6))", Long.class, time);
+  }
 }

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       ResolveCommand.class,
       OutboxCommand.class,
       ReconcileCommand.class,
+      CheckCommand.class,
       AdminCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -10,8 +10,6 @@ import dev.payrelay.workflows.PaymentListingFilter;
 import dev.payrelay.workflows.PaymentListingPage;
 import dev.payrelay.workflows.PaymentListingRow;
 import dev.payrelay.workflows.WorkflowIds;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -23,7 +21,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * Listing payments by state through the real dev server's visibility store: the library, the admin
@@ -151,9 +148,10 @@ class PaymentListingEndToEndTest {
   void cliAdminPayments_printsTheQueryAndThePayment_andExitsNonZeroOnBadInput() {
     awaitRow("NEEDS_ATTENTION", "t2", mismatchT2);
 
-    Run table = cli("admin", "payments", "--state", "NEEDS_ATTENTION", "--tenant", "t2");
-    Run json = cli("admin", "payments", "--state", "needs_attention", "--tenant", "t2", "--json");
-    Run bad = cli("admin", "payments", "--state", "LOST");
+    CliRun table = cli("admin", "payments", "--state", "NEEDS_ATTENTION", "--tenant", "t2");
+    CliRun json =
+        cli("admin", "payments", "--state", "needs_attention", "--tenant", "t2", "--json");
+    CliRun bad = cli("admin", "payments", "--state", "LOST");
 
     assertThat(table.exit()).isZero();
     assertThat(table.out())
@@ -167,17 +165,8 @@ class PaymentListingEndToEndTest {
     assertThat(bad.err()).contains("state must be one of");
   }
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run cli(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int exit =
-        new CommandLine(new PayrelayCommand(payrelay.env))
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(args);
-    return new Run(exit, out.toString(), err.toString());
+  private static CliRun cli(String... args) {
+    return CliRun.of(payrelay.env, args);
   }
 
   private static PaymentListingPage list(String state, String tenant) {

@@ -10,6 +10,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
 import io.temporal.common.SearchAttributes;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -52,10 +53,26 @@ public final class PaymentListing {
    *     listing, or refuses the query
    */
   public PaymentListingPage list(PaymentListingFilter filter, int limit, String pageToken) {
+    return list(filter.query(), limit, pageToken);
+  }
+
+  /**
+   * One page of every run (running or closed, each continuation) of these payments' workflows,
+   * {@link #MAX_LIMIT} rows at most: {@link PaymentListingFilter#paymentIdsQuery}. Closed runs are
+   * listed until the namespace's retention deletes them.
+   *
+   * @param pageToken null for the first page, else the previous page's {@code nextPageToken}
+   * @throws IllegalArgumentException for no ids or an id that cannot be quoted safely
+   * @throws PaymentListingUnavailableException as {@link #list(PaymentListingFilter, int, String)}
+   */
+  public PaymentListingPage runsOf(Collection<String> paymentIds, String pageToken) {
+    return list(PaymentListingFilter.paymentIdsQuery(paymentIds), MAX_LIMIT, pageToken);
+  }
+
+  private PaymentListingPage list(String query, int limit, String pageToken) {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", got " + limit);
     }
-    String query = filter.query();
     boolean paging = pageToken != null && !pageToken.isBlank();
     ListWorkflowExecutionsRequest request =
         ListWorkflowExecutionsRequest.newBuilder()

@@ -3,6 +3,7 @@ package dev.payrelay.workflows;
 import io.temporal.common.metadata.POJOWorkflowInterfaceMetadata;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,6 +28,9 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
 
   /** Longest channel name payrelay stores ({@code payment_order.channel}). */
   public static final int MAX_CHANNEL_LENGTH = 32;
+
+  /** Longest payment id payrelay stores ({@code payment_order.payment_id}). */
+  public static final int MAX_PAYMENT_ID_LENGTH = 64;
 
   private static final String WORKFLOW_TYPE =
       POJOWorkflowInterfaceMetadata.newInstance(PaymentWorkflow.class)
@@ -72,6 +76,29 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
       clauses.add(equal(PaymentSearchAttributes.CHANNEL.getName(), channel));
     }
     return String.join(" AND ", clauses);
+  }
+
+  /**
+   * The List Filter selecting every run (running or closed, each continuation) of these payments'
+   * workflows: {@code WorkflowType = "PaymentWorkflow" AND PaymentId IN ("a", "b")}.
+   *
+   * @throws IllegalArgumentException for no ids, or an id refused as the constructor refuses a
+   *     tenant (blank, longer than 64 characters, quotes, backslashes, control characters)
+   */
+  public static String paymentIdsQuery(Collection<String> paymentIds) {
+    if (paymentIds.isEmpty()) {
+      throw new IllegalArgumentException("at least one payment id is needed");
+    }
+    List<String> quoted = new ArrayList<>();
+    for (String id : paymentIds) {
+      quoted.add("\"" + checkedValue("paymentId", id, MAX_PAYMENT_ID_LENGTH) + "\"");
+    }
+    return equal("WorkflowType", WORKFLOW_TYPE)
+        + " AND "
+        + PaymentSearchAttributes.PAYMENT_ID.getName()
+        + " IN ("
+        + String.join(", ", quoted)
+        + ")";
   }
 
   private static String equal(String key, String value) {

@@ -3,6 +3,7 @@ package dev.payrelay.workflows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -75,5 +76,15 @@ class PaymentListingFilterTest {
     assertThat(PaymentListingFilter.of(null, "acme-eu.prod_2", "sandbox").query())
         .contains("TenantId = \"acme-eu.prod_2\"");
     assertThat(PaymentListingFilter.of(null, "学校", null).tenantId()).isEqualTo("学校");
+  }
+
+  @Test
+  void paymentIds_becomeOneInClause_andAQuoteInAnIdIsRefused() {
+    assertThat(PaymentListingFilter.paymentIdsQuery(List.of("pay_1", "pay_2")))
+        .isEqualTo("WorkflowType = \"PaymentWorkflow\" AND PaymentId IN (\"pay_1\", \"pay_2\")");
+    assertThatThrownBy(() -> PaymentListingFilter.paymentIdsQuery(List.of("pay_1\") OR (\"x")))
+        .hasMessageStartingWith("paymentId must not contain quotes");
+    assertThatThrownBy(() -> PaymentListingFilter.paymentIdsQuery(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }
