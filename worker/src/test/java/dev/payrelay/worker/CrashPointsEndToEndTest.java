@@ -49,7 +49,7 @@ import org.junit.jupiter.api.TestInfo;
  * this JVM, so its callback retries outlive the api, as a real channel's do); the child armed with
  * {@code PAYRELAY_CRASH_AT} halts at the point (exit status {@link CrashPoints#HALT_STATUS}); it is
  * started again unarmed; then the books are checked: PAID once, one PaymentConfirmed, SENT and on
- * the queue, every course granted once.
+ * the queue, every course granted once, and {@code payrelay check} finds nothing.
  *
  * <p>The safety nets that would hide a broken recovery are out of reach (grant repair and expiry
  * sweep after a day, re-dispatch after 10 minutes), and the dispatcher's claim lease (5 minutes) is
@@ -350,6 +350,14 @@ class CrashPointsEndToEndTest {
             .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))
             .fetchSingle(OUTBOX_EVENT.EVENT_ID);
     assertThat(messageIdsOnQueue()).as("PaymentConfirmed reached the queue").contains(confirmedId);
+    // And the operators' checker, over every payment of this class so far, against Temporal too.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              CliRun check = CliRun.of(env, "check", "--json", "--older-than", "0s");
+              assertThat(check.exit()).as(check.out() + check.err()).isZero();
+            });
   }
 
   /** Drains the test queue; returns the distinct message ids it held. */
