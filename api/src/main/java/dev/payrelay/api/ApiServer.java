@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.payrelay.sql.DatabaseUnavailableException;
 import dev.payrelay.sql.IdempotencyConflictException;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
@@ -47,7 +48,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/admin/reconciliations} {@code {channel, date}}: 202, starts {@code
  *       recon-{channel}-{date}}; {@code GET /v1/admin/reconciliations/{channel}/{date}}: the day's
  *       run and counts per kind and repair status (404 if never run)
- *   <li>{@code GET /health}: 200 when the database answers, else 503
+ *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
+ *   <li>{@code GET /health/ready} (and {@code /health}): 200 when the database answered within
+ *       {@link #READY_WAIT}, else 503 with {@code Retry-After} (readiness)
+ *   <li>any request the database cannot serve (no connection within the pool's timeout): 503 with
+ *       {@code Retry-After}, never a 500
  * </ul>
  *
  * <p>Requests are bounded (Jetty 11): a body that stalls for {@link #BODY_READ_IDLE} or trickles
@@ -77,7 +82,14 @@ public final class ApiServer implements AutoCloseable {
   /** Idle timeout of every connection while {@link #MAX_CONNECTIONS} are open. */
   public static final Duration LIMIT_IDLE = Duration.ofSeconds(2);
 
+  /** How long {@code /health/ready} waits for the database before it says 503. */
+  public static final Duration READY_WAIT = Duration.ofMillis(800);
+
+  /** What a 503 for an unavailable dependency asks the client to wait, in Retry-After. */
+  public static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+
   private final Javalin app;
+  private final DatabaseProbe database;
 
   /**
    * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
@@ -97,6 +109,7 @@ public final class ApiServer implements AutoCloseable {
   /** Builds (does not start) the server. */
   public ApiServer(ApiHandlers h) {
     ObjectMapper mapper = jsonMapper();
+    this.database = new DatabaseProbe(h.databaseUp());
     this.app =
         Javalin.create(
             cfg -> {
@@ -193,11 +206,9 @@ public final class ApiServer implements AutoCloseable {
         "/v1/admin/reconciliations/{channel}/{date}",
         ctx ->
             ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date"))));
-    app.get(
-        "/health",
-        ctx ->
-            ctx.status(h.databaseUp().getAsBoolean() ? 200 : 503)
-                .json(Map.of("database", h.databaseUp().getAsBoolean())));
+    app.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
+    app.get("/health/ready", this::ready);
+    app.get("/health", this::ready);
     app.get(
         "/metrics",
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
@@ -213,6 +224,12 @@ public final class ApiServer implements AutoCloseable {
     app.exception(
         Exception.class,
         (e, ctx) -> {
+          if (databaseUnavailable(e)) {
+            log.warn("{} {}: database unavailable: {}", ctx.method(), ctx.path(), e.toString());
+            ctx.header("Retry-After", String.valueOf(RETRY_AFTER.toSeconds()));
+            error(ctx, 503, "database unavailable; retry later");
+            return;
+          }
           BadMessageException bad = badMessage(e);
           if (bad != null) {
             // Jetty refused the request itself, e.g. 408 for a body slower than the minimum.
@@ -327,6 +344,26 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
+  private void ready(Context ctx) {
+    boolean up = database.upWithin(READY_WAIT);
+    if (!up) {
+      ctx.header("Retry-After", String.valueOf(RETRY_AFTER.toSeconds()));
+    }
+    ctx.status(up ? 200 : 503).json(Map.of("database", up));
+  }
+
+  /** A database that cannot serve the request: 503 with Retry-After; the client may try again. */
+  private static boolean databaseUnavailable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof DatabaseUnavailableException
+          || t instanceof java.sql.SQLTransientConnectionException
+          || t instanceof java.sql.SQLNonTransientConnectionException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void error(Context ctx, int status, String message) {
     ctx.status(status).json(Map.of("error", message));
   }
@@ -334,5 +371,6 @@ public final class ApiServer implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
+    database.close();
   }
 }

@@ -123,6 +123,14 @@ class ApiInputTest {
   }
 
   @Test
+  void liveAndReady_answerSeparately() throws Exception {
+    assertThat(get("/health/live").statusCode()).isEqualTo(200);
+    HttpResponse<String> ready = get("/health/ready");
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body()).isEqualTo("{\"database\":true}");
+  }
+
+  @Test
   void bodyTrickledByteByByte_isCutWith408_whileHealthKeepsAnswering() throws Exception {
     List<Socket> slow = new ArrayList<>();
     try {
