@@ -19,6 +19,7 @@ import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
+import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -89,14 +90,19 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     try {
       publisher.publish(toMessage(row));
     } catch (PublishException e) {
-      outbox.recordPublishFailure(row.eventId(), e.failure() + ": " + e.getMessage());
+      String cause =
+          e.getMessage().startsWith(e.failure().name())
+              ? e.getMessage()
+              : e.failure() + ": " + e.getMessage();
+      outbox.recordPublishFailure(row.eventId(), cause);
+      // One line per failed attempt: a broker outage is expected, its stack says nothing new.
       log.warn(
-          "publish of {} ({}) failed: {} {}",
+          "publish of {} ({}) attempt {} failed: {}",
           row.eventId(),
           row.eventType(),
-          e.failure(),
-          e.getMessage());
-      throw failure(e.failure(), e.getMessage(), e);
+          row.attempts() + 1,
+          cause);
+      throw brokerFailure(e);
     }
     crashPoints.reach(CrashPoint.PUBLISH_AFTER_CONFIRM);
     outbox.markSent(row.eventId());
@@ -158,6 +164,21 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
         row.seq(),
         row.paymentSeq(),
         row.payload().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The broker refused or failed a publish: an expected failure the workflow retries, so it is
+   * BENIGN (Temporal's SDK then logs it at DEBUG, without the stack trace on every attempt), with
+   * the broker's exception kept as its cause for the Temporal UI.
+   */
+  private static ApplicationFailure brokerFailure(PublishException e) {
+    return ApplicationFailure.newBuilder()
+        .setMessage(e.getMessage())
+        .setType(e.failure().name())
+        .setNonRetryable(!e.failure().retryable())
+        .setCause(e)
+        .setCategory(ApplicationErrorCategory.BENIGN)
+        .build();
   }
 
   private static ApplicationFailure failure(PublishFailure type, String message, Throwable cause) {
