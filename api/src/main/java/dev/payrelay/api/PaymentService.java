@@ -97,9 +97,9 @@ public final class PaymentService {
     require(
         new LinkedHashSet<>(r.courseIds()).size() == r.courseIds().size(),
         "courseIds must be unique");
-    require(
-        idempotencyKey == null || (!idempotencyKey.isBlank() && idempotencyKey.length() <= 128),
-        "Idempotency-Key must be 1..128 characters when present");
+    if (idempotencyKey != null) {
+      requireText(idempotencyKey, "Idempotency-Key", 128);
+    }
     Money amount;
     try {
       amount = Money.ofMinor(r.amountMinor(), r.currency());
@@ -119,10 +119,26 @@ public final class PaymentService {
         timeToLive);
   }
 
+  /**
+   * An identifier: 1..maxLength characters, none of them a control character, and no blank at
+   * either end. The ends matter because MySQL and MariaDB compare with PAD SPACE collations, where
+   * {@code 'k-1 '} equals {@code 'k-1'}: two such keys would collide in a unique index (a 500) or,
+   * for an Idempotency-Key, return another request's payment.
+   */
   private static void requireText(String value, String field, int maxLength) {
     require(
         value != null && !value.isBlank() && value.length() <= maxLength,
         field + " must be 1.." + maxLength + " characters");
+    require(
+        value.strip().equals(value),
+        field + " must not start or end with a blank: " + quoted(value));
+    require(
+        value.chars().noneMatch(Character::isISOControl),
+        field + " must not contain control characters");
+  }
+
+  private static String quoted(String value) {
+    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   private static void require(boolean condition, String message) {

@@ -196,6 +196,27 @@ class ApiInputTest {
   }
 
   @Test
+  void identifiersWithBlanksAtAnEnd_areRefused_insteadOfCollidingUnderPadSpace() throws Exception {
+    String valid =
+        "{\"tenantId\":\"t\",\"orderId\":\"o-pad\",\"userId\":\"u\",\"amountMinor\":100,"
+            + "\"currency\":\"USD\",\"courseIds\":[\"c1\"],\"channel\":\"sandbox\"}";
+    Map<String, String> cases =
+        Map.of(
+            "courseIds[]", valid.replace("[\"c1\"]", "[\"c1\",\"c1 \"]"),
+            "tenantId", valid.replace("\"t\"", "\" t\""),
+            "orderId", valid.replace("\"o-pad\"", "\"o-pad\\t\""),
+            "userId", valid.replace("\"u\"", "\"u \""));
+    for (Map.Entry<String, String> c : cases.entrySet()) {
+      HttpResponse<String> r = createPayment(c.getValue(), null);
+      assertThat(r.statusCode()).as(c.getKey() + ": " + r.body()).isEqualTo(400);
+      assertThat(r.body()).contains(c.getKey() + " must not start or end with a blank");
+    }
+    assertThat(createPayment(valid.replace("\"u\"", "\"u\\u0007x\""), null).body())
+        .contains("userId must not contain control characters");
+    assertThat(dsl.fetchCount(PAYMENT_ORDER, PAYMENT_ORDER.ORDER_ID.like("o-pad%"))).isZero();
+  }
+
+  @Test
   void fractionalStringOrExponentAmount_isRejected_notTruncated() throws Exception {
     for (String amount : List.of("19.99", "\"1999\"", "1e3", "-5", "0")) {
       HttpResponse<String> r =
@@ -280,7 +301,7 @@ class ApiInputTest {
     String body =
         "{\"tenantId\":\"t\",\"orderId\":\"o-idem\",\"userId\":\"u\",\"amountMinor\":100,"
             + "\"currency\":\"USD\",\"courseIds\":%s,\"channel\":\"sandbox\"}";
-    HttpResponse<String> first = createPayment(body.formatted("[\"a\\u001eb\"]"), "key-1");
+    HttpResponse<String> first = createPayment(body.formatted("[\"a\\\",\\\"b\"]"), "key-1");
     HttpResponse<String> second = createPayment(body.formatted("[\"a\",\"b\"]"), "key-1");
 
     // The channel is unreachable here: the payment is stored, the client is told to retry (502).
