@@ -12,6 +12,8 @@ import dev.payrelay.sql.ResolutionOutcome;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import dev.payrelay.workflows.WorkflowIds;
+import io.grpc.StatusRuntimeException;
+import io.temporal.client.WorkflowServiceException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,6 +70,8 @@ public final class AdminService {
    * @throws NotFoundException if there is no such payment
    * @throws BadRequestException for a missing operator or reason or an unknown action (audited as
    *     REJECTED)
+   * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
+   *     REJECTED, "not delivered"); the operator may send it again
    */
   public ResolveAnswer resolve(String paymentId, ResolveSignal signal) {
     PaymentRow payment =
@@ -82,7 +86,22 @@ public final class AdminService {
               paymentId, request.operator(), request.action(), request.reason(), why);
       throw new BadRequestException(why + " (audited as operator_action " + audit.actionId() + ")");
     }
-    signals.resolve(payment, request);
+    try {
+      signals.resolve(payment, request);
+    } catch (RuntimeException e) {
+      throw notDelivered(
+          e,
+          "resolve",
+          notDeliveredWhy ->
+              resolutions
+                  .reject(
+                      paymentId,
+                      request.operator(),
+                      request.action(),
+                      request.reason(),
+                      notDeliveredWhy)
+                  .actionId());
+    }
     return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true);
   }
 
@@ -112,6 +131,8 @@ public final class AdminService {
    * @throws NotFoundException if there is no such event
    * @throws BadRequestException for a missing operator or reason (audited as REJECTED)
    * @throws ConflictException if the event is not DEAD (audited as REJECTED)
+   * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
+   *     REJECTED, "not delivered")
    */
   public EventAnswer operateOnEvent(
       String eventId, String operator, String reason, boolean replay) {
@@ -136,12 +157,43 @@ public final class AdminService {
       throw new ConflictException(refused + " (audited as operator_action " + audit + ")");
     }
     PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
-    if (replay) {
-      signals.replayEvent(payment, signal);
-    } else {
-      signals.discardEvent(payment, signal);
+    String action = replay ? "REPLAY_EVENT" : "DISCARD_EVENT";
+    try {
+      if (replay) {
+        signals.replayEvent(payment, signal);
+      } else {
+        signals.discardEvent(payment, signal);
+      }
+    } catch (RuntimeException e) {
+      throw notDelivered(
+          e,
+          action,
+          notDeliveredWhy ->
+              deadEvents.reject(eventId, operator, reason, action, notDeliveredWhy).actionId());
     }
     return new EventAnswer(eventId, WorkflowIds.payment(payment.paymentId()));
+  }
+
+  /**
+   * A signal Temporal did not take (unreachable, or refusing the call): audited through {@code
+   * audit} as not delivered, answered as 503 so the operator knows to send it again. Anything else
+   * is rethrown as it is.
+   */
+  private static RuntimeException notDelivered(
+      RuntimeException e, String action, java.util.function.ToLongFunction<String> audit) {
+    if (!(e instanceof WorkflowServiceException || e instanceof StatusRuntimeException)) {
+      return e;
+    }
+    String why =
+        "not delivered: Temporal did not take the " + action + " signal: " + e.getMessage();
+    long actionId = audit.applyAsLong(why);
+    return new ServiceUnavailableException(
+        "Temporal unavailable: the "
+            + action
+            + " signal was not delivered (audited as operator_action "
+            + actionId
+            + "); send it again when Temporal is back",
+        e);
   }
 
   /**

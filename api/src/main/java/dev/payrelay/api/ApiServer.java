@@ -217,7 +217,12 @@ public final class ApiServer implements AutoCloseable {
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
     app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
-    app.exception(ServiceUnavailableException.class, (e, ctx) -> error(ctx, 503, e.getMessage()));
+    app.exception(
+        ServiceUnavailableException.class,
+        (e, ctx) -> {
+          ctx.header("Retry-After", String.valueOf(RETRY_AFTER.toSeconds()));
+          error(ctx, 503, e.getMessage());
+        });
     app.exception(
         com.fasterxml.jackson.core.JacksonException.class,
         (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));

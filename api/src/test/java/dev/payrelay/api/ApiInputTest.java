@@ -5,6 +5,7 @@ import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
@@ -25,11 +26,16 @@ import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.URI;
@@ -120,6 +126,48 @@ class ApiInputTest {
   static void stop() {
     api.close();
     db.close();
+  }
+
+  @Test
+  void resolveWhileTemporalIsDown_isAServiceUnavailable_auditedAsNotDelivered() throws Exception {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    WorkflowServiceStubs nowhere =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder()
+                .setTarget("127.0.0.1:" + closedPort)
+                .setRpcTimeout(Duration.ofSeconds(2))
+                .build());
+    try {
+      OutboxWriter writer = new OutboxWriter(new EventJson());
+      AdminService admin =
+          new AdminService(
+              new PaymentResolutions(dsl, payments, writer),
+              new DeadEvents(dsl),
+              payments,
+              outbox,
+              new TemporalPaymentSignals(
+                  WorkflowClient.newInstance(nowhere), Map.of(), ChannelQueryPolicy.DEFAULT));
+
+      assertThatThrownBy(
+              () ->
+                  admin.resolve(
+                      p.paymentId(), new ResolveSignal("alice", "by phone", "ACCEPT_AS_PAID")))
+          .isInstanceOf(ServiceUnavailableException.class)
+          .hasMessageContaining("Temporal unavailable")
+          .hasMessageContaining("not delivered (audited as operator_action");
+      String audited =
+          dsl.select(OPERATOR_ACTION.RESULT, OPERATOR_ACTION.DETAILS)
+              .from(OPERATOR_ACTION)
+              .where(OPERATOR_ACTION.TARGET_ID.eq(p.paymentId()))
+              .fetchSingle(r -> r.value1() + " " + r.value2());
+      assertThat(audited).startsWith("REJECTED not delivered: Temporal did not take the resolve");
+    } finally {
+      nowhere.shutdownNow();
+    }
   }
 
   @Test
