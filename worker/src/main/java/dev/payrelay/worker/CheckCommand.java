@@ -33,20 +33,24 @@ import picocli.CommandLine.Spec;
     name = "check",
     mixinStandardHelpOptions = true,
     description = {
-      "List every payment that breaks payrelay's rules, with reasons: PAID without its",
-      "PaymentConfirmed event; events not SENT past the age (PENDING, DISPATCHED, DEAD); PAID",
-      "without all entitlements past the age; entitlements nobody bought, open double payments;",
-      "entitlements on unpaid payments; PAID payments whose workflow is missing or shows",
-      "AWAITING_PAYMENT, CLOSED or EXPIRED (Temporal visibility, 100 payments per query).",
-      "Ages are by the database clock. --repair re-drives what is safe (the same event id to the",
-      "payment's workflow: REGRANT, REPUBLISH, REDRIVE), audited in operator_action; the rest is",
-      "listed with what to do (MANUAL: ...)."
+      "List every payment that breaks payrelay's rules, with reasons:",
+      "  PAID without its PaymentConfirmed event;",
+      "  events not SENT past the age (PENDING, DISPATCHED, DEAD);",
+      "  PAID without all entitlements past the age;",
+      "  entitlements nobody bought; open double payments;",
+      "  entitlements on unpaid payments;",
+      "  PAID payments whose workflow is missing or shows AWAITING_PAYMENT,",
+      "  CLOSED or EXPIRED (Temporal visibility, 100 payments per query).",
+      "Ages are by the database clock. --repair re-drives what is safe (the same",
+      "event id to the payment's workflow: REGRANT, REPUBLISH, REDRIVE), audited",
+      "in operator_action; the rest is listed with what to do (MANUAL: ...)."
     },
     footer = {
       "",
-      "Exit codes: 0 nothing found (with --repair: every finding's repair was sent and audited;",
-      "check again later to see it took), 1 findings, 2 bad input, 3 Temporal unreachable or",
-      "unable to list (the database findings are still printed), 4 database unreachable."
+      "Exit codes: 0 nothing found (with --repair: every finding's repair was sent",
+      "and audited; check again later to see it took), 1 findings, 2 bad input,",
+      "3 Temporal unreachable or unable to list (the database findings are still",
+      "printed), 4 database unreachable."
     })
 final class CheckCommand implements Callable<Integer> {
 
