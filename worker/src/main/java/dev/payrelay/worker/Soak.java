@@ -12,9 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill and
@@ -24,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 final class Soak {
 
   private static final Duration DRAIN_POLL = Duration.ofSeconds(2);
-  private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
   // Buyers retry each call for up to 90 s; the faults are over by now, so they finish sooner.
   private static final Duration BUYERS_FINISH_WITHIN = Duration.ofSeconds(100);
 
@@ -94,15 +90,13 @@ final class Soak {
             new Random(~plan.seed()));
     SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);
     List<Violation> failures = new ArrayList<>();
-    ScheduledExecutorService progress = progress(start, buyers, tap);
-    buyers.start(plan.rate());
-    try {
+    try (SoakProgress progress = new SoakProgress(start, buyers, tap, out)) {
+      buyers.start(plan.rate());
       faults.run(start.plus(plan.length()));
     } catch (IllegalStateException e) {
       failures.add(new Violation("RESTART", null, e.getMessage()));
     } finally {
       buyers.stop(BUYERS_FINISH_WITHIN);
-      progress.shutdownNow();
     }
     Instant faultsOver = Instant.now();
     SoakAudit.Result atFaultsOver = audit(stack, buyers, tap);
@@ -114,7 +108,7 @@ final class Soak {
     violations.addAll(audit.violations());
     violations.addAll(check.findings());
     Map<String, Integer> exits = new LinkedHashMap<>();
-    stack.processes().forEach(p -> exits.put(p.role(), p.unexpectedExits()));
+    stack.children().all().forEach(p -> exits.put(p.role(), p.unexpectedExits()));
     String leftBehind = cleanUp(stack, tap, violations.isEmpty());
     return new SoakReport(
         stack.names().id(),
@@ -127,7 +121,7 @@ final class Soak {
         check,
         violations,
         settings(config),
-        stack.processes().stream().map(SoakProcess::log).toList(),
+        stack.children().all().stream().map(SoakProcess::log).toList(),
         leftBehind);
   }
 
@@ -135,9 +129,7 @@ final class Soak {
   private static SoakAudit.Result drain(
       SoakStack stack, SoakBuyers buyers, SoakTap tap, Instant until) throws Exception {
     while (true) {
-      for (SoakProcess p : stack.processes()) {
-        p.revive();
-      }
+      stack.children().reviveDead();
       SoakAudit.Result audit = audit(stack, buyers, tap);
       if (audit.violations().isEmpty() || Instant.now().isAfter(until)) {
         return audit;
@@ -151,7 +143,7 @@ final class Soak {
   }
 
   private String cleanUp(SoakStack stack, SoakTap tap, boolean passed) throws Exception {
-    stack.stopChildren();
+    stack.children().close();
     SoakNames names = stack.names();
     if (!passed || plan.keep()) {
       return "database %s, exchange %s, queue %s (kept%s)"
@@ -170,32 +162,8 @@ final class Soak {
     return "%s; sandbox callbacks: %s; dispatch lease %d s, redispatch after %d s (as configured)"
         .formatted(
             SoakEnvironment.BEHAVIOUR,
-            SoakStack.CALLBACK_RETRIES,
+            SoakChildren.CALLBACK_RETRIES,
             config.dispatcher().lease().toSeconds(),
             config.dispatcher().redispatchAfter().toSeconds());
-  }
-
-  private ScheduledExecutorService progress(Instant start, SoakBuyers buyers, SoakTap tap) {
-    ScheduledExecutorService progress =
-        Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("soak-progress").factory());
-    long every = PROGRESS_EVERY.toSeconds();
-    progress.scheduleAtFixedRate(
-        () -> {
-          SoakBuyers.Tally t = buyers.tally();
-          out.printf(
-              "progress   +%ds orders %d, created %d, paid at the sandbox %d; %d event ids on the"
-                  + " queue%n",
-              Duration.between(start, Instant.now()).toSeconds(),
-              t.orders(),
-              t.created(),
-              t.paid(),
-              tap.deliveries().size());
-          out.flush();
-        },
-        every,
-        every,
-        TimeUnit.SECONDS);
-    return progress;
   }
 }

@@ -2,10 +2,8 @@ package dev.payrelay.worker;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -28,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * /v1/payments} with its order id as {@code Idempotency-Key}, so a retry while the API is dead or
  * its database cut returns the same payment) and, nine times in ten, pays it at the sandbox as a
  * buyer would; the tenth stays unpaid, so "nothing granted without payment" is checked too. Every
- * call is retried on connection errors and 5xx answers for up to 90 s.
+ * call is retried on connection errors and 5xx answers for up to 90 s ({@link RetryingHttp}).
  */
 final class SoakBuyers {
 
@@ -42,7 +40,6 @@ final class SoakBuyers {
     UNKNOWN
   }
 
-  private static final Duration RETRY_FOR = Duration.ofSeconds(90);
   private static final List<String> COURSES =
       List.of("course-java", "course-sql", "course-kafka", "course-k8s", "course-go");
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -50,18 +47,13 @@ final class SoakBuyers {
   private final URI api;
   private final URI sandbox;
   private final Random random;
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(2))
-          .build();
+  private final RetryingHttp http = new RetryingHttp(Duration.ofSeconds(90));
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService buyers = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, Pay> payments = new ConcurrentHashMap<>();
   private final AtomicInteger orders = new AtomicInteger();
   private final AtomicInteger createGaveUp = new AtomicInteger();
   private final AtomicInteger payGaveUp = new AtomicInteger();
-  private volatile String lastFailure = "";
 
   SoakBuyers(URI api, URI sandbox, Random random) {
     this.api = api;
@@ -100,7 +92,7 @@ final class SoakBuyers {
         by.getOrDefault(Pay.UNPAID, 0),
         createGaveUp.get(),
         payGaveUp.get(),
-        lastFailure);
+        http.lastFailure());
   }
 
   /**
@@ -154,10 +146,10 @@ final class SoakBuyers {
 
   private void buy(int n, String body, boolean pay) {
     HttpRequest create =
-        post(api.resolve("/v1/payments"), body, Duration.ofSeconds(15))
+        RetryingHttp.post(api.resolve("/v1/payments"), body, Duration.ofSeconds(15))
             .header("Idempotency-Key", "soak-" + n)
             .build();
-    Optional<HttpResponse<String>> created = send(create);
+    Optional<HttpResponse<String>> created = http.send(create);
     if (created.isEmpty()) {
       createGaveUp.incrementAndGet();
       return;
@@ -166,62 +158,17 @@ final class SoakBuyers {
     try {
       paymentId = JSON.readTree(created.get().body()).path("payment").path("paymentId").asText();
     } catch (JsonProcessingException e) {
-      lastFailure = "create answered no JSON: " + created.get().body();
       createGaveUp.incrementAndGet();
       return;
     }
     payments.put(paymentId, pay ? Pay.UNKNOWN : Pay.UNPAID);
     if (pay) {
       URI payUri = sandbox.resolve("/sandbox/v1/payments/" + paymentId + "/pay");
-      if (send(post(payUri, "{}", Duration.ofSeconds(30)).build()).isPresent()) {
+      if (http.send(RetryingHttp.post(payUri, "{}", Duration.ofSeconds(30)).build()).isPresent()) {
         payments.put(paymentId, Pay.PAID);
       } else {
         payGaveUp.incrementAndGet();
       }
-    }
-  }
-
-  private static HttpRequest.Builder post(URI uri, String body, Duration timeout) {
-    return HttpRequest.newBuilder(uri)
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-  }
-
-  /** Sends until a 2xx; a 4xx (retrying cannot help) or 90 s without one gives up. */
-  private Optional<HttpResponse<String>> send(HttpRequest request) {
-    long deadline = System.nanoTime() + RETRY_FOR.toNanos();
-    long backoffMillis = 200;
-    while (true) {
-      try {
-        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() / 100 == 2) {
-          return Optional.of(r);
-        }
-        lastFailure = request.uri().getPath() + " answered " + r.statusCode() + ": " + r.body();
-        if (r.statusCode() / 100 == 4) {
-          return Optional.empty();
-        }
-      } catch (IOException e) {
-        lastFailure = request.uri().getPath() + ": " + e;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return Optional.empty();
-      }
-      if (System.nanoTime() > deadline || !sleep(backoffMillis)) {
-        return Optional.empty();
-      }
-      backoffMillis = Math.min(backoffMillis * 2, 2_000);
-    }
-  }
-
-  private static boolean sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
     }
   }
 }

@@ -82,10 +82,8 @@ final class SoakFaults {
         return;
       }
       sleepUntil(next);
-      for (SoakProcess p : stack.processes()) {
-        if (p.revive()) {
-          out.printf("%-10s %s exited by itself; started again%n", "fault", p.role());
-        }
+      for (String role : stack.children().reviveDead()) {
+        out.printf("%-10s %s exited by itself; started again%n", "fault", role);
       }
       if (round.isEmpty()) {
         List<Kind> kinds = Arrays.asList(Kind.values());
@@ -113,8 +111,8 @@ final class SoakFaults {
   private Fault apply(Kind kind, Instant until) throws IOException, InterruptedException {
     Duration at = Duration.between(start, Instant.now());
     return switch (kind) {
-      case KILL_API -> kill(kind, stack.process("api"), at);
-      case KILL_WORKER -> kill(kind, stack.process("worker"), at);
+      case KILL_API -> kill(kind, stack.children().process("api"), at);
+      case KILL_WORKER -> kill(kind, stack.children().process("worker"), at);
       case CUT_DB -> cut(kind, stack.dbProxy(), between(DB_CUT_MIN, DB_CUT_MAX), at, until);
       case CUT_BROKER ->
           cut(kind, stack.brokerProxy(), between(BROKER_CUT_MIN, BROKER_CUT_MAX), at, until);

@@ -7,9 +7,7 @@ import java.io.PrintWriter;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.DSLContext;
@@ -23,24 +21,13 @@ import org.jooq.DSLContext;
  */
 final class SoakStack implements AutoCloseable {
 
-  /**
-   * Waits before the sandbox's 2nd, 3rd, … callback attempt: doubling to 15 s, then every 15 s, 24
-   * attempts over 5 min 15 s — far past the longest outage the soak causes (a kill's pause and
-   * restart, a broker cut of 30 s), as a real channel's retries outlast a short outage.
-   */
-  static final String CALLBACK_RETRY_SECONDS = "1,2,4,8" + ",15".repeat(20);
-
-  /** {@link #CALLBACK_RETRY_SECONDS} in words, for the report. */
-  static final String CALLBACK_RETRIES =
-      "24 attempts over 5 min 15 s (waits 1, 2, 4, 8, then 15 s)";
-
   private final SoakNames names;
   private final SoakEnvironment environment;
   private final FaultProxy db;
   private final FaultProxy broker;
   private final TemporalConnection temporal;
   private final Database database;
-  private final List<SoakProcess> processes = new ArrayList<>();
+  private final SoakChildren children = new SoakChildren();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SoakStack(
@@ -116,49 +103,12 @@ final class SoakStack implements AutoCloseable {
 
   /** Starts the sandbox, the worker and the API, each waiting until it serves. */
   void startChildren(Path dir, PrintWriter out) throws IOException, InterruptedException {
-    Map<String, String> env = environment.children();
-    SoakProcess sandbox =
-        new SoakProcess(
-            "sandbox",
-            "sandbox channel listening on",
-            env,
-            dir.resolve("sandbox.log"),
-            "sandbox",
-            "--callback-retry-seconds",
-            CALLBACK_RETRY_SECONDS);
-    SoakProcess worker =
-        new SoakProcess(
-            "worker",
-            "polling",
-            env,
-            dir.resolve("worker.log"),
-            "worker",
-            "--owner",
-            "soak-worker");
-    SoakProcess api =
-        new SoakProcess("api", "api listening on", env, dir.resolve("api.log"), "api");
-    for (SoakProcess p : List.of(sandbox, worker, api)) {
-      synchronized (processes) {
-        processes.add(p);
-      }
-      p.start();
-      out.printf("%-10s pid %d, log %s%n", p.role(), p.pid(), p.log().toAbsolutePath());
-      out.flush();
-    }
+    children.start(environment.children(), dir, out);
   }
 
-  /** The started children by role: sandbox, worker, api. */
-  SoakProcess process(String role) {
-    synchronized (processes) {
-      return processes.stream().filter(p -> p.role().equals(role)).findFirst().orElseThrow();
-    }
-  }
-
-  /** Every child, in start order. */
-  List<SoakProcess> processes() {
-    synchronized (processes) {
-      return List.copyOf(processes);
-    }
+  /** The child processes. */
+  SoakChildren children() {
+    return children;
   }
 
   /** The proxy in front of the database. */
@@ -191,17 +141,6 @@ final class SoakStack implements AutoCloseable {
     database.dsl().execute("DROP DATABASE IF EXISTS `" + names.databaseName() + "`");
   }
 
-  /** Stops the children, last started first; none starts afterwards. */
-  void stopChildren() {
-    for (SoakProcess p : processes().reversed()) {
-      try {
-        p.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
   /**
    * Stops the children, the proxies, the database pool and Temporal (if the soak started it).
    * Idempotent: the shutdown hook and the soak's own way out may both call it.
@@ -211,7 +150,7 @@ final class SoakStack implements AutoCloseable {
     if (closed.getAndSet(true)) {
       return;
     }
-    stopChildren();
+    children.close();
     db.close();
     broker.close();
     database.close();
