@@ -12,6 +12,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 
 /**
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
@@ -164,10 +166,19 @@ public final class DevStack implements AutoCloseable {
 
   /** Starts the sandbox channel simulator on its configured bind address and port. */
   static SandboxSimulator startSandbox(PayrelayConfig config) {
+    return startSandbox(config, SandboxSimulatorConfig.DEFAULT_RETRY_DELAYS);
+  }
+
+  /**
+   * As {@link #startSandbox(PayrelayConfig)}, retrying undelivered callbacks after {@code
+   * callbackRetryDelays} (the waits before the 2nd, 3rd, ... attempt).
+   */
+  static SandboxSimulator startSandbox(PayrelayConfig config, List<Duration> callbackRetryDelays) {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     SandboxSimulator sandbox =
         new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret()),
+            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret())
+                .withCallbackRetryDelays(callbackRetryDelays),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();

@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       ReconcileCommand.class,
       CheckCommand.class,
       AdminCommand.class,
+      SoakCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {
@@ -70,6 +71,14 @@ public final class PayrelayCommand implements Runnable {
    */
   PayrelayConfig configuration() {
     return PayrelayConfig.fromEnv(env);
+  }
+
+  /**
+   * This command's environment as given, for subcommands that hand it on to processes they start
+   * (e.g. {@code soak}'s children).
+   */
+  Map<String, String> environment() {
+    return env;
   }
 
   /** Blocks until the JVM is asked to stop, then closes {@code resource}. */

@@ -1,8 +1,12 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.channels.sandbox.SandboxSimulator;
+import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code payrelay sandbox}: the sandbox payment channel simulator alone. */
 @Command(
@@ -15,10 +19,24 @@ import picocli.CommandLine.Command;
     })
 final class SandboxCommand implements Callable<Integer> {
 
+  @Option(
+      names = "--callback-retry-seconds",
+      split = ",",
+      paramLabel = "SECONDS",
+      description = {
+        "Waits before the 2nd, 3rd, ... callback delivery attempt, e.g. 1,2,4,8,15,15",
+        "(default: 1,2,4,8,16,32,60: 8 attempts over about 2 minutes)."
+      })
+  List<Integer> callbackRetrySeconds;
+
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
-    SandboxSimulator sandbox = DevStack.startSandbox(config);
+    List<Duration> retries =
+        callbackRetrySeconds == null
+            ? SandboxSimulatorConfig.DEFAULT_RETRY_DELAYS
+            : callbackRetrySeconds.stream().map(s -> Duration.ofSeconds(s)).toList();
+    SandboxSimulator sandbox = DevStack.startSandbox(config, retries);
     System.out.printf(
         "sandbox channel listening on %s (merchant %s)%n",
         sandbox.baseUrl(), config.sandbox().merchantId());

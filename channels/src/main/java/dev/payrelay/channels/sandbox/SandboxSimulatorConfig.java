@@ -68,6 +68,16 @@ public record SandboxSimulatorConfig(
         host, port, merchantId, secret, DEFAULT_RETRY_DELAYS, Duration.ofSeconds(5));
   }
 
+  /**
+   * The same configuration with other callback retry delays.
+   *
+   * @param delays the waits before the 2nd, 3rd, … delivery attempts
+   * @throws IllegalArgumentException if a delay is negative
+   */
+  public SandboxSimulatorConfig withCallbackRetryDelays(List<Duration> delays) {
+    return new SandboxSimulatorConfig(host, port, merchantId, secret, delays, callbackTimeout);
+  }
+
   /** The secret stays out of logs. */
   @Override
   public String toString() {

@@ -1,6 +1,8 @@
 package dev.payrelay.worker;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,25 +12,31 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * payrelay as a child JVM (this test run's classpath, {@code PayrelayCommand} as main), so a test
- * can kill it like an operator's {@code kill -9} and start it again. Output goes to a log file.
+ * payrelay as a child JVM (this JVM's binary and class path, {@code PayrelayCommand} as main, a 256
+ * MiB heap), so a soak or a test can kill it like an operator's {@code kill -9} and start it again.
+ * Output is appended to a log file.
  */
 final class ChildPayrelay implements AutoCloseable {
 
+  private static final int TAIL_CHARS = 4000;
+
   private final Process process;
   private final Path log;
+  private final long logOffset;
 
-  private ChildPayrelay(Process process, Path log) {
+  private ChildPayrelay(Process process, Path log, long logOffset) {
     this.process = process;
     this.log = log;
+    this.logOffset = logOffset;
   }
 
   /**
    * Starts {@code payrelay <args>} with {@code env} as its only {@code PAYRELAY_*} settings (the
-   * rest of this JVM's environment is inherited).
+   * rest of this JVM's environment is inherited); its output is appended to {@code log}.
    */
   static ChildPayrelay start(Map<String, String> env, Path log, String... args) throws IOException {
     Files.createDirectories(log.toAbsolutePath().getParent());
+    long offset = Files.exists(log) ? Files.size(log) : 0;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path")));
@@ -40,21 +48,39 @@ final class ChildPayrelay implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     builder.environment().keySet().removeIf(name -> name.startsWith("PAYRELAY_"));
     builder.environment().putAll(env);
-    return new ChildPayrelay(builder.start(), log);
+    return new ChildPayrelay(builder.start(), log, offset);
   }
 
   /**
-   * Waits until the log contains {@code text}; fails with the log's tail when it dies or times out.
+   * Waits until what this process wrote to its log contains {@code text}.
+   *
+   * @throws IllegalStateException with the log's tail when the process exits or {@code timeout}
+   *     passes first
    */
   void awaitLog(String text, Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    while (!Files.readString(log).contains(text)) {
+    while (!written().contains(text)) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "payrelay child " + (process.isAlive() ? "timed out" : "exited") + "; log:\n" + tail());
+        throw new IllegalStateException(
+            "payrelay child "
+                + (process.isAlive() ? "timed out waiting for '" + text + "'" : "exited")
+                + "; log "
+                + log.toAbsolutePath()
+                + ":\n"
+                + tail());
       }
       Thread.sleep(100);
     }
+  }
+
+  /** Whether the process is still running. */
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** The process id. */
+  long pid() {
+    return process.pid();
   }
 
   /** Everything the process and its children started (e.g. a Temporal dev server). */
@@ -82,11 +108,20 @@ final class ChildPayrelay implements AutoCloseable {
     return process.waitFor();
   }
 
+  /** The last few thousand characters this process wrote to its log. */
   String tail() throws IOException {
-    String all = Files.readString(log);
-    return all.substring(Math.max(0, all.length() - 4000));
+    String all = written();
+    return all.substring(Math.max(0, all.length() - TAIL_CHARS));
   }
 
+  private String written() throws IOException {
+    try (InputStream in = Files.newInputStream(log)) {
+      in.skipNBytes(logOffset);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Asks the process to stop (SIGTERM), and kills it when it has not within 15 s. */
   @Override
   public void close() throws InterruptedException {
     process.destroy();
