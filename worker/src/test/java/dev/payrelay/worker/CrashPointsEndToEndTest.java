@@ -41,6 +41,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every crash point of issue 10, proven the way the field proves "nothing lost, nothing twice":
@@ -142,38 +144,37 @@ class CrashPointsEndToEndTest {
   }
 
   @Test
-  void webhookBeforeCommit(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.WEBHOOK_BEFORE_COMMIT, test);
+  void everyCrashPoint_hasItsTestHere() throws Exception {
+    Set<String> covered =
+        new HashSet<>(
+            List.of(
+                getClass()
+                    .getDeclaredMethod("paidByCallback_crashedAt", CrashPoint.class)
+                    .getAnnotation(EnumSource.class)
+                    .names()));
+    covered.add(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT.name());
+    covered.add(CrashPoint.OPERATOR_AFTER_COMMIT.name());
+    assertThat(covered)
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.Arrays.stream(CrashPoint.values()).map(Enum::name).toList());
   }
 
-  @Test
-  void webhookAfterCommit(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.WEBHOOK_AFTER_COMMIT, test);
-  }
-
-  @Test
-  void dispatchAfterClaim(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.DISPATCH_AFTER_CLAIM, test);
-  }
-
-  @Test
-  void dispatchAfterHandoff(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.DISPATCH_AFTER_HANDOFF, test);
-  }
-
-  @Test
-  void publishAfterConfirm(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.PUBLISH_AFTER_CONFIRM, test);
-  }
-
-  @Test
-  void publishAfterSent(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.PUBLISH_AFTER_SENT, test);
-  }
-
-  @Test
-  void grantAfterCommit(TestInfo test) throws Exception {
-    paidByCallback(CrashPoint.GRANT_AFTER_COMMIT, test);
+  /** The points a payment confirmed by the channel's callback passes. */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(
+      value = CrashPoint.class,
+      names = {
+        "WEBHOOK_BEFORE_COMMIT",
+        "WEBHOOK_AFTER_COMMIT",
+        "DISPATCH_AFTER_CLAIM",
+        "DISPATCH_AFTER_HANDOFF",
+        "PUBLISH_AFTER_CONFIRM",
+        "PUBLISH_AFTER_SENT",
+        "GRANT_AFTER_COMMIT"
+      })
+  void paidByCallback_crashedAt(CrashPoint point) throws Exception {
+    testName = point.label();
+    paidByCallback(point);
   }
 
   @Test
@@ -234,8 +235,7 @@ class CrashPointsEndToEndTest {
    * The common case: the buyer pays, the channel's callback confirms, the event is published and
    * the courses granted; {@code point} is armed in the api (webhook points) or the worker.
    */
-  private void paidByCallback(CrashPoint point, TestInfo test) throws Exception {
-    testName = test.getTestMethod().orElseThrow().getName();
+  private void paidByCallback(CrashPoint point) throws Exception {
     boolean inApi = point.label().startsWith("webhook.");
     api = start("api", inApi ? withCrash(point, Map.of()) : Map.of());
     worker = start("worker", inApi ? Map.of() : withCrash(point, Map.of()), "--owner", OWNER);
