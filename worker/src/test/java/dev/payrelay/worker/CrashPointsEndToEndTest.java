@@ -18,6 +18,7 @@ import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.io.IOException;
 import java.net.URI;
@@ -329,14 +330,7 @@ class CrashPointsEndToEndTest {
         .atMost(RECOVERED)
         .until(() -> sent(paymentId, "PaymentConfirmed") && granted(paymentId) == COURSES.size());
     assertThat(status(paymentId)).isEqualTo("PAID");
-    assertThat(
-            dsl.fetchCount(
-                OUTBOX_EVENT,
-                OUTBOX_EVENT
-                    .AGGREGATE_ID
-                    .eq(paymentId)
-                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
-        .isEqualTo(1);
+    assertThat(Payments.events(dsl, paymentId, "PaymentConfirmed")).isEqualTo(1);
     assertThat(
             dsl.selectDistinct(ENTITLEMENT.COURSE_ID)
                 .from(ENTITLEMENT)

@@ -5,6 +5,7 @@ import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;
@@ -96,13 +97,7 @@ class GrantRepairEndToEndTest {
         .isEqualTo(PaymentWorkflowState.FULFILLED);
     Thread.sleep(3_000); // more repair passes: the payment is granted, so none hands it over again
     assertThat(granted(paymentId)).isEqualTo(2);
-    assertThat(
-            dsl.fetchCount(
-                OUTBOX_EVENT,
-                OUTBOX_EVENT
-                    .AGGREGATE_ID
-                    .eq(paymentId)
-                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+    assertThat(Payments.events(dsl, paymentId, "PaymentConfirmed"))
         .as("the repair reuses the event; it never writes a new one")
         .isEqualTo(1);
   }

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.channels.sandbox.SandboxMode;
 import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.sql.testing.Payments;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -86,14 +87,7 @@ class UnknownStateEndToEndTest {
     HttpResponse<String> answer = payrelay.postWebhook(cb.raw(), cb.headers());
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.body()).contains("DUPLICATE");
-    assertThat(
-            dsl.fetchCount(
-                OUTBOX_EVENT,
-                OUTBOX_EVENT
-                    .AGGREGATE_ID
-                    .eq(paymentId)
-                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
-        .isEqualTo(1);
+    assertThat(Payments.events(dsl, paymentId, "PaymentConfirmed")).isEqualTo(1);
   }
 
   @Test
@@ -144,14 +138,7 @@ class UnknownStateEndToEndTest {
                     .path("status")
                     .asText()
                     .equals("COMPLETED"));
-    assertThat(
-            dsl.fetchCount(
-                OUTBOX_EVENT,
-                OUTBOX_EVENT
-                    .AGGREGATE_ID
-                    .eq(paymentId)
-                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
-        .isEqualTo(1);
+    assertThat(Payments.events(dsl, paymentId, "PaymentConfirmed")).isEqualTo(1);
     assertThat(
             payrelay
                 .post(

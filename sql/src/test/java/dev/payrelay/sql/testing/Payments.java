@@ -1,5 +1,7 @@
 package dev.payrelay.sql.testing;
 
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
@@ -10,6 +12,7 @@ import dev.payrelay.sql.PaymentStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.jooq.DSLContext;
 
 /** Payment requests for tests. */
 public final class Payments {
@@ -54,5 +57,12 @@ public final class Payments {
         null,
         null,
         Duration.ofMinutes(30));
+  }
+
+  /** How many outbox events of {@code eventType} (its wire name) the payment has. */
+  public static int events(DSLContext dsl, String paymentId, String eventType) {
+    return dsl.fetchCount(
+        OUTBOX_EVENT,
+        OUTBOX_EVENT.AGGREGATE_ID.eq(paymentId).and(OUTBOX_EVENT.EVENT_TYPE.eq(eventType)));
   }
 }
