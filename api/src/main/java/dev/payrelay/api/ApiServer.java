@@ -362,7 +362,9 @@ public final class ApiServer implements AutoCloseable {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof DatabaseUnavailableException
           || t instanceof java.sql.SQLTransientConnectionException
-          || t instanceof java.sql.SQLNonTransientConnectionException) {
+          || t instanceof java.sql.SQLNonTransientConnectionException
+          // Connector/J's CommunicationsException: the link broke mid-statement.
+          || t instanceof java.sql.SQLRecoverableException) {
         return true;
       }
     }
