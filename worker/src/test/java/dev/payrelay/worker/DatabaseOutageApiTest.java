@@ -1,0 +1,109 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.sql.testing.TestDatabase;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The API with its database cut off (through a {@link FaultProxy} in front of the real MariaDB):
+ * readiness says 503 at once, a payment creation is a 503 with Retry-After instead of a 500, and
+ * both recover when the link comes back.
+ */
+class DatabaseOutageApiTest {
+
+  private static TestDatabase db;
+  private static FaultProxy proxy;
+  private static Services services;
+  private static dev.payrelay.api.ApiServer api;
+  private static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws Exception {
+    db = TestDatabase.create(DatabaseOutageApiTest.class);
+    URI direct = URI.create(db.config().jdbcUrl().substring("jdbc:".length()));
+    proxy = FaultProxy.start("db", direct.getHost(), direct.getPort());
+    Map<String, String> env = new HashMap<>();
+    env.put(
+        "PAYRELAY_DB_URL",
+        db.config().jdbcUrl().replace(":" + direct.getPort() + "/", ":" + proxy.port() + "/"));
+    env.put("PAYRELAY_DB_USER", db.config().user());
+    env.put("PAYRELAY_DB_PASSWORD", db.config().password());
+    env.put("PAYRELAY_API_PORT", "0");
+    PayrelayConfig config = PayrelayConfig.fromEnv(env);
+    services =
+        Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    // No Temporal: these requests never signal a workflow.
+    api = ApiRuntime.start(config, services, null, () -> {});
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    api.close();
+    services.close();
+    proxy.close();
+    db.close();
+  }
+
+  @Test
+  void databaseCut_readinessIs503AtOnce_andACreateIs503WithRetryAfter_thenBothRecover()
+      throws Exception {
+    // The first probe opens the pool's connections; on a busy machine it may take longer than
+    // readiness waits, and the next call reads its result.
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> get("/health/ready").statusCode() == 200);
+    proxy.cut();
+    try {
+      long asked = System.nanoTime();
+      HttpResponse<String> ready = get("/health/ready");
+      Duration took = Duration.ofNanos(System.nanoTime() - asked);
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.headers().firstValue("Retry-After")).contains("5");
+      assertThat(took).as("readiness waits at most 0.8 s").isLessThan(Duration.ofSeconds(3));
+      assertThat(get("/health/live").statusCode()).isEqualTo(200);
+
+      HttpResponse<String> create =
+          http.send(
+              HttpRequest.newBuilder(uri("/v1/payments"))
+                  .header("Content-Type", "application/json")
+                  .timeout(Duration.ofSeconds(30))
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"tenantId\":\"t\",\"orderId\":\"o-cut\",\"userId\":\"u\","
+                              + "\"amountMinor\":100,\"currency\":\"USD\",\"courseIds\":[\"c1\"],"
+                              + "\"channel\":\"sandbox\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(create.statusCode()).as(create.body()).isEqualTo(503);
+      assertThat(create.headers().firstValue("Retry-After")).contains("5");
+      assertThat(create.body()).contains("database unavailable");
+    } finally {
+      proxy.restore();
+    }
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> get("/health/ready").statusCode() == 200);
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + api.port() + path);
+  }
+}
