@@ -12,6 +12,7 @@ import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -55,9 +56,9 @@ import org.slf4j.LoggerFactory;
  *       {@code Retry-After}, never a 500
  * </ul>
  *
- * <p>Requests are bounded (Jetty 11): a body that stalls for {@link #BODY_READ_IDLE} or trickles
- * slower than {@link #MIN_REQUEST_BYTES_PER_SECOND} is refused with 408; at most {@link
- * #MAX_CONNECTIONS} connections are open at once.
+ * <p>Requests are bounded: a body that stalls for {@link #BODY_READ_IDLE} (Jetty 11) or is not
+ * complete within {@link #BODY_DEADLINE} (webhooks and payment creation, the unauthenticated
+ * endpoints) is refused with 408; at most {@link #MAX_CONNECTIONS} connections are open at once.
  *
  * <ul>
  *   <li>{@code GET /metrics}: Prometheus text exposition
@@ -71,10 +72,11 @@ public final class ApiServer implements AutoCloseable {
   public static final Duration BODY_READ_IDLE = Duration.ofSeconds(10);
 
   /**
-   * The slowest body payrelay reads, in bytes per second averaged from its first byte; a callback
-   * of a few KiB arrives in milliseconds, a body trickled byte by byte is cut with 408.
+   * How long a webhook or payment-creation body may take from its first read to its last byte: a
+   * body trickled byte by byte is cut with 408 when this runs out. A deadline, not a minimum rate:
+   * a small body that arrives in two pieces a moment apart is a normal request.
    */
-  public static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
+  public static final Duration BODY_DEADLINE = Duration.ofSeconds(30);
 
   /** Open connections the API accepts at once; more wait in the kernel's accept queue. */
   public static final int MAX_CONNECTIONS = 1000;
@@ -87,6 +89,9 @@ public final class ApiServer implements AutoCloseable {
 
   /** What a 503 for an unavailable dependency asks the client to wait, in Retry-After. */
   public static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+
+  /** The largest body of a payment creation, in bytes (Javalin's maxRequestSize too). */
+  static final int MAX_REQUEST_BYTES = 1_000_000;
 
   private final Javalin app;
   private final DatabaseProbe database;
@@ -115,16 +120,14 @@ public final class ApiServer implements AutoCloseable {
             cfg -> {
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
-              cfg.http.maxRequestSize = 1_000_000L;
+              cfg.http.maxRequestSize = MAX_REQUEST_BYTES;
               // A body read that timed out (BODY_READ_IDLE) is the client's: 408, not 500.
               cfg.jetty.timeoutStatus = 408;
               cfg.jetty.modifyHttpConfiguration(
                   http -> {
                     // A blocking body read that gets no byte for this long fails (Jetty 11
-                    // HttpConfiguration#setIdleTimeout), and so does a body trickling in slower
-                    // than the minimum rate (#setMinRequestDataRate): 408, the thread is freed.
+                    // HttpConfiguration#setIdleTimeout): 408, the thread is freed.
                     http.setIdleTimeout(BODY_READ_IDLE.toMillis());
-                    http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND);
                   });
               // Headers are read without a thread; what bounds a flood of idle connections is
               // the connection count: at the limit, Jetty stops accepting and cuts idle ones
@@ -140,7 +143,9 @@ public final class ApiServer implements AutoCloseable {
         "/v1/payments",
         ctx ->
             createPayment(
-                ctx, h.payments(), mapper.readValue(ctx.body(), CreatePaymentRequest.class)));
+                ctx,
+                h.payments(),
+                mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class)));
     app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()));
     app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
     app.post(
@@ -282,11 +287,31 @@ public final class ApiServer implements AutoCloseable {
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
-  private static void webhook(Context ctx, WebhookService webhooks, int limit) throws IOException {
-    byte[] body;
+  /**
+   * Reads at most {@code max} bytes of the request body, within {@link #BODY_DEADLINE} of the first
+   * read; each read waits at most {@link #BODY_READ_IDLE} for bytes (Jetty's idle timeout).
+   *
+   * @throws BadMessageException 408 when the deadline ran out before the body's end
+   */
+  static byte[] readBody(Context ctx, int max) throws IOException {
+    long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
     try (InputStream in = ctx.req().getInputStream()) {
-      body = in.readNBytes(limit + 1);
+      for (int n;
+          body.size() < max
+              && (n = in.read(chunk, 0, Math.min(chunk.length, max - body.size()))) >= 0; ) {
+        body.write(chunk, 0, n);
+        if (System.nanoTime() > deadline) {
+          throw new BadMessageException(408, "body not complete within " + BODY_DEADLINE);
+        }
+      }
     }
+    return body.toByteArray();
+  }
+
+  private static void webhook(Context ctx, WebhookService webhooks, int limit) throws IOException {
+    byte[] body = readBody(ctx, limit + 1);
     boolean truncated = body.length > limit;
     WebhookResponse r =
         webhooks.handle(

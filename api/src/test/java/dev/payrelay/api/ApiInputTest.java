@@ -194,9 +194,9 @@ class ApiInputTest {
       }
       Socket stalled = slow.remove(slow.size() - 1);
       assertThat(get("/health").statusCode()).isEqualTo(200);
-      // One byte per 200 ms on each: far below the minimum rate, never idle long enough to time
-      // out. The server must end every one of them within the bound, not keep them for 1000 s.
-      long bound = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      // One byte per 200 ms on each: never idle long enough to time out, but never complete
+      // within the body deadline. The server must end every one, not keep them for 1000 s.
+      long bound = System.nanoTime() + ApiServer.BODY_DEADLINE.plusSeconds(15).toNanos();
       List<String> answers = new ArrayList<>();
       while (answers.size() < slow.size() && System.nanoTime() < bound) {
         for (Socket s : slow) {
@@ -223,6 +223,30 @@ class ApiInputTest {
       for (Socket s : slow) {
         s.close();
       }
+    }
+  }
+
+  @Test
+  void aSmallBodyInTwoPiecesAMomentApart_isAnsweredNormally_notCutAsSlow() throws Exception {
+    byte[] body = "{\"unknown\":1}".getBytes(StandardCharsets.US_ASCII);
+    try (Socket s = new Socket("127.0.0.1", api.port())) {
+      s.setSoTimeout(15_000);
+      s.getOutputStream()
+          .write(
+              ("POST /v1/payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      + "Content-Length: "
+                      + body.length
+                      + "\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().write(body, 0, 4);
+      s.getOutputStream().flush();
+      Thread.sleep(1_500);
+      s.getOutputStream().write(body, 4, body.length - 4);
+      s.getOutputStream().flush();
+      String status = new String(s.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+      assertThat(status)
+          .as("judged on its content (unknown field), not on its pace")
+          .isEqualTo("HTTP/1.1 400");
     }
   }
 
