@@ -54,8 +54,8 @@ final class Soak {
             () -> {
               out.printf(
                   "%nsoak stopped early: children stopped; left database %s, exchange %s, queue"
-                      + " %s%n",
-                  names.databaseName(), names.exchange(), names.queue());
+                      + " %s, Temporal namespace %s%n",
+                  names.databaseName(), names.exchange(), names.queue(), names.namespace());
               out.flush();
               stack.close();
             },
@@ -146,16 +146,23 @@ final class Soak {
     stack.children().close();
     SoakNames names = stack.names();
     if (!passed || plan.keep()) {
-      return "database %s, exchange %s, queue %s (kept%s)"
+      return "database %s, exchange %s, queue %s, Temporal namespace %s (kept%s)"
           .formatted(
               names.databaseName(),
               names.exchange(),
               names.queue(),
+              names.namespace(),
               passed ? " as asked" : " for inspection");
     }
     tap.deleteTopology(names.exchange(), names.queue());
     stack.dropDatabase();
-    return "nothing: database, exchange and queue removed (--keep keeps them)";
+    try {
+      stack.deleteNamespace();
+    } catch (RuntimeException e) {
+      return "Temporal namespace %s (not deleted: %s); database, exchange and queue removed"
+          .formatted(names.namespace(), e.getMessage());
+    }
+    return "nothing: database, exchange, queue and Temporal namespace removed (--keep keeps them)";
   }
 
   private static String settings(PayrelayConfig config) {

@@ -65,13 +65,28 @@ final class SoakCommand implements Callable<Integer> {
 
   @Option(
       names = "--keep",
-      description = "Keep the soak's database, exchange and queue when it passes too.")
+      description =
+          "Keep the soak's database, exchange, queue and Temporal namespace when it passes too.")
   boolean keep;
+
+  private static void positive(String option, double value) {
+    if (!(value > 0)) {
+      throw new IllegalArgumentException(option + " must be positive, was " + value);
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
-    if (minutes <= 0 || rate <= 0 || drainMinutes <= 0) {
-      throw new IllegalArgumentException("--minutes, --rate and --drain-minutes must be positive");
+    positive("--minutes", minutes);
+    positive("--rate", rate);
+    positive("--drain-minutes", drainMinutes);
+    if (dir != null) {
+      // Checked before the soak creates its database, exchange, queue and namespace.
+      try {
+        java.nio.file.Files.createDirectories(dir);
+      } catch (java.io.IOException | RuntimeException e) {
+        throw new IllegalArgumentException("--dir " + dir + ": cannot create it: " + e, e);
+      }
     }
     SoakPlan plan =
         new SoakPlan(

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  * @param violations everything that broke a rule: the audit's, the checker's, a failed restart
  * @param settings what the soak set that changes payrelay's behaviour
  * @param logs the children's log files
- * @param leftBehind what the run left in place (its database, exchange and queue), or "nothing"
+ * @param leftBehind what the run left in place (its database, exchange, queue and Temporal
+ *     namespace), or "nothing"
  */
 record SoakReport(
     String id,

@@ -137,6 +137,11 @@ final class SoakStack implements AutoCloseable {
   }
 
   /** Drops the soak's database (a soak that passed leaves nothing behind unless asked to). */
+  /** Deletes the soak's Temporal namespace with its workflows (the unpaid payments' still run). */
+  void deleteNamespace() {
+    temporal.deleteNamespace();
+  }
+
   void dropDatabase() {
     database.dsl().execute("DROP DATABASE IF EXISTS `" + names.databaseName() + "`");
   }

@@ -5,6 +5,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
+import io.temporal.api.operatorservice.v1.DeleteNamespaceRequest;
 import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
@@ -197,12 +198,28 @@ public final class TemporalConnection implements AutoCloseable {
     }
   }
 
+  /**
+   * Deletes this connection's namespace with everything in it, running workflows included (the
+   * server removes it in the background), e.g. a soak's own namespace after it passed.
+   *
+   * @throws StatusRuntimeException when the server refuses (e.g. the namespace is {@code default})
+   */
+  void deleteNamespace() {
+    operator()
+        .blockingStub()
+        .deleteNamespace(DeleteNamespaceRequest.newBuilder().setNamespace(namespace).build());
+    log.info("deleted namespace {}", namespace);
+  }
+
+  private OperatorServiceStubs operator() {
+    return OperatorServiceStubs.newServiceStubs(
+        OperatorServiceStubsOptions.newBuilder()
+            .setChannel(stubs.getRawChannel())
+            .validateAndBuildWithDefaults());
+  }
+
   private void registerSearchAttributes() {
-    OperatorServiceStubs operator =
-        OperatorServiceStubs.newServiceStubs(
-            OperatorServiceStubsOptions.newBuilder()
-                .setChannel(stubs.getRawChannel())
-                .validateAndBuildWithDefaults());
+    OperatorServiceStubs operator = operator();
     Set<String> wanted =
         PaymentSearchAttributes.ALL.stream()
             .map(key -> key.getName())
