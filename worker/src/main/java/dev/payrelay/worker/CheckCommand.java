@@ -152,7 +152,14 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     int repaired = (int) entries.stream().filter(CheckReport.Entry::repairedNow).count();
-    report(new CheckReport(checkedAt, olderThan.toSeconds(), entries, repaired), temporalProblem);
+    report(
+        new CheckReport(
+            checkedAt,
+            olderThan.toSeconds(),
+            entries,
+            repaired,
+            CheckReport.kindsAtLimit(entries, scope.limit())),
+        temporalProblem);
     if (temporalProblem != null) {
       return fail(
           spec.commandLine().getErr(),

@@ -83,8 +83,10 @@ enum CheckRepair {
                   + id
                   + " --action ACCEPT_AS_PAID ...)";
           case PAID_WITHOUT_ENTITLEMENT, PAID_WITHOUT_WORKFLOW, WORKFLOW_STATE_MISMATCH ->
-              "its PaymentConfirmed event was purged: ./payrelay reconcile --date <the day it was"
-                  + " paid> re-grants it (ENTITLEMENT_MISSING)";
+              "no PaymentConfirmed event to hand over: purged after the SENT retention, or never"
+                  + " written (then a PAID_WITHOUT_CONFIRMED_EVENT finding says so, and that comes"
+                  + " first); for a purged one, ./payrelay reconcile --date <the day it was paid>"
+                  + " re-grants it (ENTITLEMENT_MISSING)";
           case EVENT_NOT_SENT -> "hand the event over again: ./payrelay check --repair";
         };
   }

@@ -17,7 +17,7 @@ import java.util.List;
  *  "findings": [{"paymentId": "pay_…", "kind": "PAID_WITHOUT_ENTITLEMENT",
  *                "reason": "PAID 2h05m ago; 1 of 2 purchased course(s) not granted …",
  *                "eventId": "…" or null, "repair": "REGRANT"}],
- *  "repaired": 0}
+ *  "repaired": 0, "limitReached": []}
  * }</pre>
  *
  * @param checkedAt when the check started, by the database clock (UTC, ISO-8601)
@@ -25,9 +25,16 @@ import java.util.List;
  * @param findings every finding, database checks first, in {@link dev.payrelay.sql.FindingKind}
  *     order
  * @param repaired how many findings {@code --repair} repaired (signal sent and audited)
+ * @param limitReached the finding kinds that reached {@code --limit}: more of them may exist (run
+ *     again after repairing, or with a higher limit); empty when every check saw all it looked for
  */
-@JsonPropertyOrder({"checkedAt", "olderThanSeconds", "findings", "repaired"})
-record CheckReport(Instant checkedAt, long olderThanSeconds, List<Entry> findings, int repaired) {
+@JsonPropertyOrder({"checkedAt", "olderThanSeconds", "findings", "repaired", "limitReached"})
+record CheckReport(
+    Instant checkedAt,
+    long olderThanSeconds,
+    List<Entry> findings,
+    int repaired,
+    List<String> limitReached) {
 
   /**
    * One finding.
@@ -51,6 +58,20 @@ record CheckReport(Instant checkedAt, long olderThanSeconds, List<Entry> finding
 
   CheckReport {
     findings = List.copyOf(findings);
+    limitReached = List.copyOf(limitReached);
+  }
+
+  /** The kinds among {@code findings} with at least {@code limit} findings. */
+  static List<String> kindsAtLimit(List<Entry> findings, int limit) {
+    return findings.stream()
+        .collect(
+            java.util.stream.Collectors.groupingBy(
+                Entry::kind, java.util.TreeMap::new, java.util.stream.Collectors.counting()))
+        .entrySet()
+        .stream()
+        .filter(e -> e.getValue() >= limit)
+        .map(java.util.Map.Entry::getKey)
+        .toList();
   }
 
   /** The JSON form, one object, pretty-printed. */
@@ -73,5 +94,8 @@ record CheckReport(Instant checkedAt, long olderThanSeconds, List<Entry> finding
       out.printf("%-28s repair: %s%n", "", e.repair());
     }
     out.printf("%d finding(s); %d repaired%n", findings.size(), repaired);
+    if (!limitReached.isEmpty()) {
+      out.printf("--limit reached for %s: more may exist%n", String.join(", ", limitReached));
+    }
   }
 }

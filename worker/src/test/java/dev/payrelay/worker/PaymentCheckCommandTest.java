@@ -125,7 +125,7 @@ class PaymentCheckCommandTest {
     assertThat(run.exit()).isEqualTo(CheckCommand.FOUND);
     JsonNode report = JSON.readTree(run.out());
     assertThat(fieldNames(report))
-        .containsExactly("checkedAt", "olderThanSeconds", "findings", "repaired");
+        .containsExactly("checkedAt", "olderThanSeconds", "findings", "repaired", "limitReached");
     assertThat(report.path("olderThanSeconds").asLong()).isEqualTo(600);
     assertThat(report.path("repaired").asInt()).isZero();
     assertThat(report.path("checkedAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
