@@ -64,6 +64,13 @@ public record Services(
   /** As {@link #over(Database, PrometheusMeterRegistry)}, armed with {@code crashPoints}. */
   public static Services over(
       Database database, PrometheusMeterRegistry metrics, CrashPoints crashPoints) {
+    if (crashPoints.armed()) {
+      org.slf4j.LoggerFactory.getLogger(Services.class)
+          .warn(
+              "PAYRELAY_CRASH_AT={}: this process halts (exit {}) at that crash point",
+              crashPoints,
+              CrashPoints.HALT_STATUS);
+    }
     OutboxWriter writer = new OutboxWriter(new EventJson());
     PaymentStore payments = new PaymentStore(database.dsl(), writer);
     return new Services(
