@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
     name = "check",
     mixinStandardHelpOptions = true,
     description = {
-      "List every payment that breaks payrelay's rules, with reasons:",
+      "List every payment that breaks payrelay's rules, with reasons.",
       "  PAID without its PaymentConfirmed event;",
       "  events not SENT past the age (PENDING, DISPATCHED, DEAD);",
       "  PAID without all entitlements past the age;",

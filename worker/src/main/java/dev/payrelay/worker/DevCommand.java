@@ -10,13 +10,14 @@ import picocli.CommandLine.Option;
     name = "dev",
     mixinStandardHelpOptions = true,
     description = {
-      "Run everything: database migrated, Temporal, worker, API, sandbox. Creates the database if",
-      "missing. Temporal is the Temporal CLI's dev server (a real server: Web UI on :8233, SQLite",
-      "under PAYRELAY_DATA_DIR so workflows survive a restart), started as a child process unless",
-      "one already listens on PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set.",
-      "Prints where each part listens and the UI link of each payment it hands to Temporal.",
-      "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672 (./payrelay runs",
-      "deploy/local/setup.sh to install and start them)."
+      "Run everything: database migrated, Temporal, worker, API, sandbox.",
+      "Creates the database if missing. Temporal is the Temporal CLI's dev server",
+      "(a real server: Web UI on :8233, SQLite under PAYRELAY_DATA_DIR so workflows",
+      "survive a restart), started as a child process unless one already listens on",
+      "PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set. Prints where",
+      "each part listens and the UI link of each payment it hands to Temporal.",
+      "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672",
+      "(./payrelay runs deploy/local/setup.sh to install and start them)."
     })
 final class DevCommand implements Callable<Integer> {
 

@@ -18,8 +18,9 @@ import picocli.CommandLine.Option;
     name = "reconcile",
     mixinStandardHelpOptions = true,
     description = {
-      "Start recon-{channel}-{date} (re-running a day is idempotent), wait for it, print the summary:",
-      "gaps per kind and repairs done or pending. The worker also runs yesterday's day by itself."
+      "Reconcile a day's statement: start recon-{channel}-{date} and wait for it.",
+      "Re-running a day is idempotent. Prints the summary: gaps per kind and repairs",
+      "done or pending. The worker also runs yesterday's day by itself."
     })
 final class ReconcileCommand implements Callable<Integer> {
 

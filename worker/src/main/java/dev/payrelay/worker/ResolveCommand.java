@@ -13,11 +13,14 @@ import picocli.CommandLine.Parameters;
     name = "resolve",
     mixinStandardHelpOptions = true,
     description = {
-      "Send the resolve signal to a payment's workflow (the same signal as the admin API and the",
-      "Temporal UI). Invalid requests are refused and audited in operator_action as REJECTED.",
-      "Actions: ACCEPT_AS_PAID (mark PAID with the channel's transaction and amount, then grant),",
-      "CLOSE (closed at the channel first, then no entitlement; refused if the channel says",
-      "PAID), MARK_FOR_REFUND (record it; the refund comes later)."
+      "Send the resolve signal to a payment's workflow.",
+      "The same signal as the admin API and the Temporal UI. Invalid requests are",
+      "refused and audited in operator_action as REJECTED. Actions:",
+      "  ACCEPT_AS_PAID   mark PAID with the channel's transaction and amount,",
+      "                   then grant;",
+      "  CLOSE            closed at the channel first, then no entitlement; refused",
+      "                   if the channel says PAID;",
+      "  MARK_FOR_REFUND  record it; the refund comes later."
     })
 final class ResolveCommand implements Callable<Integer> {
 

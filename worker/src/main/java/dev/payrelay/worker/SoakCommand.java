@@ -17,12 +17,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Prove 'nothing lost, nothing twice' under faults.",
-      "Runs payrelay api, worker and sandbox as child processes on a fresh database, its own",
-      "exchange, queue and Temporal namespace; the children reach the database and RabbitMQ",
-      "through fault proxies. Buyers create payments through the API and pay them at the sandbox",
-      "while, at random moments (--seed), the API or the worker is killed with SIGKILL and started",
-      "again, and the database or the broker is cut off for some seconds. Then it drains, checks",
-      "the invariants (its own counts, and 'payrelay check' where there is one) and prints a report.",
+      "Runs payrelay api, worker and sandbox as child processes on a fresh database",
+      "and its own exchange, queue and Temporal namespace; the children reach the",
+      "database and RabbitMQ through fault proxies. Buyers create payments through",
+      "the API and pay them at the sandbox while, at random moments (--seed), the",
+      "API or the worker is killed with SIGKILL and started again, and the database",
+      "or the broker is cut off for some seconds. Then it drains, checks the",
+      "invariants (its own counts, then 'payrelay check') and prints a report.",
       "Exits 0 only with no violations."
     })
 final class SoakCommand implements Callable<Integer> {
