@@ -96,15 +96,21 @@ final class HistoryRecorder {
     await()
         .atMost(TIMEOUT)
         .ignoreExceptions()
-        .until(
-            () ->
-                status(chain(first).getLast())
-                    != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+        .until(() -> status(chain(first).getLast()), HistoryRecorder::closedForGood);
     List<Run> runs = chain(first);
     assertThat(status(runs.getLast()))
         .as("last run of %s", first)
         .isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED);
     return runs;
+  }
+
+  /**
+   * Whether a run with this status ended its chain. A run read as still open while the chain was
+   * followed may have continued as new by the time its status is read: that is not the end.
+   */
+  private static boolean closedForGood(WorkflowExecutionStatus status) {
+    return status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING
+        && status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW;
   }
 
   /** The runs from {@code first} on, following each run that continued as new to the next. */
