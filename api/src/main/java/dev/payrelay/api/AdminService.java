@@ -21,8 +21,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Operator fixes from the admin API and the CLI: both send the same {@code resolve} signal the
- * Temporal UI would. A request that could never apply is refused here and audited as REJECTED.
+ * Operator fixes from the admin API (which the CLI calls): the same {@code resolve} signal the
+ * Temporal UI would send. A request that could never apply is refused here and audited as REJECTED.
+ *
+ * <p>Every method acts for a caller, an {@link ApiKey}: its operator is the one recorded in every
+ * audit row (an {@code operator} field in a request body is ignored), and a payment or event of a
+ * tenant the key may not act for is answered as if it did not exist (404), so a key learns nothing
+ * about other tenants.
  */
 public final class AdminService {
 
@@ -33,16 +38,20 @@ public final class AdminService {
    * @param workflowId the workflow signalled
    * @param signalled true when the signal was sent (its result shows in the workflow's state query
    *     and in {@code operator_action})
+   * @param operator the operator recorded, the caller key's
    */
-  public record ResolveAnswer(String paymentId, String workflowId, boolean signalled) {}
+  public record ResolveAnswer(
+      String paymentId, String workflowId, boolean signalled, String operator) {}
 
   /**
    * What the admin API answers for an event operation.
    *
    * @param eventId the event
+   * @param paymentId the payment the event belongs to
    * @param workflowId the payment workflow signalled
+   * @param operator the operator recorded, the caller key's
    */
-  public record EventAnswer(String eventId, String workflowId) {}
+  public record EventAnswer(String eventId, String paymentId, String workflowId, String operator) {}
 
   private final PaymentResolutions resolutions;
   private final DeadEvents deadEvents;
@@ -65,20 +74,25 @@ public final class AdminService {
   }
 
   /**
-   * Validates and sends a {@code resolve} signal.
+   * Validates and sends a {@code resolve} signal as {@code caller}'s operator.
    *
-   * @throws NotFoundException if there is no such payment
+   * @param signal the request's reason and action; its operator is replaced by the caller's
+   * @throws NotFoundException if there is no such payment, or it is another tenant's
    * @throws BadRequestException for a missing operator or reason or an unknown action (audited as
    *     REJECTED)
    * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
    *     REJECTED, "not delivered"); the operator may send it again
    */
-  public ResolveAnswer resolve(String paymentId, ResolveSignal signal) {
+  public ResolveAnswer resolve(String paymentId, ResolveSignal signal, ApiKey caller) {
     PaymentRow payment =
         payments
             .find(paymentId)
+            .filter(p -> caller.mayActFor(p.tenantId()))
             .orElseThrow(() -> new NotFoundException("no payment " + paymentId));
-    ResolveSignal request = signal == null ? new ResolveSignal(null, null, null) : signal;
+    ResolveSignal request =
+        signal == null
+            ? new ResolveSignal(caller.operator(), null, null)
+            : new ResolveSignal(caller.operator(), signal.reason(), signal.action());
     String why = request.invalidBecause();
     if (why != null) {
       ResolutionOutcome audit =
@@ -102,7 +116,7 @@ public final class AdminService {
                       notDeliveredWhy)
                   .actionId());
     }
-    return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true);
+    return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true, caller.operator());
   }
 
   /**
@@ -126,18 +140,34 @@ public final class AdminService {
   }
 
   /**
-   * Asks the event's payment workflow to replay ({@code replay=true}) or discard a DEAD event.
+   * One outbox event ({@code aggregateId} is its payment's id).
    *
-   * @throws NotFoundException if there is no such event
-   * @throws BadRequestException for a missing operator or reason (audited as REJECTED)
+   * @throws NotFoundException if there is no such event, or its payment is another tenant's
+   */
+  public OutboxRow event(String eventId, ApiKey caller) {
+    OutboxRow event =
+        outbox.find(eventId).orElseThrow(() -> new NotFoundException("no outbox event " + eventId));
+    payments
+        .find(event.aggregateId())
+        .filter(p -> caller.mayActFor(p.tenantId()))
+        .orElseThrow(() -> new NotFoundException("no outbox event " + eventId));
+    return event;
+  }
+
+  /**
+   * Asks the event's payment workflow to replay ({@code replay=true}) or discard a DEAD event, as
+   * {@code caller}'s operator.
+   *
+   * @throws NotFoundException if there is no such event, or its payment is another tenant's
+   * @throws BadRequestException for a missing reason (audited as REJECTED)
    * @throws ConflictException if the event is not DEAD (audited as REJECTED)
    * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
    *     REJECTED, "not delivered")
    */
-  public EventAnswer operateOnEvent(
-      String eventId, String operator, String reason, boolean replay) {
-    OutboxRow event =
-        outbox.find(eventId).orElseThrow(() -> new NotFoundException("no outbox event " + eventId));
+  public EventAnswer operateOnEvent(String eventId, String reason, boolean replay, ApiKey caller) {
+    OutboxRow event = event(eventId, caller);
+    PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
+    String operator = caller.operator();
     EventOperatorSignal signal = new EventOperatorSignal(eventId, operator, reason);
     String why = signal.invalidBecause();
     if (why != null) {
@@ -156,7 +186,6 @@ public final class AdminService {
               .actionId();
       throw new ConflictException(refused + " (audited as operator_action " + audit + ")");
     }
-    PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
     String action = replay ? "REPLAY_EVENT" : "DISCARD_EVENT";
     try {
       if (replay) {
@@ -171,7 +200,8 @@ public final class AdminService {
           notDeliveredWhy ->
               deadEvents.reject(eventId, operator, reason, action, notDeliveredWhy).actionId());
     }
-    return new EventAnswer(eventId, WorkflowIds.payment(payment.paymentId()));
+    return new EventAnswer(
+        eventId, payment.paymentId(), WorkflowIds.payment(payment.paymentId()), operator);
   }
 
   /**
@@ -198,12 +228,12 @@ public final class AdminService {
 
   /**
    * Replays every DEAD event matching {@code eventType} (null for all), oldest first, up to {@code
-   * limit}; each replay is its own signal and audit row.
+   * limit}, as {@code caller}'s operator; each replay is its own signal and audit row.
    */
-  public List<EventAnswer> replayAll(String eventType, String operator, String reason, int limit) {
+  public List<EventAnswer> replayAll(String eventType, String reason, int limit, ApiKey caller) {
     List<EventAnswer> answers = new ArrayList<>();
     for (OutboxListing dead : outbox(OutboxStatus.DEAD.name(), eventType, 0, limit)) {
-      answers.add(operateOnEvent(dead.eventId(), operator, reason, true));
+      answers.add(operateOnEvent(dead.eventId(), reason, true, caller));
     }
     return answers;
   }

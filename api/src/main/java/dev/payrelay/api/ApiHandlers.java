@@ -16,6 +16,7 @@ import java.util.function.BooleanSupplier;
  * @param databaseUp whether the database answers, for {@code /health}
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
  *     (their first bytes) and refused with 413
+ * @param keys the API keys accepted on the payment and admin endpoints
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -26,4 +27,5 @@ public record ApiHandlers(
     PaymentListingAdmin listing,
     PrometheusMeterRegistry metrics,
     BooleanSupplier databaseUp,
-    int webhookBodyLimit) {}
+    int webhookBodyLimit,
+    ApiKeys keys) {}

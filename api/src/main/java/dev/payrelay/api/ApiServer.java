@@ -24,31 +24,41 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * payrelay's HTTP API (Javalin):
+ * payrelay's HTTP API (Javalin). Endpoints marked with a role need an API key ({@code
+ * Authorization: Bearer prk_...}, {@link ApiKeys}) whose {@link Role} includes it: none or an
+ * unknown one is 401 with {@code WWW-Authenticate: Bearer}, too small a role 403. A key limited to
+ * some tenants sees another tenant's payment or event as missing (404), is refused 403 on payment
+ * creation for another tenant and on the endpoints that span tenants. The operator recorded in
+ * every audit row is the key's; an {@code operator} field in a body is ignored.
  *
  * <ul>
- *   <li>{@code POST /v1/payments} (optional {@code Idempotency-Key} header): 201 created, 200 for
- *       an idempotent repeat, 400 invalid, 422 key reused with another body, 502 channel
+ *   <li>{@code POST /v1/payments} [operate] (optional {@code Idempotency-Key} header): 201 created,
+ *       200 for an idempotent repeat, 400 invalid, 422 key reused with another body, 502 channel
  *       unavailable
- *   <li>{@code GET /v1/payments/{id}}: the payment, its outbox events and entitlements; 404
- *   <li>{@code POST /v1/webhooks/{channel}}: channel callbacks, answered in the channel's protocol
- *   <li>{@code POST /v1/admin/payments/{id}/resolve} {@code {operator, reason, action}}: 202 signal
+ *   <li>{@code GET /v1/payments/{id}} [read]: the payment, its outbox events and entitlements; 404
+ *   <li>{@code POST /v1/webhooks/{channel}} (no key: verified by the channel's signature): channel
+ *       callbacks, answered in the channel's protocol
+ *   <li>{@code POST /v1/admin/payments/{id}/resolve} [operate] {@code {reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
  *   <li>{@code GET
- *       /v1/admin/payments?state=NEEDS_ATTENTION&tenantId=&channel=&limit=100&pageToken=}: payment
- *       workflows by their search attributes, {@code {query, payments:[...], nextPageToken}}; the
- *       query is the List Filter the Temporal UI takes; 400 unknown state, unsafe tenant or
- *       channel, limit outside 1..1000; 503 when Temporal is unreachable or cannot list
- *   <li>{@code GET /v1/admin/outbox?status=DEAD&eventType=&olderThanSeconds=&limit=}: rows for
- *       operators with age, attempts and last error
- *   <li>{@code POST /v1/admin/outbox/{eventId}/replay} and {@code .../discard} {@code {operator,
- *       reason}}: 202 signal sent to the payment's workflow, 409 not DEAD (audited); {@code POST
- *       /v1/admin/outbox/replay} {@code {operator, reason, eventType?, limit?}} replays every
- *       matching DEAD event
- *   <li>{@code POST /v1/admin/reconciliations} {@code {channel, date}}: 202, starts {@code
- *       recon-{channel}-{date}}; {@code GET /v1/admin/reconciliations/{channel}/{date}}: the day's
- *       run and counts per kind and repair status (404 if never run)
+ *       /v1/admin/payments?state=NEEDS_ATTENTION&tenantId=&channel=&limit=100&pageToken=} [read]:
+ *       payment workflows by their search attributes, {@code {query, payments:[...],
+ *       nextPageToken}}; the query is the List Filter the Temporal UI takes; a key limited to one
+ *       tenant lists that tenant's; 400 unknown state, unsafe tenant or channel, limit outside
+ *       1..1000; 503 when Temporal is unreachable or cannot list
+ *   <li>{@code GET /v1/admin/outbox?status=DEAD&eventType=&olderThanSeconds=&limit=} [read, every
+ *       tenant]: rows for operators with age, attempts and last error; {@code GET
+ *       /v1/admin/outbox/{eventId}} [read]: one event, its payment's id as {@code aggregateId}
+ *   <li>{@code POST /v1/admin/outbox/{eventId}/replay} and {@code .../discard} [operate] {@code
+ *       {reason}}: 202 signal sent to the payment's workflow, 409 not DEAD (audited); {@code POST
+ *       /v1/admin/outbox/replay} [admin, every tenant] {@code {reason, eventType?, limit?}} replays
+ *       every matching DEAD event
+ *   <li>{@code POST /v1/admin/reconciliations} [admin, every tenant] {@code {channel, date}}: 202,
+ *       starts {@code recon-{channel}-{date}}; {@code GET
+ *       /v1/admin/reconciliations/{channel}/{date}} [read, every tenant]: the day's run and counts
+ *       per kind and repair status (404 if never run)
+ *   <li>{@code GET /metrics}: Prometheus text exposition
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
  *   <li>{@code GET /health/ready} (and {@code /health}): 200 when the database answered within
  *       {@link #READY_WAIT}, else 503 with {@code Retry-After} (readiness)
@@ -56,13 +66,13 @@ import org.slf4j.LoggerFactory;
  *       {@code Retry-After}, never a 500
  * </ul>
  *
- * <p>Requests are bounded: a body that stalls for {@link #BODY_READ_IDLE} (Jetty 11) or is not
- * complete within {@link #BODY_DEADLINE} (webhooks and payment creation, the unauthenticated
- * endpoints) is refused with 408; at most {@link #MAX_CONNECTIONS} connections are open at once.
+ * <p>With a separate admin listener, {@code /v1/admin/...} and {@code /metrics} are served only
+ * there (with the health endpoints and {@code GET /v1/payments/{id}}), so the public listener that
+ * channels reach has no admin surface at all.
  *
- * <ul>
- *   <li>{@code GET /metrics}: Prometheus text exposition
- * </ul>
+ * <p>Requests are bounded: a body that stalls for {@link #BODY_READ_IDLE} (Jetty 11) or is not
+ * complete within {@link #BODY_DEADLINE} (webhooks and payment creation) is refused with 408; at
+ * most {@link #MAX_CONNECTIONS} connections are open at once.
  */
 public final class ApiServer implements AutoCloseable {
 
@@ -93,8 +103,12 @@ public final class ApiServer implements AutoCloseable {
   /** The largest body of a payment creation, in bytes (Javalin's maxRequestSize too). */
   static final int MAX_REQUEST_BYTES = 1_000_000;
 
+  private static final String CALLER = "payrelay.caller";
+
   private final Javalin app;
+  private final Javalin admin;
   private final DatabaseProbe database;
+  private final ApiKeys keys;
 
   /**
    * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
@@ -111,11 +125,49 @@ public final class ApiServer implements AutoCloseable {
         .build();
   }
 
-  /** Builds (does not start) the server. */
+  /** Builds (does not start) the server, admin endpoints on the same listener as the rest. */
   public ApiServer(ApiHandlers h) {
+    this(h, false);
+  }
+
+  /**
+   * Builds (does not start) the server.
+   *
+   * @param separateAdmin whether {@code /v1/admin/...} and {@code /metrics} get their own listener
+   *     ({@link #start(String, int, String, int)}); on the public one they then answer 404
+   */
+  public ApiServer(ApiHandlers h, boolean separateAdmin) {
     ObjectMapper mapper = jsonMapper();
     this.database = new DatabaseProbe(h.databaseUp());
-    this.app =
+    this.keys = h.keys();
+    this.app = javalin(mapper);
+    app.post(
+        "/v1/payments",
+        ctx -> {
+          CreatePaymentRequest request =
+              mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
+          if (request != null && request.tenantId() != null) {
+            requireTenant(ctx, request.tenantId());
+          }
+          createPayment(ctx, h.payments(), request);
+        },
+        Role.OPERATE);
+    app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
+    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    health(app);
+    this.admin = separateAdmin ? javalin(mapper) : null;
+    Javalin adminApp = separateAdmin ? admin : app;
+    adminRoutes(adminApp, h, mapper);
+    if (separateAdmin) {
+      health(admin);
+      // Operators read a payment's trail where they act on it.
+      admin.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
+    }
+  }
+
+  /** A Javalin with payrelay's limits, authentication and error mapping, no routes yet. */
+  private Javalin javalin(ObjectMapper mapper) {
+    Javalin j =
         Javalin.create(
             cfg -> {
               cfg.showJavalinBanner = false;
@@ -139,15 +191,81 @@ public final class ApiServer implements AutoCloseable {
                     server.addBean(limit);
                   });
             });
-    app.post(
-        "/v1/payments",
-        ctx ->
-            createPayment(
-                ctx,
-                h.payments(),
-                mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class)));
-    app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()));
-    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    j.beforeMatched(this::authenticate);
+    errors(j);
+    return j;
+  }
+
+  /**
+   * Admits a request to a route that names a {@link Role} only with an API key ({@code
+   * Authorization: Bearer prk_...}, RFC 6750 §2.1) whose role includes it; the key is then the
+   * request's {@link #caller(Context)}. Routes without a role (webhooks, health, metrics) are open.
+   */
+  private void authenticate(Context ctx) {
+    Role needed =
+        ctx.routeRoles().stream()
+            .filter(Role.class::isInstance)
+            .map(Role.class::cast)
+            .findFirst()
+            .orElse(null);
+    if (needed == null) {
+      return;
+    }
+    String header = ctx.header("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new UnauthorizedException(
+          "an API key is required: Authorization: Bearer prk_<id>_<secret>");
+    }
+    ApiKey key =
+        keys.authenticate(header.substring(7).strip())
+            .orElseThrow(
+                () -> {
+                  log.warn("{} {}: refused an unknown API key", ctx.method(), ctx.path());
+                  return new UnauthorizedException("unknown API key");
+                });
+    if (!key.role().includes(needed)) {
+      log.warn(
+          "{} {}: API key {} ({}) lacks role {}",
+          ctx.method(),
+          ctx.path(),
+          key.id(),
+          key.role().label(),
+          needed.label());
+      throw new ForbiddenException(
+          "this API key's role is " + key.role().label() + "; this needs " + needed.label());
+    }
+    ctx.attribute(CALLER, key);
+  }
+
+  /** The API key the request was admitted with (routes that name a {@link Role}). */
+  static ApiKey caller(Context ctx) {
+    return java.util.Objects.requireNonNull(ctx.attribute(CALLER), "route without a role");
+  }
+
+  /** Refuses (403) a caller that may not act for {@code tenant}. */
+  private static void requireTenant(Context ctx, String tenant) {
+    if (!caller(ctx).mayActFor(tenant)) {
+      throw new ForbiddenException("this API key may not act for tenant " + tenant);
+    }
+  }
+
+  /** Refuses (403) a caller limited to some tenants, for endpoints that span every tenant. */
+  private static ApiKey everyTenant(Context ctx) {
+    ApiKey key = caller(ctx);
+    if (!key.allTenants()) {
+      throw new ForbiddenException(
+          "this endpoint spans every tenant; it needs an API key for tenants '*'");
+    }
+    return key;
+  }
+
+  private void health(Javalin j) {
+    j.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
+    j.get("/health/ready", this::ready);
+    j.get("/health", this::ready);
+  }
+
+  private static void adminRoutes(Javalin app, ApiHandlers h, ObjectMapper mapper) {
     app.post(
         "/v1/admin/payments/{id}/resolve",
         ctx ->
@@ -156,35 +274,62 @@ public final class ApiServer implements AutoCloseable {
                     h.admin()
                         .resolve(
                             ctx.pathParam("id"),
-                            mapper.readValue(ctx.body(), ResolveSignal.class))));
+                            mapper.readValue(ctx.body(), ResolveSignal.class),
+                            caller(ctx))),
+        Role.OPERATE);
     app.get(
         "/v1/admin/payments",
-        ctx ->
-            ctx.json(
-                h.listing()
-                    .list(
-                        ctx.queryParam("state"),
-                        ctx.queryParam("tenantId"),
-                        ctx.queryParam("channel"),
-                        intParam(ctx, "limit"),
-                        ctx.queryParam("pageToken"))));
+        ctx -> {
+          ApiKey key = caller(ctx);
+          String tenant = ctx.queryParam("tenantId");
+          if (tenant != null && !tenant.isBlank()) {
+            requireTenant(ctx, tenant);
+          } else if (!key.allTenants()) {
+            if (key.tenants().size() != 1) {
+              throw new BadRequestException(
+                  "tenantId is required: this API key may act for " + key.tenants());
+            }
+            tenant = key.tenants().iterator().next();
+          }
+          ctx.json(
+              h.listing()
+                  .list(
+                      ctx.queryParam("state"),
+                      tenant,
+                      ctx.queryParam("channel"),
+                      intParam(ctx, "limit"),
+                      ctx.queryParam("pageToken")));
+        },
+        Role.READ);
     app.get(
         "/v1/admin/outbox",
-        ctx ->
-            ctx.json(
-                h.admin()
-                    .outbox(
-                        ctx.queryParam("status"),
-                        ctx.queryParam("eventType"),
-                        longParam(ctx, "olderThanSeconds", 0),
-                        (int) longParam(ctx, "limit", 100))));
+        ctx -> {
+          everyTenant(ctx);
+          ctx.json(
+              h.admin()
+                  .outbox(
+                      ctx.queryParam("status"),
+                      ctx.queryParam("eventType"),
+                      longParam(ctx, "olderThanSeconds", 0),
+                      (int) longParam(ctx, "limit", 100)));
+        },
+        Role.READ);
+    app.get(
+        "/v1/admin/outbox/{eventId}",
+        ctx -> ctx.json(h.admin().event(ctx.pathParam("eventId"), caller(ctx))),
+        Role.READ);
     app.post(
-        "/v1/admin/outbox/{eventId}/replay", ctx -> eventOperation(ctx, h.admin(), mapper, true));
+        "/v1/admin/outbox/{eventId}/replay",
+        ctx -> eventOperation(ctx, h.admin(), mapper, true),
+        Role.OPERATE);
     app.post(
-        "/v1/admin/outbox/{eventId}/discard", ctx -> eventOperation(ctx, h.admin(), mapper, false));
+        "/v1/admin/outbox/{eventId}/discard",
+        ctx -> eventOperation(ctx, h.admin(), mapper, false),
+        Role.OPERATE);
     app.post(
         "/v1/admin/outbox/replay",
         ctx -> {
+          ApiKey key = everyTenant(ctx);
           ReplayAllRequest r = mapper.readValue(ctx.body(), ReplayAllRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body is required");
@@ -193,30 +338,40 @@ public final class ApiServer implements AutoCloseable {
               .json(
                   h.admin()
                       .replayAll(
-                          r.eventType(),
-                          r.operator(),
-                          r.reason(),
-                          r.limit() == null ? 100 : r.limit()));
-        });
+                          r.eventType(), r.reason(), r.limit() == null ? 100 : r.limit(), key));
+        },
+        Role.ADMIN);
     app.post(
         "/v1/admin/reconciliations",
         ctx -> {
+          everyTenant(ctx);
           ReconcileRequest r = mapper.readValue(ctx.body(), ReconcileRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body {channel, date} is required");
           }
           ctx.status(202).json(h.reconciliations().start(r.channel(), r.date()));
-        });
+        },
+        Role.ADMIN);
     app.get(
         "/v1/admin/reconciliations/{channel}/{date}",
-        ctx ->
-            ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date"))));
-    app.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
-    app.get("/health/ready", this::ready);
-    app.get("/health", this::ready);
+        ctx -> {
+          everyTenant(ctx);
+          ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date")));
+        },
+        Role.READ);
     app.get(
         "/metrics",
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
+  }
+
+  private static void errors(Javalin app) {
+    app.exception(
+        UnauthorizedException.class,
+        (e, ctx) -> {
+          ctx.header("WWW-Authenticate", "Bearer realm=\"payrelay\"");
+          error(ctx, 401, e.getMessage());
+        });
+    app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
@@ -263,15 +418,42 @@ public final class ApiServer implements AutoCloseable {
     return null;
   }
 
-  /** Starts listening on {@code host:port} (0 = any free port). */
+  /**
+   * Starts listening on {@code host:port} (0 = any free port).
+   *
+   * @throws IllegalStateException if built with a separate admin listener
+   */
   public ApiServer start(String host, int port) {
+    if (admin != null) {
+      throw new IllegalStateException("built with a separate admin listener: give its address");
+    }
     app.start(host, port);
     return this;
   }
 
-  /** The bound port. */
+  /**
+   * Starts the public listener on {@code host:port} and the admin one on {@code
+   * adminHost:adminPort} (0 = any free port).
+   *
+   * @throws IllegalStateException if built without a separate admin listener
+   */
+  public ApiServer start(String host, int port, String adminHost, int adminPort) {
+    if (admin == null) {
+      throw new IllegalStateException("built without a separate admin listener");
+    }
+    app.start(host, port);
+    admin.start(adminHost, adminPort);
+    return this;
+  }
+
+  /** The bound port of the public listener. */
   public int port() {
     return app.port();
+  }
+
+  /** The bound port of the admin listener: {@link #port()} when there is no separate one. */
+  public int adminPort() {
+    return admin == null ? app.port() : admin.port();
   }
 
   /** {@code request} is null for a JSON {@code null} body; the service refuses it with a 400. */
@@ -281,9 +463,11 @@ public final class ApiServer implements AutoCloseable {
     ctx.status(view.created() ? 201 : 200).json(view);
   }
 
+  /** Another tenant's payment is answered like a missing one: a key learns nothing about it. */
   private static void trail(Context ctx, PaymentQueries queries) {
     queries
         .trail(ctx.pathParam("id"))
+        .filter(t -> caller(ctx).mayActFor(t.payment().tenantId()))
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
@@ -326,7 +510,7 @@ public final class ApiServer implements AutoCloseable {
   /**
    * Body of {@code POST /v1/admin/outbox/replay}.
    *
-   * @param operator who decides
+   * @param operator ignored: the operator is the API key's
    * @param reason why
    * @param eventType only DEAD events of this type, or null for all
    * @param limit at most this many (default 100)
@@ -341,7 +525,12 @@ public final class ApiServer implements AutoCloseable {
    */
   record ReconcileRequest(String channel, String date) {}
 
-  /** Body of the single-event operations: {@code {operator, reason}}. */
+  /**
+   * Body of the single-event operations: {@code {reason}}.
+   *
+   * @param operator ignored: the operator is the API key's
+   * @param reason why
+   */
   record OperatorRequest(String operator, String reason) {}
 
   private static void eventOperation(
@@ -350,10 +539,7 @@ public final class ApiServer implements AutoCloseable {
     ctx.status(202)
         .json(
             admin.operateOnEvent(
-                ctx.pathParam("eventId"),
-                r == null ? null : r.operator(),
-                r == null ? null : r.reason(),
-                replay));
+                ctx.pathParam("eventId"), r == null ? null : r.reason(), replay, caller(ctx)));
   }
 
   private static long longParam(Context ctx, String name, long fallback) {
@@ -403,6 +589,9 @@ public final class ApiServer implements AutoCloseable {
   @Override
   public void close() {
     app.stop();
+    if (admin != null) {
+      admin.stop();
+    }
     database.close();
   }
 }

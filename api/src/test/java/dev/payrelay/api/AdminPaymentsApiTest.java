@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class AdminPaymentsApiTest {
 
+  private static final ApiKeys.Issued READER =
+      ApiKeys.issue(Role.READ, "rita", java.util.Set.of(ApiKey.ALL_TENANTS));
+
   private static final HttpClient http = HttpClient.newHttpClient();
   private static WorkflowServiceStubs stubs;
   private static String temporalTarget;
@@ -55,7 +58,8 @@ class AdminPaymentsApiTest {
                     new PaymentListingAdmin(new PaymentListing(client)),
                     null,
                     () -> true,
-                    0))
+                    0,
+                    ApiKeys.of(java.util.List.of(READER.key()))))
             .start("127.0.0.1", 0);
   }
 
@@ -114,7 +118,9 @@ class AdminPaymentsApiTest {
 
   private static HttpResponse<String> get(String path) throws Exception {
     return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path)).build(),
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path))
+            .header("Authorization", "Bearer " + READER.token())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

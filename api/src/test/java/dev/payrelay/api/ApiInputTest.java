@@ -7,30 +7,20 @@ import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.payrelay.channels.sandbox.SandboxChannel;
-import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentAudit;
-import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import dev.payrelay.workflows.ChannelQueryPolicy;
-import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
@@ -61,71 +51,32 @@ import org.junit.jupiter.api.Test;
  */
 class ApiInputTest {
 
-  private static final String SECRET = "api-input-secret";
-  private static final String MERCHANT = Payments.MERCHANT;
+  private static final String SECRET = TestApi.SECRET;
+  private static final String MERCHANT = TestApi.MERCHANT;
 
+  private static TestApi fixture;
   private static TestDatabase db;
   private static DSLContext dsl;
   private static PaymentStore payments;
   private static ApiServer api;
-  private static RecordingSignals signals;
+  private static TestApi.RecordingSignals signals;
   private static OutboxStore outbox;
   private static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() {
-    db = TestDatabase.create(ApiInputTest.class);
-    dsl = db.database().dsl();
-    OutboxWriter writer = new OutboxWriter(new EventJson());
-    payments = new PaymentStore(dsl, writer);
-    SandboxChannel sandbox =
-        new SandboxChannel(
-            new SandboxChannelConfig(
-                URI.create("http://127.0.0.1:9"),
-                MERCHANT,
-                SECRET,
-                URI.create("http://127.0.0.1:9/v1/webhooks/sandbox"),
-                Duration.ofMinutes(5),
-                Duration.ofSeconds(1)),
-            Clock.systemUTC(),
-            HttpClient.newHttpClient());
-    ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    PaymentResolutions resolutions = new PaymentResolutions(dsl, payments, writer);
-    signals = new RecordingSignals();
-    outbox = new OutboxStore(dsl);
-    api =
-        new ApiServer(
-                new ApiHandlers(
-                    new PaymentService(
-                        payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
-                    new PaymentQueries(
-                        payments,
-                        new OutboxStore(dsl),
-                        new EntitlementStore(dsl, payments),
-                        new PaymentAudit(dsl)),
-                    new WebhookService(
-                        new WebhookInboxStore(dsl),
-                        new PaymentLedger(dsl, payments, writer),
-                        channels,
-                        metrics,
-                        Clock.systemUTC(),
-                        () -> {}),
-                    new AdminService(
-                        resolutions, new DeadEvents(dsl), payments, new OutboxStore(dsl), signals),
-                    new ReconciliationAdmin(
-                        new Reconciliation(dsl, payments, writer), channels, null),
-                    null, // listing by state: AdminPaymentsApiTest
-                    metrics,
-                    () -> true,
-                    4096))
-            .start("127.0.0.1", 0);
+    fixture = new TestApi(ApiInputTest.class, false);
+    db = fixture.db;
+    dsl = fixture.dsl;
+    payments = fixture.payments;
+    api = fixture.server;
+    signals = fixture.signals;
+    outbox = fixture.outbox;
   }
 
   @AfterAll
   static void stop() {
-    api.close();
-    db.close();
+    fixture.close();
   }
 
   @Test
@@ -155,7 +106,9 @@ class ApiInputTest {
       assertThatThrownBy(
               () ->
                   admin.resolve(
-                      p.paymentId(), new ResolveSignal("alice", "by phone", "ACCEPT_AS_PAID")))
+                      p.paymentId(),
+                      new ResolveSignal(null, "by phone", "ACCEPT_AS_PAID"),
+                      fixture.admin.key()))
           .isInstanceOf(ServiceUnavailableException.class)
           .hasMessageContaining("Temporal unavailable")
           .hasMessageContaining("not delivered (audited as operator_action");
@@ -234,7 +187,9 @@ class ApiInputTest {
       s.getOutputStream()
           .write(
               ("POST /v1/payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                      + "Content-Length: "
+                      + "Authorization: Bearer "
+                      + fixture.admin.token()
+                      + "\r\nContent-Length: "
                       + body.length
                       + "\r\n\r\n")
                   .getBytes(StandardCharsets.US_ASCII));
@@ -439,17 +394,14 @@ class ApiInputTest {
   }
 
   @Test
-  void adminResolve_withoutOperatorOrWithUnknownAction_is400_andAuditedAsRejected()
-      throws Exception {
+  void adminResolve_withoutReasonOrWithUnknownAction_is400_andAuditedAsRejected() throws Exception {
     PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
 
-    HttpResponse<String> noOperator =
-        admin(p.paymentId(), "{\"reason\":\"r\",\"action\":\"CLOSE\"}");
-    HttpResponse<String> badAction =
-        admin(p.paymentId(), "{\"operator\":\"bob\",\"reason\":\"r\",\"action\":\"DROP\"}");
+    HttpResponse<String> noReason = admin(p.paymentId(), "{\"action\":\"CLOSE\"}");
+    HttpResponse<String> badAction = admin(p.paymentId(), "{\"reason\":\"r\",\"action\":\"DROP\"}");
 
-    assertThat(noOperator.statusCode()).isEqualTo(400);
-    assertThat(noOperator.body()).contains("operator is required");
+    assertThat(noReason.statusCode()).isEqualTo(400);
+    assertThat(noReason.body()).contains("reason is required");
     assertThat(badAction.statusCode()).isEqualTo(400);
     assertThat(
             dsl.fetchCount(
@@ -471,7 +423,7 @@ class ApiInputTest {
 
     assertThat(sent.statusCode()).isEqualTo(202);
     assertThat(sent.body()).contains("payment-" + p.paymentId());
-    assertThat(signals.sent).contains("resolve " + p.paymentId() + " CLOSE");
+    assertThat(signals.sent).contains("resolve " + p.paymentId() + " CLOSE bob");
   }
 
   @Test
@@ -502,7 +454,7 @@ class ApiInputTest {
                 OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
         .isEqualTo(1);
     assertThat(replay.statusCode()).isEqualTo(202);
-    assertThat(signals.sent).contains("replayEvent " + p.paymentId() + " " + eventId);
+    assertThat(signals.sent).contains("replayEvent " + p.paymentId() + " " + eventId + " bob");
   }
 
   @Test
@@ -540,53 +492,16 @@ class ApiInputTest {
   }
 
   /** Records the signals the admin API sends; Temporal itself is exercised in the worker's E2E. */
-  private static final class RecordingSignals implements PaymentSignals {
-    final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @Override
-    public void resolve(PaymentRow payment, ResolveSignal signal) {
-      sent.add("resolve " + payment.paymentId() + " " + signal.action());
-    }
-
-    @Override
-    public void replayEvent(PaymentRow payment, EventOperatorSignal signal) {
-      sent.add("replayEvent " + payment.paymentId() + " " + signal.eventId());
-    }
-
-    @Override
-    public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
-      sent.add("discardEvent " + payment.paymentId() + " " + signal.eventId());
-    }
-  }
-
   private static HttpResponse<String> get(String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path)).build(),
-        HttpResponse.BodyHandlers.ofString());
+    return fixture.send("GET", false, path, null, fixture.admin.token());
   }
 
   private static HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + path))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return fixture.send("POST", false, path, body, fixture.admin.token());
   }
 
   private static HttpResponse<String> admin(String paymentId, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://127.0.0.1:"
-                        + api.port()
-                        + "/v1/admin/payments/"
-                        + paymentId
-                        + "/resolve"))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return post("/v1/admin/payments/" + paymentId + "/resolve", body);
   }
 
   private static Map<String, String> signed(byte[] raw) {
@@ -605,6 +520,7 @@ class ApiInputTest {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + "/v1/payments"))
             .header("Content-Type", "application/json")
+            .header("Authorization", "Bearer " + fixture.admin.token())
             .POST(HttpRequest.BodyPublishers.ofString(body));
     if (idempotencyKey != null) {
       b.header("Idempotency-Key", idempotencyKey);

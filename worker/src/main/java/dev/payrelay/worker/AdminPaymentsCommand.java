@@ -1,13 +1,6 @@
 package dev.payrelay.worker;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.payrelay.api.ApiServer;
-import dev.payrelay.api.BadRequestException;
-import dev.payrelay.api.PaymentListingAdmin;
-import dev.payrelay.api.ServiceUnavailableException;
-import dev.payrelay.workflows.PaymentListing;
-import dev.payrelay.workflows.PaymentListingPage;
-import dev.payrelay.workflows.PaymentListingRow;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -21,7 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code payrelay admin payments}: payment workflows by state, tenant and channel, asked of
  * Temporal's visibility store with the same query as {@code GET /v1/admin/payments} and the Web
- * UI's query box. Exit codes: 0 listed (possibly nothing), 2 bad input, 3 Temporal cannot list.
+ * UI's query box, through the admin API. Exit codes: 0 listed (possibly nothing), 2 bad input, 3
+ * Temporal cannot list or the API is unreachable, 4 not allowed.
  */
 @Command(
     name = "payments",
@@ -33,8 +27,8 @@ import picocli.CommandLine.Spec;
     })
 final class AdminPaymentsCommand implements Callable<Integer> {
 
-  static final int BAD_INPUT = 2;
-  static final int TEMPORAL_UNAVAILABLE = 3;
+  static final int BAD_INPUT = AdminClient.REFUSED;
+  static final int TEMPORAL_UNAVAILABLE = AdminClient.UNAVAILABLE;
 
   private static final String ROW = "%-40s %-16s %-16s %-12s %-10s %-20s %-20s %s%n";
 
@@ -64,56 +58,61 @@ final class AdminPaymentsCommand implements Callable<Integer> {
   boolean json;
 
   @Override
-  public Integer call() throws JsonProcessingException {
+  public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    try (TemporalConnection temporal = TemporalConnection.client(admin.config().temporal())) {
-      PaymentListingPage page =
-          new PaymentListingAdmin(new PaymentListing(temporal.client()))
-              .list(state, tenant, channel, limit, pageToken);
+    try {
+      JsonNode page =
+          new AdminClient(admin.config().access())
+              .get(
+                  "/v1/admin/payments",
+                  AdminClient.params(
+                      "state", state,
+                      "tenantId", tenant,
+                      "channel", channel,
+                      "limit", limit,
+                      "pageToken", pageToken));
       if (json) {
-        out.println(
-            ApiServer.jsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(page));
+        out.println(AdminClient.pretty(page));
       } else {
         print(page, out);
       }
       out.flush();
-      return 0;
-    } catch (BadRequestException e) {
+      return AdminClient.OK;
+    } catch (AdminClient.Failure e) {
       err.println("payrelay: " + e.getMessage());
       err.flush();
-      return BAD_INPUT;
-    } catch (ServiceUnavailableException e) {
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return TEMPORAL_UNAVAILABLE;
+      return e.exitCode;
     }
   }
 
   /** The query, a table of the page's rows, their count and how to ask for the next page. */
-  static void print(PaymentListingPage page, PrintWriter out) {
-    out.println("query: " + page.query());
+  static void print(JsonNode page, PrintWriter out) {
+    out.println("query: " + page.path("query").asText());
     out.printf(
         ROW, "PAYMENT", "STATE", "TENANT", "CHANNEL", "STATUS", "STARTED", "CLOSED", "ORDER");
-    for (PaymentListingRow r : page.payments()) {
+    for (JsonNode r : page.path("payments")) {
       out.printf(
           ROW,
-          r.paymentId(),
-          r.paymentState(),
-          r.tenantId(),
-          r.channel(),
-          r.executionStatus(),
-          time(r.startTime()),
-          time(r.closeTime()),
-          r.orderId());
+          r.path("paymentId").asText(),
+          r.path("paymentState").asText(),
+          r.path("tenantId").asText(),
+          r.path("channel").asText(),
+          r.path("executionStatus").asText(),
+          time(r.path("startTime")),
+          time(r.path("closeTime")),
+          r.path("orderId").asText());
     }
-    out.printf("%d payment(s)%n", page.payments().size());
-    if (page.nextPageToken() != null) {
-      out.println("more: --page-token " + page.nextPageToken());
+    out.printf("%d payment(s)%n", page.path("payments").size());
+    JsonNode next = page.path("nextPageToken");
+    if (!next.isMissingNode() && !next.isNull()) {
+      out.println("more: --page-token " + next.asText());
     }
   }
 
-  private static String time(Instant t) {
-    return t == null ? "-" : t.truncatedTo(ChronoUnit.SECONDS).toString();
+  private static String time(JsonNode t) {
+    return t.isMissingNode() || t.isNull()
+        ? "-"
+        : Instant.parse(t.asText()).truncatedTo(ChronoUnit.SECONDS).toString();
   }
 }

@@ -27,8 +27,15 @@ final class ApiCommand implements Callable<Integer> {
             config.crashPoints());
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
     TemporalConnection temporal = TemporalConnection.client(config.temporal());
-    ApiServer api = ApiRuntime.start(config, services, temporal.client(), () -> {});
-    System.out.printf("api listening on http://%s:%d%n", config.api().host(), api.port());
+    ApiServer api =
+        ApiRuntime.start(config, services, config.access().keys(), temporal.client(), () -> {});
+    System.out.printf(
+        "api listening on http://%s:%d (%d API key(s))%n",
+        config.api().host(), api.port(), config.access().keys().size());
+    if (config.access().adminPort() != null) {
+      System.out.printf(
+          "admin api listening on http://%s:%d%n", config.access().adminHost(), api.adminPort());
+    }
     PayrelayCommand.runUntilStopped(
         () -> {
           api.close();

@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
+import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.api.PaymentListingAdmin;
@@ -25,23 +26,44 @@ import java.util.List;
  */
 public final class ApiRuntime {
 
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ApiRuntime.class);
+
   private ApiRuntime() {}
 
   /**
-   * Builds and starts the API server on the configured host and port.
+   * Builds and starts the API server on the configured host and port, with the admin endpoints on
+   * their own listener when {@code PAYRELAY_ADMIN_PORT} is set.
    *
+   * @param keys the API keys accepted (the configured ones, or dev's own)
    * @param temporal the client admin signals go through (the API accepts callbacks without it)
    * @param outboxCommitted called after each local commit that wrote an outbox event
    */
   public static ApiServer start(
-      PayrelayConfig config, Services services, WorkflowClient temporal, Runnable outboxCommitted) {
-    return build(config, services, temporal, outboxCommitted)
-        .start(config.api().host(), config.api().port());
+      PayrelayConfig config,
+      Services services,
+      ApiKeys keys,
+      WorkflowClient temporal,
+      Runnable outboxCommitted) {
+    if (keys.isEmpty()) {
+      log.warn(
+          "no API keys configured (PAYRELAY_API_KEYS, PAYRELAY_API_KEYS_FILE): payment and admin"
+              + " endpoints answer 401 to every request");
+    }
+    PayrelayConfig.AccessSettings access = config.access();
+    ApiServer server = build(config, services, keys, temporal, outboxCommitted);
+    return access.adminPort() == null
+        ? server.start(config.api().host(), config.api().port())
+        : server.start(
+            config.api().host(), config.api().port(), access.adminHost(), access.adminPort());
   }
 
   /** Builds (does not start) the API server. */
   public static ApiServer build(
-      PayrelayConfig config, Services services, WorkflowClient temporal, Runnable outboxCommitted) {
+      PayrelayConfig config,
+      Services services,
+      ApiKeys keys,
+      WorkflowClient temporal,
+      Runnable outboxCommitted) {
     ChannelRegistry channels = new ChannelRegistry(List.of(sandboxChannel(config)));
     return new ApiServer(
         new ApiHandlers(
@@ -64,23 +86,20 @@ public final class ApiRuntime {
                 Clock.systemUTC(),
                 outboxCommitted,
                 services.crashPoints()),
-            admin(config, services, temporal),
+            new AdminService(
+                services.resolutions(),
+                services.deadEvents(),
+                services.payments(),
+                services.outbox(),
+                new TemporalPaymentSignals(
+                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries())),
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),
             services::databaseUp,
-            config.api().webhookBodyLimit()));
-  }
-
-  /** The operator service the admin API and the CLI share. */
-  static AdminService admin(PayrelayConfig config, Services services, WorkflowClient temporal) {
-    return new AdminService(
-        services.resolutions(),
-        services.deadEvents(),
-        services.payments(),
-        services.outbox(),
-        new TemporalPaymentSignals(
-            temporal, config.amqp().publishRetries(), config.temporal().channelQueries()));
+            config.api().webhookBodyLimit(),
+            keys),
+        config.access().adminPort() != null);
   }
 
   /** The sandbox channel adapter as configured (the API and the worker both use it). */

@@ -68,15 +68,11 @@ enum CheckRepair {
               "find how PAID committed without its event (restored backup? hand edit?) and tell"
                   + " consumers by hand; writing a new event is no automatic repair";
           case EVENT_DEAD ->
-              "./payrelay outbox replay "
-                  + f.eventId()
-                  + " --operator <you> --reason <why> (or discard it)";
+              "./payrelay outbox replay " + f.eventId() + " --reason <why> (or discard it)";
           case ENTITLEMENT_NOT_PURCHASED ->
               "review the grant; revoke it by hand if payment " + id + " does not owe it";
           case PAID_TWICE ->
-              "./payrelay resolve "
-                  + id
-                  + " --action MARK_FOR_REFUND --operator <you> --reason <why>";
+              "./payrelay resolve " + id + " --action MARK_FOR_REFUND --reason <why>";
           case ENTITLED_NOT_PAID ->
               "revoke its entitlements by hand (or, if the channel holds its money and it has a"
                   + " PAID_AFTER_CLOSE exception: ./payrelay resolve "

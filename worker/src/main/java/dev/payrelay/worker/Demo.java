@@ -172,18 +172,28 @@ public final class Demo {
   private JsonNode get(String paymentId) throws Exception {
     HttpResponse<String> r =
         http.send(
-            HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)).GET().build(),
+            authorized(HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)))
+                .GET()
+                .build(),
             HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(r.body());
   }
 
+  /** The request with the API key of {@code PAYRELAY_API_KEY} (or dev's own), when there is one. */
+  private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+    String key = config.access().clientKey();
+    return key == null ? request : request.header("Authorization", "Bearer " + key);
+  }
+
+  /** A POST; with {@code idempotencyKey} it is one to payrelay's API, which gets the API key. */
   private JsonNode post(URI uri, String body, String idempotencyKey) throws Exception {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body));
     if (idempotencyKey != null) {
-      request.header("Idempotency-Key", idempotencyKey);
+      // Only payrelay's own API gets the key, never the channel.
+      authorized(request).header("Idempotency-Key", idempotencyKey);
     }
     HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() / 100 != 2) {

@@ -39,7 +39,10 @@ final class DemoCommand implements Callable<Integer> {
       stack = DevStack.start(config, System.out);
     }
     try {
-      boolean ok = new Demo(config, api, System.out).run(Duration.ofSeconds(timeoutSeconds));
+      // Read again: a dev started here has just written its API key.
+      boolean ok =
+          new Demo(PayrelayCommand.config(), api, System.out)
+              .run(Duration.ofSeconds(timeoutSeconds));
       return ok ? 0 : 1;
     } finally {
       if (stack != null) {

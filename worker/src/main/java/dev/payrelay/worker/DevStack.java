@@ -1,19 +1,26 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.api.ApiKey;
+import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.Database;
+import dev.payrelay.worker.PayrelayConfig.AccessSettings;
 import dev.payrelay.workflows.WorkflowIds;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
@@ -93,11 +100,48 @@ public final class DevStack implements AutoCloseable {
           q.queue(),
           q.routingKeyPattern());
     }
-    ApiServer api = ApiRuntime.start(config, services, temporal.client(), worker::wakeDispatcher);
+    ApiKeys keys = config.access().keys();
+    if (keys.isEmpty()) {
+      Path file = config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);
+      keys = ApiKeys.of(List.of(devKey(file).key()));
+      out.printf(
+          "api key    %s (admin, every tenant, operator dev; the CLI reads it; set"
+              + " PAYRELAY_API_KEYS to use your own)%n",
+          file.toAbsolutePath().normalize());
+    }
+    ApiServer api =
+        ApiRuntime.start(config, services, keys, temporal.client(), worker::wakeDispatcher);
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
+    if (config.access().adminPort() != null) {
+      out.printf("admin api  http://%s:%d%n", config.access().adminHost(), api.adminPort());
+    }
     return new DevStack(services, workerServices, temporal, sandbox, worker, api);
+  }
+
+  /**
+   * dev's own API key: the one kept in {@code file} (owner-only permissions), or a new one written
+   * there, so the CLI in another terminal and later runs of dev share it.
+   */
+  static ApiKeys.Issued devKey(Path file) {
+    try {
+      if (Files.isReadable(file)) {
+        return ApiKeys.accept(
+            Files.readString(file).strip(), Role.ADMIN, "dev", Set.of(ApiKey.ALL_TENANTS));
+      }
+      ApiKeys.Issued fresh = ApiKeys.issue(Role.ADMIN, "dev", Set.of(ApiKey.ALL_TENANTS));
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Files.writeString(
+          Files.createFile(
+              file,
+              java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                  java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))),
+          fresh.token() + "\n");
+      return fresh;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot keep dev's API key in " + file, e);
+    }
   }
 
   private static void printTemporal(

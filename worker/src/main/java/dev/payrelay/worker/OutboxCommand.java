@@ -1,16 +1,22 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.api.AdminService;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.OutboxListing;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
-/** {@code payrelay outbox}: inspect DEAD or stuck outbox events, replay or discard them. */
+/**
+ * {@code payrelay outbox}: inspect DEAD or stuck outbox events, replay or discard them, through the
+ * admin API. Exit codes as {@link AdminClient}'s.
+ */
 @Command(
     name = "outbox",
     mixinStandardHelpOptions = true,
@@ -22,18 +28,59 @@ import picocli.CommandLine.Parameters;
     })
 final class OutboxCommand implements Runnable {
 
+  private static final String ROW = "%-36s %-36s %-24s %-10s %8s %8s  %s%n";
+
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
+
   @Override
   public void run() {
-    new picocli.CommandLine(this).usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** Runs {@code work} with an admin service over this process's configuration. */
-  static <T> T withAdmin(Function<AdminService, T> work) {
-    PayrelayConfig config = PayrelayCommand.config();
-    try (Services services = Services.over(Database.open(config.database()));
-        TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-      return work.apply(ApiRuntime.admin(config, services, temporal.client()));
+  /** Runs {@code work} against the admin API; prints a failure and returns its exit code. */
+  int withAdmin(CommandSpec command, Work work) throws InterruptedException {
+    try {
+      return work.run(new AdminClient(payrelay.configuration().access()));
+    } catch (AdminClient.Failure e) {
+      PrintWriter err = command.commandLine().getErr();
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return e.exitCode;
     }
+  }
+
+  /** Something a subcommand does with the admin API; returns the exit code. */
+  interface Work {
+    int run(AdminClient admin) throws InterruptedException;
+  }
+
+  /** Signals one event's replay or discard and waits for its workflow's verdict. */
+  private static int operateOnEvent(
+      AdminClient admin,
+      CommandSpec spec,
+      String eventId,
+      String reason,
+      boolean replay,
+      int waitSeconds,
+      boolean json)
+      throws InterruptedException {
+    String verb = replay ? "replay" : "discard";
+    String paymentId =
+        admin.get("/v1/admin/outbox/" + eventId, Map.of()).path("aggregateId").asText();
+    List<JsonNode> before = admin.operatorActions(paymentId);
+    JsonNode sent =
+        admin.post("/v1/admin/outbox/" + eventId + "/" + verb, Map.of("reason", reason));
+    String operator = sent.path("operator").asText();
+    return OperatorVerdict.print(
+        admin.awaitOutcome(
+            paymentId, eventId, operator, reason, before, Duration.ofSeconds(waitSeconds)),
+        verb + " of " + eventId + " by " + operator,
+        waitSeconds,
+        json,
+        spec.commandLine().getOut(),
+        spec.commandLine().getErr());
   }
 
   @Command(
@@ -41,6 +88,10 @@ final class OutboxCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "List outbox rows, oldest first.")
   static final class ListRows implements Callable<Integer> {
+    @ParentCommand OutboxCommand outbox;
+
+    @Spec CommandSpec spec;
+
     @Option(
         names = "--status",
         defaultValue = "DEAD",
@@ -59,35 +110,64 @@ final class OutboxCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "100")
     int limit;
 
+    @Option(names = "--json", description = "Print the admin API's JSON instead of a table.")
+    boolean json;
+
     @Override
-    public Integer call() {
-      List<OutboxListing> rows =
-          withAdmin(a -> a.outbox(status, eventType, olderThanSeconds, limit));
-      System.out.printf(
-          "%-36s %-36s %-24s %-10s %8s %8s  %s%n",
-          "EVENT", "PAYMENT", "TYPE", "STATUS", "ATTEMPTS", "AGE_S", "LAST_ERROR");
-      for (OutboxListing r : rows) {
-        System.out.printf(
-            "%-36s %-36s %-24s %-10s %8d %8d  %s%n",
-            r.eventId(),
-            r.paymentId(),
-            r.eventType(),
-            r.status(),
-            r.attempts(),
-            r.ageSeconds(),
-            r.lastError() == null ? "" : r.lastError());
-      }
-      System.out.printf("%d row(s)%n", rows.size());
-      return 0;
+    public Integer call() throws InterruptedException {
+      return outbox.withAdmin(
+          spec,
+          admin -> {
+            JsonNode rows =
+                admin.get(
+                    "/v1/admin/outbox",
+                    AdminClient.params(
+                        "status",
+                        status,
+                        "eventType",
+                        eventType,
+                        "olderThanSeconds",
+                        olderThanSeconds,
+                        "limit",
+                        limit));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+              out.println(AdminClient.pretty(rows));
+            } else {
+              out.printf(
+                  ROW, "EVENT", "PAYMENT", "TYPE", "STATUS", "ATTEMPTS", "AGE_S", "LAST_ERROR");
+              for (JsonNode r : rows) {
+                out.printf(
+                    ROW,
+                    r.path("eventId").asText(),
+                    r.path("paymentId").asText(),
+                    r.path("eventType").asText(),
+                    r.path("status").asText(),
+                    r.path("attempts").asText(),
+                    r.path("ageSeconds").asText(),
+                    r.path("lastError").isNull() ? "" : r.path("lastError").asText());
+              }
+              out.printf("%d row(s)%n", rows.size());
+            }
+            out.flush();
+            return AdminClient.OK;
+          });
     }
   }
 
   @Command(
       name = "replay",
       mixinStandardHelpOptions = true,
-      description =
-          "Replay a DEAD event (or --all matching) with the same event id, by signal; audited.")
+      description = {
+        "Replay a DEAD event with the same event id, by signal; audited.",
+        "With one event id, waits for the workflow's verdict; --all replays every DEAD",
+        "event (an admin key for every tenant) and reports what it signalled."
+      })
   static final class Replay implements Callable<Integer> {
+    @ParentCommand OutboxCommand outbox;
+
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", arity = "0..1", description = "The DEAD event's id (omit with --all).")
     String eventId;
 
@@ -97,28 +177,51 @@ final class OutboxCommand implements Runnable {
     @Option(names = "--event-type", description = "With --all: only this event type.")
     String eventType;
 
-    @Option(names = "--operator", required = true)
-    String operator;
-
     @Option(names = "--reason", required = true)
     String reason;
 
+    @Option(
+        names = "--wait-seconds",
+        defaultValue = "30",
+        description = "How long to wait for the verdict (default ${DEFAULT-VALUE}).")
+    int waitSeconds;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
       if (all == (eventId != null)) {
-        System.err.println("payrelay: give either an event id or --all");
-        return 2;
+        spec.commandLine().getErr().println("payrelay: give either an event id or --all");
+        spec.commandLine().getErr().flush();
+        return AdminClient.REFUSED;
       }
-      List<AdminService.EventAnswer> answers =
-          withAdmin(
-              a ->
-                  all
-                      ? a.replayAll(eventType, operator, reason, 1000)
-                      : List.of(a.operateOnEvent(eventId, operator, reason, true)));
-      answers.forEach(
-          x -> System.out.printf("replay of %s signalled to %s%n", x.eventId(), x.workflowId()));
-      System.out.printf("%d event(s) signalled for replay%n", answers.size());
-      return 0;
+      return outbox.withAdmin(
+          spec,
+          admin -> {
+            if (!all) {
+              return operateOnEvent(admin, spec, eventId, reason, true, waitSeconds, json);
+            }
+            JsonNode answers =
+                admin.post(
+                    "/v1/admin/outbox/replay",
+                    eventType == null
+                        ? Map.of("reason", reason, "limit", 1000)
+                        : Map.of("reason", reason, "limit", 1000, "eventType", eventType));
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+              out.println(AdminClient.pretty(answers));
+            } else {
+              answers.forEach(
+                  a ->
+                      out.printf(
+                          "replay of %s signalled to %s%n",
+                          a.path("eventId").asText(), a.path("workflowId").asText()));
+              out.printf("%d event(s) signalled for replay%n", answers.size());
+            }
+            out.flush();
+            return AdminClient.OK;
+          });
     }
   }
 
@@ -127,21 +230,29 @@ final class OutboxCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Close a DEAD event without publishing it, by signal; audited.")
   static final class Discard implements Callable<Integer> {
+    @ParentCommand OutboxCommand outbox;
+
+    @Spec CommandSpec spec;
+
     @Parameters(index = "0", description = "The DEAD event's id.")
     String eventId;
-
-    @Option(names = "--operator", required = true)
-    String operator;
 
     @Option(names = "--reason", required = true)
     String reason;
 
+    @Option(
+        names = "--wait-seconds",
+        defaultValue = "30",
+        description = "How long to wait for the verdict (default ${DEFAULT-VALUE}).")
+    int waitSeconds;
+
+    @Option(names = "--json", description = "Print the verdict's audit row as JSON.")
+    boolean json;
+
     @Override
-    public Integer call() {
-      AdminService.EventAnswer a =
-          withAdmin(s -> s.operateOnEvent(eventId, operator, reason, false));
-      System.out.printf("discard of %s signalled to %s%n", a.eventId(), a.workflowId());
-      return 0;
+    public Integer call() throws InterruptedException {
+      return outbox.withAdmin(
+          spec, admin -> operateOnEvent(admin, spec, eventId, reason, false, waitSeconds, json));
     }
   }
 }

@@ -2,11 +2,13 @@ package dev.payrelay.worker;
 
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.api.ApiKeys;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +36,7 @@ import java.util.Map;
  * @param outbox the outbox's retention purge and statistics
  * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
  *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
+ * @param access API keys, the admin listener, and how the CLI reaches the admin API
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -44,7 +47,8 @@ public record PayrelayConfig(
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox,
-    CrashPoints crashPoints) {
+    CrashPoints crashPoints,
+    AccessSettings access) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -55,7 +59,7 @@ public record PayrelayConfig(
   /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
   public PayrelayConfig withTemporal(TemporalSettings settings) {
     return new PayrelayConfig(
-        database, sizing, amqp, settings, api, sandbox, dispatcher, outbox, crashPoints);
+        database, sizing, amqp, settings, api, sandbox, dispatcher, outbox, crashPoints, access);
   }
 
   /** The API's ingestion pool: webhooks, payment creation, admin requests. */
@@ -225,6 +229,41 @@ public record PayrelayConfig(
       Duration signatureTolerance) {}
 
   /**
+   * Who may use the API, where its admin endpoints listen, and how the CLI reaches them.
+   *
+   * @param keys the API keys the server accepts ({@link ApiKeys} gives the format): {@code
+   *     PAYRELAY_API_KEYS} (entries separated by newlines or {@code ;}) and the file {@code
+   *     PAYRELAY_API_KEYS_FILE}, both read when both are set. None: payment and admin endpoints
+   *     answer 401 to everyone, except under {@code payrelay dev}, which makes its own key
+   * @param adminHost {@code PAYRELAY_ADMIN_HOST} (default 127.0.0.1): the admin listener's address
+   * @param adminPort {@code PAYRELAY_ADMIN_PORT}: when set, {@code /v1/admin/...} and {@code
+   *     /metrics} are served only on this port; null (unset) serves them with the rest
+   * @param adminUrl {@code PAYRELAY_ADMIN_URL}: where the CLI sends admin requests, default {@code
+   *     http://127.0.0.1:<admin port, or the API port>}
+   * @param clientKey the key the CLI sends: {@code PAYRELAY_API_KEY}, else the first line of the
+   *     file {@code PAYRELAY_API_KEY_FILE}, else the dev key {@code payrelay dev} keeps in its data
+   *     directory ({@link #DEV_KEY_FILE}); null when there is none
+   */
+  public record AccessSettings(
+      ApiKeys keys, String adminHost, Integer adminPort, URI adminUrl, String clientKey) {
+
+    /** The file under the data directory where {@code payrelay dev} keeps its API key. */
+    public static final String DEV_KEY_FILE = "dev-api-key";
+
+    @Override
+    public String toString() {
+      return "AccessSettings["
+          + keys.size()
+          + " key(s), admin "
+          + (adminPort == null ? "with the API" : adminHost + ":" + adminPort)
+          + ", CLI to "
+          + adminUrl
+          + (clientKey == null ? " without a key" : " with a key")
+          + "]";
+    }
+  }
+
+  /**
    * The outbox dispatcher.
    *
    * @param batchSize rows claimed per round ({@code PAYRELAY_DISPATCH_BATCH}, 50)
@@ -325,7 +364,44 @@ public record PayrelayConfig(
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
-        CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)));
+        CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
+        access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))));
+  }
+
+  private static AccessSettings access(Env e, int apiPort, Path dataDir) {
+    ApiKeys keys = ApiKeys.parse(e.text("PAYRELAY_API_KEYS", ""), "PAYRELAY_API_KEYS");
+    String keysFile = e.text("PAYRELAY_API_KEYS_FILE", null);
+    if (keysFile != null) {
+      keys = keys.and(ApiKeys.parse(read(keysFile, "PAYRELAY_API_KEYS_FILE"), keysFile));
+    }
+    String adminPortText = e.text("PAYRELAY_ADMIN_PORT", null);
+    Integer adminPort = adminPortText == null ? null : e.integer("PAYRELAY_ADMIN_PORT", 0);
+    URI adminUrl =
+        URI.create(
+            e.text(
+                "PAYRELAY_ADMIN_URL",
+                "http://127.0.0.1:" + (adminPort == null ? apiPort : adminPort)));
+    String clientKey = e.text("PAYRELAY_API_KEY", null);
+    String clientKeyFile = e.text("PAYRELAY_API_KEY_FILE", null);
+    if (clientKey == null && clientKeyFile != null) {
+      clientKey =
+          read(clientKeyFile, "PAYRELAY_API_KEY_FILE").strip().lines().findFirst().orElse(null);
+    }
+    Path devKey = dataDir.resolve(AccessSettings.DEV_KEY_FILE);
+    if (clientKey == null && Files.isReadable(devKey)) {
+      clientKey = read(devKey.toString(), "the dev key file").strip();
+    }
+    return new AccessSettings(
+        keys, e.text("PAYRELAY_ADMIN_HOST", "127.0.0.1"), adminPort, adminUrl, clientKey);
+  }
+
+  /** A file's text, or an error naming the setting that pointed at it. */
+  private static String read(String file, String setting) {
+    try {
+      return Files.readString(Path.of(file));
+    } catch (java.io.IOException | RuntimeException ex) {
+      throw new IllegalArgumentException(setting + ": cannot read " + file + ": " + ex, ex);
+    }
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

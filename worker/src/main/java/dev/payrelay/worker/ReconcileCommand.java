@@ -1,19 +1,23 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.api.ChannelRegistry;
-import dev.payrelay.api.ReconciliationAdmin;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.ReconciliationReport;
-import dev.payrelay.sql.RunStatus;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
-/** {@code payrelay reconcile}: reconcile a day's statement on demand and print its summary. */
+/**
+ * {@code payrelay reconcile}: reconcile a day's statement on demand through the admin API and print
+ * its summary. Needs an admin key for every tenant. Exit codes as {@link AdminClient}'s; 3 also
+ * when the run is still going after {@code --wait-seconds}.
+ */
 @Command(
     name = "reconcile",
     mixinStandardHelpOptions = true,
@@ -23,6 +27,10 @@ import picocli.CommandLine.Option;
       "done or pending. The worker also runs yesterday's day by itself."
     })
 final class ReconcileCommand implements Callable<Integer> {
+
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--channel",
@@ -44,54 +52,87 @@ final class ReconcileCommand implements Callable<Integer> {
       description = "Print the day's last summary without starting a run.")
   boolean summaryOnly;
 
+  @Option(names = "--json", description = "Print the admin API's summary JSON.")
+  boolean json;
+
   @Override
   public Integer call() throws InterruptedException {
-    PayrelayConfig config = PayrelayCommand.config();
     String day = date != null ? date : LocalDate.now(ZoneOffset.UTC).minusDays(1).toString();
-    try (Services services = Services.over(Database.open(config.database()));
-        TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-      ReconciliationAdmin admin =
-          new ReconciliationAdmin(
-              services.reconciliation(),
-              new ChannelRegistry(List.of(ApiRuntime.sandboxChannel(config))),
-              temporal.client());
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      AdminClient admin = new AdminClient(payrelay.configuration().access());
+      String path = "/v1/admin/reconciliations/" + channel + "/" + day;
+      boolean finished = true;
       if (!summaryOnly) {
-        ReconciliationAdmin.StartAnswer started = admin.start(channel, day);
-        System.out.printf(
-            "%s %s%n", started.workflowId(), started.started() ? "started" : "already running");
-        awaitFinish(admin, day);
+        JsonNode started =
+            admin.post("/v1/admin/reconciliations", Map.of("channel", channel, "date", day));
+        if (!json) {
+          out.printf(
+              "%s %s%n",
+              started.path("workflowId").asText(),
+              started.path("started").asBoolean() ? "started" : "already running");
+        }
+        finished = awaitFinish(admin, path);
       }
-      print(admin.summary(channel, day));
-      return 0;
+      JsonNode report = admin.get(path, Map.of());
+      if (json) {
+        out.println(AdminClient.pretty(report));
+      } else {
+        if (!finished) {
+          out.println("still running after " + waitSeconds + " s; showing what is recorded so far");
+        }
+        print(report, out);
+      }
+      out.flush();
+      return finished ? AdminClient.OK : AdminClient.UNAVAILABLE;
+    } catch (AdminClient.Failure e) {
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return e.exitCode;
     }
   }
 
-  private void awaitFinish(ReconciliationAdmin admin, String day) throws InterruptedException {
+  /** Whether the day's run finished within {@code --wait-seconds}. */
+  private boolean awaitFinish(AdminClient admin, String path) throws InterruptedException {
     Instant deadline = Instant.now().plusSeconds(waitSeconds);
     while (Instant.now().isBefore(deadline)) {
       try {
-        ReconciliationReport report = admin.summary(channel, day);
-        if (report.run().status() != RunStatus.RUNNING && report.run().finishedAt() != null) {
-          return;
+        JsonNode run = admin.get(path, Map.of()).path("run");
+        if (!"RUNNING".equals(run.path("status").asText())
+            && !run.path("finishedAt").isMissingNode()
+            && !run.path("finishedAt").isNull()) {
+          return true;
         }
-      } catch (RuntimeException notYet) {
-        // the run row appears once the workflow's first activity ran
+      } catch (AdminClient.Failure notYet) {
+        if (notYet.exitCode != AdminClient.REFUSED) {
+          throw notYet;
+        }
+        // 404 until the run row appears with the workflow's first activity
       }
       Thread.sleep(500);
     }
-    System.out.println(
-        "still running after " + waitSeconds + " s; showing what is recorded so far");
+    return false;
   }
 
-  private static void print(ReconciliationReport report) {
-    System.out.printf(
+  private static void print(JsonNode report, PrintWriter out) {
+    JsonNode run = report.path("run");
+    out.printf(
         "run: %s, runs %d, pages %d, lines %d%s%n",
-        report.run().status(),
-        report.run().runs(),
-        report.run().pagesRead(),
-        report.run().linesRead(),
-        report.run().lastError() == null ? "" : ", last error: " + report.run().lastError());
-    report.itemsByKind().forEach((kind, n) -> System.out.printf("  gap %-24s %d%n", kind, n));
-    report.itemsByRepairStatus().forEach((s, n) -> System.out.printf("  repair %-21s %d%n", s, n));
+        run.path("status").asText(),
+        run.path("runs").asInt(),
+        run.path("pagesRead").asInt(),
+        run.path("linesRead").asInt(),
+        run.path("lastError").isNull() || run.path("lastError").isMissingNode()
+            ? ""
+            : ", last error: " + run.path("lastError").asText());
+    report
+        .path("itemsByKind")
+        .properties()
+        .forEach(e -> out.printf("  gap %-24s %d%n", e.getKey(), e.getValue().asInt()));
+    report
+        .path("itemsByRepairStatus")
+        .properties()
+        .forEach(e -> out.printf("  repair %-21s %d%n", e.getKey(), e.getValue().asInt()));
   }
 }

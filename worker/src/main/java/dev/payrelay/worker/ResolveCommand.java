@@ -1,34 +1,47 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.api.AdminService;
-import dev.payrelay.sql.Database;
-import dev.payrelay.workflows.ResolveSignal;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
-/** {@code payrelay resolve}: an operator's fix for a payment in NEEDS_ATTENTION, by signal. */
+/**
+ * {@code payrelay resolve}: an operator's fix for a payment in NEEDS_ATTENTION, through the admin
+ * API ({@code POST /v1/admin/payments/{id}/resolve}), then waits for the workflow's verdict. Exit
+ * codes as {@link AdminClient}'s: 0 applied, 2 refused (by the API or the workflow), 3 unavailable
+ * or no verdict in time, 4 not allowed.
+ */
 @Command(
     name = "resolve",
     mixinStandardHelpOptions = true,
     description = {
-      "Send the resolve signal to a payment's workflow.",
-      "The same signal as the admin API and the Temporal UI. Invalid requests are",
-      "refused and audited in operator_action as REJECTED. Actions:",
+      "Resolve a payment in NEEDS_ATTENTION through the admin API; wait for the verdict.",
+      "Sends the same resolve signal as the Temporal UI, as the operator of your API key",
+      "(PAYRELAY_API_KEY), then waits for the workflow to apply or refuse it. Actions:",
       "  ACCEPT_AS_PAID   mark PAID with the channel's transaction and amount,",
       "                   then grant;",
       "  CLOSE            closed at the channel first, then no entitlement; refused",
       "                   if the channel says PAID;",
-      "  MARK_FOR_REFUND  record it; the refund comes later."
+      "  MARK_FOR_REFUND  record it; the refund comes later.",
+      "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
     })
 final class ResolveCommand implements Callable<Integer> {
 
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
+
   @Parameters(index = "0", description = "The payment id, e.g. pay_...")
   String paymentId;
-
-  @Option(names = "--operator", required = true, description = "Who decides.")
-  String operator;
 
   @Option(names = "--reason", required = true, description = "Why, in your words.")
   String reason;
@@ -39,18 +52,36 @@ final class ResolveCommand implements Callable<Integer> {
       description = "ACCEPT_AS_PAID, CLOSE or MARK_FOR_REFUND.")
   String action;
 
+  @Option(
+      names = "--wait-seconds",
+      defaultValue = "30",
+      description = "How long to wait for the workflow's verdict (default ${DEFAULT-VALUE}).")
+  int waitSeconds;
+
+  @Option(names = "--json", description = "Print the verdict's audit row as JSON.")
+  boolean json;
+
   @Override
-  public Integer call() {
-    PayrelayConfig config = PayrelayCommand.config();
-    try (Services services = Services.over(Database.open(config.database()));
-        TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-      AdminService admin = ApiRuntime.admin(config, services, temporal.client());
-      AdminService.ResolveAnswer answer =
-          admin.resolve(paymentId, new ResolveSignal(operator, reason, action));
-      System.out.printf(
-          "signalled resolve %s to %s; the result shows in its state query and operator_action%n",
-          action, answer.workflowId());
-      return 0;
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      AdminClient admin = new AdminClient(payrelay.configuration().access());
+      List<JsonNode> before = admin.operatorActions(paymentId);
+      JsonNode sent =
+          admin.post(
+              "/v1/admin/payments/" + paymentId + "/resolve",
+              Map.of("reason", reason, "action", action));
+      String operator = sent.path("operator").asText();
+      Optional<JsonNode> verdict =
+          admin.awaitOutcome(
+              paymentId, paymentId, operator, reason, before, Duration.ofSeconds(waitSeconds));
+      return OperatorVerdict.print(
+          verdict, action + " on " + paymentId + " by " + operator, waitSeconds, json, out, err);
+    } catch (AdminClient.Failure e) {
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return e.exitCode;
     }
   }
 }

@@ -86,6 +86,7 @@ final class Soak {
     SoakBuyers buyers =
         new SoakBuyers(
             URI.create("http://127.0.0.1:" + config.api().port()),
+            config.access().clientKey(),
             config.sandbox().url(),
             new Random(~plan.seed()));
     SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);

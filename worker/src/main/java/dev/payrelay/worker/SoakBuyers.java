@@ -48,6 +48,7 @@ final class SoakBuyers {
   private final URI sandbox;
   private final Random random;
   private final RetryingHttp http = new RetryingHttp(Duration.ofSeconds(90));
+  private final String apiKey;
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService buyers = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, Pay> payments = new ConcurrentHashMap<>();
@@ -55,8 +56,16 @@ final class SoakBuyers {
   private final AtomicInteger createGaveUp = new AtomicInteger();
   private final AtomicInteger payGaveUp = new AtomicInteger();
 
-  SoakBuyers(URI api, URI sandbox, Random random) {
+  /** The tenant of every soak payment. */
+  static final String TENANT = "soak";
+
+  /**
+   * Buyers against the API at {@code api}, creating payments with {@code apiKey}, paying at the
+   * sandbox.
+   */
+  SoakBuyers(URI api, String apiKey, URI sandbox, Random random) {
     this.api = api;
+    this.apiKey = apiKey;
     this.sandbox = sandbox;
     this.random = random;
   }
@@ -130,7 +139,7 @@ final class SoakBuyers {
     List<String> courses = new ArrayList<>(COURSES);
     Collections.shuffle(courses, random);
     Map<String, Object> order = new LinkedHashMap<>();
-    order.put("tenantId", "soak");
+    order.put("tenantId", TENANT);
     order.put("orderId", "soak-" + n);
     order.put("userId", "buyer-" + random.nextInt(100));
     order.put("amountMinor", 100 + random.nextInt(20_000));
@@ -148,6 +157,7 @@ final class SoakBuyers {
     HttpRequest create =
         RetryingHttp.post(api.resolve("/v1/payments"), body, Duration.ofSeconds(15))
             .header("Idempotency-Key", "soak-" + n)
+            .header("Authorization", "Bearer " + apiKey)
             .build();
     Optional<HttpResponse<String>> created = http.send(create);
     if (created.isEmpty()) {

@@ -1,9 +1,12 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
 import dev.payrelay.sql.DatabaseConfig;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,6 +62,12 @@ record SoakEnvironment(Map<String, String> children, Map<String, String> direct)
     direct.put("PAYRELAY_SANDBOX_BIND", "127.0.0.1");
     direct.put("PAYRELAY_SANDBOX_PORT", String.valueOf(ports.sandbox()));
     direct.put("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + ports.sandbox());
+    // The buyers' key: operate on the soak's own tenant, nothing else.
+    ApiKeys.Issued key = ApiKeys.issue(Role.OPERATE, "soak", Set.of(SoakBuyers.TENANT));
+    direct.put("PAYRELAY_API_KEYS", key.line());
+    direct.put("PAYRELAY_API_KEY", key.token());
+    direct.remove("PAYRELAY_API_KEYS_FILE");
+    direct.remove("PAYRELAY_ADMIN_PORT");
     Map<String, String> children = new HashMap<>(direct);
     children.put("PAYRELAY_DB_URL", throughProxy(database.jdbcUrl(), ports.dbProxy()));
     children.put("PAYRELAY_AMQP_URI", throughProxy(amqpUri, ports.brokerProxy()));

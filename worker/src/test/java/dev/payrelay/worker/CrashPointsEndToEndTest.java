@@ -104,6 +104,8 @@ class CrashPointsEndToEndTest {
     env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
     env.put("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort);
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
+    env.put("PAYRELAY_API_KEYS", PayrelayHarness.KEY.line());
+    env.put("PAYRELAY_API_KEY", PayrelayHarness.KEY.token());
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     env.put("PAYRELAY_DISPATCH_POLL_MAX_MS", "200");
     env.put("PAYRELAY_DISPATCH_LEASE_SECONDS", "300");
@@ -413,6 +415,7 @@ class CrashPointsEndToEndTest {
     return http.send(
         HttpRequest.newBuilder(uri)
             .header("Content-Type", "application/json")
+            .header("Authorization", "Bearer " + PayrelayHarness.KEY.token())
             .timeout(Duration.ofSeconds(30))
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),

@@ -2,6 +2,9 @@ package dev.payrelay.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.api.ApiKey;
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
 import dev.payrelay.sql.testing.TestDatabase;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -11,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +26,9 @@ import org.junit.jupiter.api.Test;
  * both recover when the link comes back.
  */
 class DatabaseOutageApiTest {
+
+  private static final ApiKeys.Issued KEY =
+      ApiKeys.issue(Role.OPERATE, "ops", java.util.Set.of(ApiKey.ALL_TENANTS));
 
   private static TestDatabase db;
   private static FaultProxy proxy;
@@ -45,7 +52,7 @@ class DatabaseOutageApiTest {
     services =
         Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     // No Temporal: these requests never signal a workflow.
-    api = ApiRuntime.start(config, services, null, () -> {});
+    api = ApiRuntime.start(config, services, ApiKeys.of(List.of(KEY.key())), null, () -> {});
   }
 
   @AfterAll
@@ -77,6 +84,7 @@ class DatabaseOutageApiTest {
       HttpResponse<String> create =
           http.send(
               HttpRequest.newBuilder(uri("/v1/payments"))
+                  .header("Authorization", "Bearer " + KEY.token())
                   .header("Content-Type", "application/json")
                   .timeout(Duration.ofSeconds(30))
                   .POST(

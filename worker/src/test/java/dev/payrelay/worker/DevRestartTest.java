@@ -211,6 +211,12 @@ class DevRestartTest {
     return http.send(
         HttpRequest.newBuilder(uri)
             .header("Content-Type", "application/json")
+            .header(
+                "Authorization",
+                "Bearer "
+                    + java.nio.file.Files.readString(
+                            dataDir.resolve(PayrelayConfig.AccessSettings.DEV_KEY_FILE))
+                        .strip())
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());

@@ -141,7 +141,7 @@ class PaymentCheckCommandTest {
         .isEqualTo(
             "MANUAL: ./payrelay outbox replay "
                 + confirmedEventId(dead)
-                + " --operator <you> --reason <why> (or discard it)");
+                + " --reason <why> (or discard it)");
     assertThat(finding(report, paidTwice, "PAID_TWICE").path("repair").asText())
         .contains("--action MARK_FOR_REFUND");
     assertThat(finding(report, notBought, "ENTITLEMENT_NOT_PURCHASED").path("reason").asText())

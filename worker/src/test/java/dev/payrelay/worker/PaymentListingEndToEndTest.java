@@ -191,7 +191,9 @@ class PaymentListingEndToEndTest {
 
   private static HttpResponse<String> get(String path) throws Exception {
     return payrelay.http.send(
-        HttpRequest.newBuilder(URI.create(payrelay.api(path).toString())).build(),
+        HttpRequest.newBuilder(URI.create(payrelay.api(path).toString()))
+            .header("Authorization", "Bearer " + PayrelayHarness.KEY.token())
+            .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -6,6 +6,9 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.api.ApiKey;
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -39,6 +42,14 @@ import java.util.concurrent.TimeoutException;
 final class PayrelayHarness implements AutoCloseable {
 
   static final String SECRET = "e2e-secret";
+
+  /**
+   * The API key the harness's requests and CLI runs carry: admin for every tenant, operator {@code
+   * alice}.
+   */
+  static final ApiKeys.Issued KEY =
+      ApiKeys.issue(Role.ADMIN, "alice", java.util.Set.of(ApiKey.ALL_TENANTS));
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final TestDatabase db;
@@ -72,6 +83,8 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
     env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(sandboxPort));
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
+    env.put("PAYRELAY_API_KEYS", KEY.line());
+    env.put("PAYRELAY_API_KEY", KEY.token());
     env.putAll(extraEnv);
     this.env = Map.copyOf(env);
     config = PayrelayConfig.fromEnv(env);
@@ -181,6 +194,9 @@ final class PayrelayHarness implements AutoCloseable {
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (!headers.containsKey("Authorization")) {
+      b.header("Authorization", "Bearer " + KEY.token());
+    }
     headers.forEach(b::header);
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
@@ -190,7 +206,11 @@ final class PayrelayHarness implements AutoCloseable {
     String path =
         paymentIdOrPath.startsWith("/") ? paymentIdOrPath : "/v1/payments/" + paymentIdOrPath;
     return JSON.readTree(
-        http.send(HttpRequest.newBuilder(api(path)).build(), HttpResponse.BodyHandlers.ofString())
+        http.send(
+                HttpRequest.newBuilder(api(path))
+                    .header("Authorization", "Bearer " + KEY.token())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
             .body());
   }
 

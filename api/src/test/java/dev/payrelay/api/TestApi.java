@@ -1,0 +1,159 @@
+package dev.payrelay.api;
+
+import dev.payrelay.channels.sandbox.SandboxChannel;
+import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.DeadEvents;
+import dev.payrelay.sql.EntitlementStore;
+import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.sql.OutboxWriter;
+import dev.payrelay.sql.PaymentAudit;
+import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentResolutions;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.Reconciliation;
+import dev.payrelay.sql.WebhookInboxStore;
+import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.EventOperatorSignal;
+import dev.payrelay.workflows.ResolveSignal;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.jooq.DSLContext;
+
+/**
+ * payrelay's API over a fresh database on the local MariaDB, with the sandbox channel (never
+ * reached: it points at a closed port) and signals recorded instead of sent to Temporal. Its
+ * requests carry {@link #admin}'s key unless they name another.
+ */
+final class TestApi implements AutoCloseable {
+
+  static final String SECRET = "api-input-secret";
+  static final String MERCHANT = Payments.MERCHANT;
+
+  final TestDatabase db;
+  final DSLContext dsl;
+  final PaymentStore payments;
+  final OutboxStore outbox;
+  final RecordingSignals signals = new RecordingSignals();
+  final ApiServer server;
+
+  /** An admin key of operator {@code bob} for every tenant. */
+  final ApiKeys.Issued admin = ApiKeys.issue(Role.ADMIN, "bob", Set.of(ApiKey.ALL_TENANTS));
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /**
+   * Starts the API on free ports.
+   *
+   * @param separateAdmin whether the admin endpoints get their own listener
+   * @param more keys accepted besides {@link #admin}
+   */
+  TestApi(Class<?> owner, boolean separateAdmin, ApiKeys.Issued... more) {
+    db = TestDatabase.create(owner);
+    dsl = db.database().dsl();
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    payments = new PaymentStore(dsl, writer);
+    outbox = new OutboxStore(dsl);
+    SandboxChannel sandbox =
+        new SandboxChannel(
+            new SandboxChannelConfig(
+                URI.create("http://127.0.0.1:9"),
+                MERCHANT,
+                SECRET,
+                URI.create("http://127.0.0.1:9/v1/webhooks/sandbox"),
+                Duration.ofMinutes(5),
+                Duration.ofSeconds(1)),
+            Clock.systemUTC(),
+            HttpClient.newHttpClient());
+    ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ApiKeys keys = ApiKeys.of(List.of(admin.key()));
+    for (ApiKeys.Issued k : more) {
+      keys = keys.and(ApiKeys.of(List.of(k.key())));
+    }
+    ApiServer api =
+        new ApiServer(
+            new ApiHandlers(
+                new PaymentService(payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
+                new PaymentQueries(
+                    payments, outbox, new EntitlementStore(dsl, payments), new PaymentAudit(dsl)),
+                new WebhookService(
+                    new WebhookInboxStore(dsl),
+                    new PaymentLedger(dsl, payments, writer),
+                    channels,
+                    metrics,
+                    Clock.systemUTC(),
+                    () -> {}),
+                new AdminService(
+                    new PaymentResolutions(dsl, payments, writer),
+                    new DeadEvents(dsl),
+                    payments,
+                    outbox,
+                    signals),
+                new ReconciliationAdmin(new Reconciliation(dsl, payments, writer), channels, null),
+                null, // listing by state: AdminPaymentsApiTest
+                metrics,
+                () -> true,
+                4096,
+                keys),
+            separateAdmin);
+    server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
+  }
+
+  /** A request to the public listener (or the admin one) carrying {@code token} when not null. */
+  HttpResponse<String> send(
+      String method, boolean adminListener, String path, String body, String token)
+      throws Exception {
+    int port = adminListener ? server.adminPort() : server.port();
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json");
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    db.close();
+  }
+
+  /** Signals recorded as {@code "<signal> <paymentId> <action or eventId> <operator>"}. */
+  static final class RecordingSignals implements PaymentSignals {
+    final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void resolve(PaymentRow payment, ResolveSignal signal) {
+      sent.add("resolve " + payment.paymentId() + " " + signal.action() + " " + signal.operator());
+    }
+
+    @Override
+    public void replayEvent(PaymentRow payment, EventOperatorSignal signal) {
+      sent.add(
+          "replayEvent " + payment.paymentId() + " " + signal.eventId() + " " + signal.operator());
+    }
+
+    @Override
+    public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
+      sent.add(
+          "discardEvent " + payment.paymentId() + " " + signal.eventId() + " " + signal.operator());
+    }
+  }
+}
