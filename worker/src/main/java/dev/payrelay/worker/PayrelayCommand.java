@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       ReconcileCommand.class,
       CheckCommand.class,
       AdminCommand.class,
+      ApiKeyCommand.class,
       SoakCommand.class,
       CommandLine.HelpCommand.class
     })

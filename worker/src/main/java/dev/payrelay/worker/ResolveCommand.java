@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
     name = "resolve",
     mixinStandardHelpOptions = true,
     description = {
-      "Resolve a payment in NEEDS_ATTENTION through the admin API; wait for the verdict.",
-      "Sends the same resolve signal as the Temporal UI, as the operator of your API key",
+      "Resolve a payment in NEEDS_ATTENTION via the admin API; wait for the verdict.",
+      "Sends the resolve signal the Temporal UI would, as your API key's operator",
       "(PAYRELAY_API_KEY), then waits for the workflow to apply or refuse it. Actions:",
       "  ACCEPT_AS_PAID   mark PAID with the channel's transaction and amount,",
       "                   then grant;",

@@ -1,0 +1,36 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ApiKeyCommandTest {
+
+  @Test
+  void printsAKeyAndTheLineThatAcceptsIt_andRefusesAnUnknownRole() {
+    CliRun r =
+        CliRun.of(
+            Map.of(), "apikey", "--role", "operate", "--operator", "carol", "--tenants", "t1,t2");
+    CliRun bad =
+        CliRun.of(Map.of(), "apikey", "--role", "root", "--operator", "carol", "--tenants", "*");
+
+    String[] lines = r.out().lines().map(String::strip).toArray(String[]::new);
+    String token = lines[1];
+    String line = lines[3];
+    assertThat(r.exit()).isZero();
+    assertThat(token).startsWith("prk_");
+    assertThat(line).doesNotContain(token.substring(token.lastIndexOf('_') + 1));
+    assertThat(ApiKeys.parse(line, "test").authenticate(token))
+        .hasValueSatisfying(
+            k -> {
+              assertThat(k.role()).isEqualTo(Role.OPERATE);
+              assertThat(k.operator()).isEqualTo("carol");
+              assertThat(k.tenants()).containsExactlyInAnyOrder("t1", "t2");
+            });
+    assertThat(bad.exit()).isNotZero();
+    assertThat(bad.err()).contains("role must be one of [read, operate, admin]");
+  }
+}
