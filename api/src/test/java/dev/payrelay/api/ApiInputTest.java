@@ -89,7 +89,8 @@ class ApiInputTest {
                 Duration.ofSeconds(1)),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
-    ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
+    ChannelRegistry channels =
+        ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(MERCHANT, sandbox)));
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     PaymentResolutions resolutions = new PaymentResolutions(dsl, payments, writer);
     signals = new RecordingSignals();
@@ -97,8 +98,7 @@ class ApiInputTest {
     api =
         new ApiServer(
                 new ApiHandlers(
-                    new PaymentService(
-                        payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
+                    new PaymentService(payments, channels, Duration.ofMinutes(30), () -> {}),
                     new PaymentQueries(
                         payments,
                         new OutboxStore(dsl),

@@ -56,7 +56,11 @@ public final class ProductionChecks {
    */
   static List<String> refusals(PayrelayConfig config) {
     List<String> refusals = new ArrayList<>();
-    channelSecret("PAYRELAY_SANDBOX_SECRET", config.sandbox().secret()).ifPresent(refusals::add);
+    channelSecret(config.sandbox().secretSetting(), config.sandbox().secret())
+        .ifPresent(refusals::add);
+    for (ChannelAccountSettings account : config.sandbox().accounts()) {
+      channelSecret(account.secretSource(), account.secret()).ifPresent(refusals::add);
+    }
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;

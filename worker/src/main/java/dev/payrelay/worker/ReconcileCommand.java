@@ -1,6 +1,5 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.api.ReconciliationAdmin;
 import dev.payrelay.sql.Database;
 import dev.payrelay.sql.ReconciliationReport;
@@ -8,7 +7,6 @@ import dev.payrelay.sql.RunStatus;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -52,9 +50,7 @@ final class ReconcileCommand implements Callable<Integer> {
         TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
       ReconciliationAdmin admin =
           new ReconciliationAdmin(
-              services.reconciliation(),
-              new ChannelRegistry(List.of(ApiRuntime.sandboxChannel(config))),
-              temporal.client());
+              services.reconciliation(), ApiRuntime.channelRegistry(config), temporal.client());
       if (!summaryOnly) {
         ReconciliationAdmin.StartAnswer started = admin.start(channel, day);
         System.out.printf(

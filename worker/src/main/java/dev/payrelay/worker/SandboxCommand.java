@@ -52,7 +52,7 @@ final class SandboxCommand implements Callable<Integer> {
     SandboxSimulator sandbox = DevStack.startSandbox(config, retries);
     System.out.printf(
         "sandbox channel listening on %s (merchant %s)%n",
-        sandbox.baseUrl(), config.sandbox().merchantId());
+        sandbox.baseUrl(), DevStack.merchants(config.sandbox()));
     PayrelayCommand.runUntilStopped(sandbox);
     return 0;
   }
