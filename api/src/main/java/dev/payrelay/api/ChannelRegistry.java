@@ -1,30 +1,97 @@
 package dev.payrelay.api;
 
 import dev.payrelay.domain.channel.PaymentChannel;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
-/** The channel adapters this deployment speaks, by {@link PaymentChannel#name()}. */
+/**
+ * The channel adapters this deployment speaks, by {@link PaymentChannel#name()}, with their
+ * merchant accounts: one default account per channel and any number of tenant accounts.
+ */
 public final class ChannelRegistry {
 
-  private final Map<String, PaymentChannel> byName;
+  private final Map<String, Accounts> byName = new HashMap<>();
 
   /**
-   * A registry of {@code channels}.
+   * A registry of {@code accounts}.
    *
-   * @throws IllegalStateException if two channels share a name
+   * @throws IllegalArgumentException if a channel has no default account or more than one, two
+   *     accounts of a channel share a merchant id, or a tenant has two accounts at one channel
    */
-  public ChannelRegistry(List<PaymentChannel> channels) {
-    this.byName =
-        channels.stream()
-            .collect(Collectors.toUnmodifiableMap(PaymentChannel::name, Function.identity()));
+  public static ChannelRegistry of(List<ChannelAccount> accounts) {
+    return new ChannelRegistry(accounts);
   }
 
-  /** The channel named {@code name}, if configured. */
+  private ChannelRegistry(List<ChannelAccount> accounts) {
+    for (ChannelAccount account : accounts) {
+      byName.computeIfAbsent(account.adapter().name(), Accounts::new).add(account);
+    }
+    byName.values().forEach(Accounts::requireDefault);
+  }
+
+  /** The adapter of channel {@code name}'s default account, if the channel is configured. */
   public Optional<PaymentChannel> find(String name) {
-    return Optional.ofNullable(byName.get(name));
+    return Optional.ofNullable(byName.get(name)).map(a -> a.defaultAccount.adapter());
+  }
+
+  /**
+   * The account a tenant's new payments at channel {@code name} use: the tenant's own, else the
+   * channel's default account.
+   *
+   * @return empty if the channel is not configured
+   */
+  public Optional<ChannelAccount> forTenant(String name, String tenant) {
+    return Optional.ofNullable(byName.get(name))
+        .map(a -> a.byTenant.getOrDefault(tenant, a.defaultAccount));
+  }
+
+  /**
+   * The account with merchant id {@code merchantId} at channel {@code name}: the one whose secret
+   * verifies callbacks about that merchant's payments.
+   *
+   * @return empty if the channel is not configured or has no such account (e.g. an account removed
+   *     from the configuration while it still had payments)
+   */
+  public Optional<ChannelAccount> forMerchant(String name, String merchantId) {
+    return Optional.ofNullable(byName.get(name)).map(a -> a.byMerchant.get(merchantId));
+  }
+
+  /** One channel's accounts. */
+  private static final class Accounts {
+    private final String channel;
+    private final Map<String, ChannelAccount> byMerchant = new HashMap<>();
+    private final Map<String, ChannelAccount> byTenant = new HashMap<>();
+    private ChannelAccount defaultAccount;
+
+    Accounts(String channel) {
+      this.channel = channel;
+    }
+
+    void add(ChannelAccount account) {
+      if (byMerchant.putIfAbsent(account.merchantId(), account) != null) {
+        throw new IllegalArgumentException(
+            channel + " has two accounts with merchant id " + account.merchantId());
+      }
+      if (account.isDefault()) {
+        if (defaultAccount != null) {
+          throw new IllegalArgumentException(channel + " has two default accounts");
+        }
+        defaultAccount = account;
+      }
+      for (String tenant : account.tenants()) {
+        if (byTenant.putIfAbsent(tenant, account) != null) {
+          throw new IllegalArgumentException(
+              "tenant " + tenant + " has two accounts at " + channel);
+        }
+      }
+    }
+
+    void requireDefault() {
+      if (defaultAccount == null) {
+        throw new IllegalArgumentException(channel + " has no default account");
+      }
+    }
   }
 }

@@ -20,33 +20,31 @@ import java.util.List;
 
 /**
  * Creates payment attempts: stores the PENDING payment with its {@code PaymentCreated} outbox event
- * in one transaction, then registers it with its channel.
+ * in one transaction, then registers it with its channel. Each payment is created with its tenant's
+ * merchant account at the channel ({@link ChannelRegistry#forTenant}), whose merchant id it
+ * records.
  */
 public final class PaymentService {
 
   private final ObjectMapper canonical = new ObjectMapper();
   private final PaymentStore payments;
   private final ChannelRegistry channels;
-  private final String merchantId;
   private final Duration timeToLive;
   private final Runnable outboxCommitted;
 
   /**
    * A service over {@code payments}.
    *
-   * @param merchantId our merchant account at the channels
    * @param timeToLive how long a new attempt stays payable
    * @param outboxCommitted called after a payment and its outbox event committed
    */
   public PaymentService(
       PaymentStore payments,
       ChannelRegistry channels,
-      String merchantId,
       Duration timeToLive,
       Runnable outboxCommitted) {
     this.payments = payments;
     this.channels = channels;
-    this.merchantId = merchantId;
     this.timeToLive = timeToLive;
     this.outboxCommitted = outboxCommitted;
   }
@@ -61,12 +59,18 @@ public final class PaymentService {
    */
   public CreatedPaymentView create(CreatePaymentRequest request, String idempotencyKey) {
     NewPayment p = validate(request, idempotencyKey);
-    PaymentChannel channel = channels.find(p.channel()).orElseThrow();
     CreatedPayment created = payments.create(p);
     if (created.created()) {
       outboxCommitted.run();
     }
     PaymentRow row = created.payment();
+    // A payment found by its idempotency key keeps the account it was created with.
+    PaymentChannel channel =
+        channels
+            .forMerchant(row.channel(), row.merchantId())
+            .map(ChannelAccount::adapter)
+            .or(() -> channels.find(row.channel()))
+            .orElseThrow();
     try {
       ChannelRegistration registration =
           channel.register(
@@ -111,7 +115,7 @@ public final class PaymentService {
         r.orderId(),
         r.userId(),
         r.channel(),
-        merchantId,
+        channels.forTenant(r.channel(), r.tenantId()).orElseThrow().merchantId(),
         amount,
         List.copyOf(r.courseIds()),
         idempotencyKey,

@@ -21,9 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ingests a channel callback: store it raw, verify it over the raw bytes, apply it to the ledger in
- * one transaction, answer the channel only after commit (DESIGN: ingestion needs the database
- * alone). Every request that reached us ends in the inbox with its outcome, rejected ones too.
+ * Ingests a channel callback: store it raw, verify it over the raw bytes with the secret of the
+ * merchant account that owns the payment it names ({@link ChannelRegistry#forMerchant}), apply it
+ * to the ledger in one transaction, answer the channel only after commit (DESIGN: ingestion needs
+ * the database alone). Every request that reached us ends in the inbox with its outcome, rejected
+ * ones too.
  */
 public final class WebhookService {
 
@@ -166,10 +168,23 @@ public final class WebhookService {
               null,
               null));
     }
+    CallbackRequest request = new CallbackRequest(headers, rawBody, clock.instant());
+    Optional<PaymentChannel> verifier = verifier(channelName, channel.get(), request);
+    if (verifier.isEmpty()) {
+      return reject(
+          inboxId,
+          channelName,
+          new InboxCompletion(
+              false,
+              "UNKNOWN_ACCOUNT",
+              "no configured merchant account owns the payment this callback names",
+              401,
+              null,
+              null));
+    }
     VerifiedCallback callback;
     try {
-      callback =
-          channel.get().verifyCallback(new CallbackRequest(headers, rawBody, clock.instant()));
+      callback = verifier.get().verifyCallback(request);
     } catch (CallbackRejectedException e) {
       return reject(
           inboxId,
@@ -201,6 +216,24 @@ public final class WebhookService {
         result.outcome(),
         reply.httpStatus());
     return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
+  }
+
+  /**
+   * The adapter whose account verifies {@code request}: that of the merchant account the named
+   * payment was created with, so one account's secret never confirms another account's payment; the
+   * channel's default account when the callback names no payment we have at this channel (nothing
+   * can be confirmed by it then). Empty when the payment's account is no longer configured.
+   */
+  private Optional<PaymentChannel> verifier(
+      String channelName, PaymentChannel defaultAdapter, CallbackRequest request) {
+    Optional<String> merchant =
+        defaultAdapter
+            .claimedPaymentId(request)
+            .flatMap(paymentId -> ledger.merchantOf(channelName, paymentId));
+    if (merchant.isEmpty()) {
+      return Optional.of(defaultAdapter);
+    }
+    return channels.forMerchant(channelName, merchant.get()).map(ChannelAccount::adapter);
   }
 
   private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {

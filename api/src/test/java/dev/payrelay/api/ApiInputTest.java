@@ -12,6 +12,7 @@ import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.DeadEvents;
+import dev.payrelay.sql.NewPayment;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentResolutions;
@@ -280,6 +281,46 @@ class ApiInputTest {
 
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(dsl.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.OUTCOME.eq("MALFORMED"))).isEqualTo(1);
+  }
+
+  @Test
+  void callbackForAPaymentWhoseAccountIsNotConfigured_is401UnknownAccount_andRecorded()
+      throws Exception {
+    NewPayment template = Payments.newPayment(Money.parse("1.00", "USD"), "c1");
+    PaymentRow p =
+        payments
+            .create(
+                new NewPayment(
+                    template.tenantId(),
+                    template.orderId(),
+                    template.userId(),
+                    template.channel(),
+                    "m_removed_account",
+                    template.amount(),
+                    template.courseIds(),
+                    null,
+                    null,
+                    Duration.ofMinutes(30)))
+            .payment();
+    SandboxNotification n =
+        new SandboxNotification(
+            "n-removed",
+            "m_removed_account",
+            p.paymentId(),
+            "sbx_removed",
+            "1.00",
+            "USD",
+            "PAID",
+            Instant.now());
+
+    // Signed with the default account's secret, which must not verify another account's payment.
+    HttpResponse<String> r = webhook("sandbox", n.toJson(), signed(n.toJson()));
+
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(r.body()).contains("UNKNOWN_ACCOUNT");
+    assertThat(dsl.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.OUTCOME.eq("UNKNOWN_ACCOUNT")))
+        .isEqualTo(1);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status().name()).isEqualTo("PENDING");
   }
 
   @Test

@@ -75,7 +75,8 @@ final class TestApi implements AutoCloseable {
                 Duration.ofSeconds(1)),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
-    ChannelRegistry channels = new ChannelRegistry(List.of(sandbox));
+    ChannelRegistry channels =
+        ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(MERCHANT, sandbox)));
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ApiKeys keys = ApiKeys.of(List.of(admin.key()));
     for (ApiKeys.Issued k : more) {
@@ -84,7 +85,7 @@ final class TestApi implements AutoCloseable {
     ApiServer api =
         new ApiServer(
             new ApiHandlers(
-                new PaymentService(payments, channels, MERCHANT, Duration.ofMinutes(30), () -> {}),
+                new PaymentService(payments, channels, Duration.ofMinutes(30), () -> {}),
                 new PaymentQueries(
                     payments, outbox, new EntitlementStore(dsl, payments), new PaymentAudit(dsl)),
                 new WebhookService(

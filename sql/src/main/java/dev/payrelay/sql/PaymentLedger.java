@@ -55,6 +55,22 @@ public final class PaymentLedger {
   }
 
   /**
+   * The merchant account a payment was created with at its channel: chooses the secret that
+   * verifies a callback naming the payment, so one merchant account's secret cannot confirm another
+   * account's payment.
+   *
+   * @return empty when no payment has this id at {@code channel}
+   */
+  public Optional<String> merchantOf(String channel, String paymentId) {
+    return Optional.ofNullable(
+        dsl.select(PAYMENT_ORDER.MERCHANT_ID)
+            .from(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+            .and(PAYMENT_ORDER.CHANNEL.eq(channel))
+            .fetchOne(PAYMENT_ORDER.MERCHANT_ID));
+  }
+
+  /**
    * Decides and applies one verified callback. Safe under any concurrency: the conditional update
    * lets exactly one of many identical callbacks confirm; the others re-read and find DUPLICATE.
    *

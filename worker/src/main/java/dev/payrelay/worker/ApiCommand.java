@@ -3,8 +3,12 @@ package dev.payrelay.worker;
 import dev.payrelay.api.ApiServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code payrelay api}: the HTTP API alone; it needs only the database. */
 @Command(
@@ -13,13 +17,22 @@ import picocli.CommandLine.Command;
     description = {
       "Serve the HTTP API only: payments, channel webhooks, /health, /metrics.",
       "Listens on PAYRELAY_API_HOST:PAYRELAY_API_PORT.",
-      "Needs only the database: callbacks are accepted while Temporal or RabbitMQ are down."
+      "Needs only the database: callbacks are accepted while Temporal or RabbitMQ are down.",
+      ProductionChecks.HELP
     })
 final class ApiCommand implements Callable<Integer> {
 
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
-    PayrelayConfig config = PayrelayCommand.config();
+    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    if (checked.isEmpty()) {
+      return PayrelayCommand.CONFIGURATION_ERROR;
+    }
+    PayrelayConfig config = checked.get();
     Services services =
         Services.open(
             config.apiDatabase(),

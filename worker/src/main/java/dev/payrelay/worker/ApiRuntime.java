@@ -4,6 +4,7 @@ import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.ChannelAccount;
 import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
@@ -19,6 +20,7 @@ import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,15 +66,11 @@ public final class ApiRuntime {
       ApiKeys keys,
       WorkflowClient temporal,
       Runnable outboxCommitted) {
-    ChannelRegistry channels = new ChannelRegistry(List.of(sandboxChannel(config)));
+    ChannelRegistry channels = channelRegistry(config);
     return new ApiServer(
         new ApiHandlers(
             new PaymentService(
-                services.payments(),
-                channels,
-                config.sandbox().merchantId(),
-                config.api().paymentTtl(),
-                outboxCommitted),
+                services.payments(), channels, config.api().paymentTtl(), outboxCommitted),
             new PaymentQueries(
                 services.payments(),
                 services.outbox(),
@@ -102,14 +100,38 @@ public final class ApiRuntime {
         config.access().adminPort() != null);
   }
 
-  /** The sandbox channel adapter as configured (the API and the worker both use it). */
+  /**
+   * Every channel's merchant accounts: the sandbox's default account and its tenant accounts, each
+   * with an adapter holding its own secret.
+   */
+  static ChannelRegistry channelRegistry(PayrelayConfig config) {
+    List<ChannelAccount> accounts = new ArrayList<>();
+    accounts.add(
+        ChannelAccount.defaultAccount(config.sandbox().merchantId(), sandboxChannel(config)));
+    for (ChannelAccountSettings a : config.sandbox().accounts()) {
+      accounts.add(
+          new ChannelAccount(
+              a.merchantId(), a.tenants(), sandboxChannel(config, a.merchantId(), a.secret())));
+    }
+    return ChannelRegistry.of(accounts);
+  }
+
+  /**
+   * The sandbox channel adapter of the default account (the worker's queries, closes and
+   * statements, which the sandbox's API answers for every merchant).
+   */
   static SandboxChannel sandboxChannel(PayrelayConfig config) {
+    return sandboxChannel(config, config.sandbox().merchantId(), config.sandbox().secret());
+  }
+
+  private static SandboxChannel sandboxChannel(
+      PayrelayConfig config, String merchantId, String secret) {
     PayrelayConfig.SandboxSettings s = config.sandbox();
     return new SandboxChannel(
         new SandboxChannelConfig(
             s.url(),
-            s.merchantId(),
-            s.secret(),
+            merchantId,
+            secret,
             config.api().webhookUrl(SandboxChannel.NAME),
             s.signatureTolerance(),
             Duration.ofSeconds(5)),

@@ -19,7 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -84,7 +86,7 @@ public final class DevStack implements AutoCloseable {
     TemporalConnection temporal = TemporalConnection.open(config.temporal());
     printTemporal(config.temporal(), temporal.kind(), out);
     SandboxSimulator sandbox = startSandbox(config);
-    out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), config.sandbox().merchantId());
+    out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), merchants(config.sandbox()));
     WorkerRuntime worker =
         WorkerRuntime.start(
             config,
@@ -222,11 +224,35 @@ public final class DevStack implements AutoCloseable {
     SandboxSimulator sandbox =
         new SandboxSimulator(
             SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret())
-                .withCallbackRetryDelays(callbackRetryDelays),
+                .withCallbackRetryDelays(callbackRetryDelays)
+                .withOtherMerchants(otherMerchants(s)),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
     sandbox.start();
     return sandbox;
+  }
+
+  /**
+   * The sandbox's merchant ids for a start-up line: the default one, then each tenant account's
+   * with its tenants, e.g. {@code m_payrelay_dev, m_acme [acme, acme-eu]}.
+   */
+  static String merchants(PayrelayConfig.SandboxSettings s) {
+    StringBuilder line = new StringBuilder(s.merchantId());
+    s.accounts()
+        .forEach(
+            a ->
+                line.append(", ")
+                    .append(a.merchantId())
+                    .append(' ')
+                    .append(a.tenants().stream().sorted().toList()));
+    return line.toString();
+  }
+
+  /** The tenant accounts' merchant ids and secrets, for the simulator to sign their callbacks. */
+  private static Map<String, String> otherMerchants(PayrelayConfig.SandboxSettings s) {
+    Map<String, String> merchants = new HashMap<>();
+    s.accounts().forEach(a -> merchants.put(a.merchantId(), a.secret()));
+    return merchants;
   }
 
   @Override

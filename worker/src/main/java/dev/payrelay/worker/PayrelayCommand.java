@@ -1,6 +1,8 @@
 package dev.payrelay.worker;
 
+import java.io.PrintWriter;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,6 +34,13 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {
+
+  /**
+   * The exit code of a configuration that is refused: a malformed {@code PAYRELAY_*} value, or a
+   * {@link ProductionChecks} rule broken in production mode. The same as {@link #main}'s for any
+   * failure and the commands' bad-input code.
+   */
+  static final int CONFIGURATION_ERROR = 2;
 
   private final Map<String, String> env;
 
@@ -72,6 +81,25 @@ public final class PayrelayCommand implements Runnable {
    */
   PayrelayConfig configuration() {
     return PayrelayConfig.fromEnv(env);
+  }
+
+  /**
+   * The configuration of a long-running role ({@code api}, {@code worker}, {@code sandbox}), with
+   * {@link ProductionChecks} enforced in production mode.
+   *
+   * @param err where a refusal is printed, as {@code payrelay: <why>}
+   * @return empty when refused; the role then exits with {@link #CONFIGURATION_ERROR}
+   */
+  Optional<PayrelayConfig> serverConfiguration(PrintWriter err) {
+    try {
+      PayrelayConfig config = configuration();
+      ProductionChecks.enforce(config);
+      return Optional.of(config);
+    } catch (IllegalArgumentException | ProductionChecks.ProductionRefusedException e) {
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return Optional.empty();
+    }
   }
 
   /**

@@ -37,6 +37,9 @@ import java.util.Map;
  * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
  *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
  * @param access API keys, the admin listener, and how the CLI reaches the admin API
+ * @param profile {@code PAYRELAY_PROFILE} ({@code dev}, {@code prod}, unset): whether {@code api},
+ *     {@code worker} and {@code sandbox} run in production mode ({@link Profile}, {@link
+ *     ProductionChecks})
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -48,7 +51,8 @@ public record PayrelayConfig(
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox,
     CrashPoints crashPoints,
-    AccessSettings access) {
+    AccessSettings access,
+    Profile profile) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -59,7 +63,22 @@ public record PayrelayConfig(
   /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
   public PayrelayConfig withTemporal(TemporalSettings settings) {
     return new PayrelayConfig(
-        database, sizing, amqp, settings, api, sandbox, dispatcher, outbox, crashPoints, access);
+        database,
+        sizing,
+        amqp,
+        settings,
+        api,
+        sandbox,
+        dispatcher,
+        outbox,
+        crashPoints,
+        access,
+        profile);
+  }
+
+  /** Whether the long-running roles run in production mode: see {@link Profile}. */
+  public boolean isProduction() {
+    return profile.isProduction(temporal.address());
   }
 
   /** The API's ingestion pool: webhooks, payment creation, admin requests. */
@@ -216,9 +235,15 @@ public record PayrelayConfig(
    * @param bindHost {@code PAYRELAY_SANDBOX_BIND}: where {@code payrelay sandbox/dev} serves it,
    *     default 127.0.0.1
    * @param port {@code PAYRELAY_SANDBOX_PORT} where {@code payrelay sandbox/dev} serves it, 8090
-   * @param merchantId {@code PAYRELAY_SANDBOX_MERCHANT_ID}, default {@code m_payrelay_dev}
-   * @param secret {@code PAYRELAY_SANDBOX_SECRET}: the HMAC key shared with the channel
+   * @param merchantId {@code PAYRELAY_SANDBOX_MERCHANT_ID}, default {@code m_payrelay_dev}: the
+   *     default merchant account, used by every tenant without an account in {@code accounts}
+   * @param secret {@code PAYRELAY_SANDBOX_SECRET}, or the content of the file {@code
+   *     PAYRELAY_SANDBOX_SECRET_FILE} names (one trailing line break dropped; not both): the
+   *     default account's HMAC key shared with the channel
    * @param signatureTolerance {@code PAYRELAY_SANDBOX_TOLERANCE_SECONDS}, default 300
+   * @param secretSetting the variable {@code secret} came from, named in production refusals
+   * @param accounts the sandbox's tenant accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
+   *     ({@link ChannelAccountsFile}); empty when unset
    */
   public record SandboxSettings(
       URI url,
@@ -226,7 +251,22 @@ public record PayrelayConfig(
       int port,
       String merchantId,
       String secret,
-      Duration signatureTolerance) {}
+      Duration signatureTolerance,
+      String secretSetting,
+      List<ChannelAccountSettings> accounts) {
+
+    /** Copies the accounts. */
+    public SandboxSettings {
+      accounts = List.copyOf(accounts);
+    }
+
+    /** The secret stays out of logs. */
+    @Override
+    public String toString() {
+      return "SandboxSettings[url=%s, bindHost=%s, port=%d, merchantId=%s, secret from %s, signatureTolerance=%s, accounts=%s]"
+          .formatted(url, bindHost, port, merchantId, secretSetting, signatureTolerance, accounts);
+    }
+  }
 
   /**
    * Who may use the API, where its admin endpoints listen, and how the CLI reaches them.
@@ -345,13 +385,7 @@ public record PayrelayConfig(
             URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort)),
             Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
-        new SandboxSettings(
-            URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + sandboxPort)),
-            e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
-            sandboxPort,
-            e.text("PAYRELAY_SANDBOX_MERCHANT_ID", "m_payrelay_dev"),
-            e.text("PAYRELAY_SANDBOX_SECRET", "sandbox-dev-secret-change-me"),
-            Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300))),
+        sandbox(e, sandboxPort),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),
             Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_LEASE_SECONDS", 30)),
@@ -365,7 +399,8 @@ public record PayrelayConfig(
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
         CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
-        access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))));
+        access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
+        Profile.parse(e.text("PAYRELAY_PROFILE", null)));
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {
@@ -402,6 +437,36 @@ public record PayrelayConfig(
     } catch (java.io.IOException | RuntimeException ex) {
       throw new IllegalArgumentException(setting + ": cannot read " + file + ": " + ex, ex);
     }
+  }
+
+  private static SandboxSettings sandbox(Env e, int port) {
+    String merchantId = e.text("PAYRELAY_SANDBOX_MERCHANT_ID", "m_payrelay_dev");
+    String secretFile = e.text("PAYRELAY_SANDBOX_SECRET_FILE", null);
+    String secret = e.text("PAYRELAY_SANDBOX_SECRET", "sandbox-dev-secret-change-me");
+    if (secretFile != null) {
+      if (e.text("PAYRELAY_SANDBOX_SECRET", null) != null) {
+        throw new IllegalArgumentException(
+            "set PAYRELAY_SANDBOX_SECRET or PAYRELAY_SANDBOX_SECRET_FILE, not both");
+      }
+      secret = ChannelAccountsFile.readSecret(Path.of(secretFile));
+      if (secret == null || secret.isEmpty()) {
+        throw new IllegalArgumentException(
+            "PAYRELAY_SANDBOX_SECRET_FILE " + secretFile + " is missing, unreadable or empty");
+      }
+    }
+    String accountsFile = e.text(ChannelAccountsFile.VARIABLE, null);
+    return new SandboxSettings(
+        URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + port)),
+        e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
+        port,
+        merchantId,
+        secret,
+        Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300)),
+        secretFile != null ? "PAYRELAY_SANDBOX_SECRET_FILE" : "PAYRELAY_SANDBOX_SECRET",
+        accountsFile == null
+            ? List.of()
+            : ChannelAccountsFile.read(
+                Path.of(accountsFile), e.values(), Map.of("sandbox", merchantId)));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

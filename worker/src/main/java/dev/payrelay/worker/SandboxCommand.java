@@ -4,9 +4,13 @@ import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code payrelay sandbox}: the sandbox payment channel simulator alone. */
 @Command(
@@ -15,9 +19,14 @@ import picocli.CommandLine.Option;
     description = {
       "Serve the sandbox payment channel simulator only.",
       "On PAYRELAY_SANDBOX_PORT: register payments, a pay page,",
-      "POST /sandbox/v1/payments/{id}/pay sends an HMAC-SHA256 signed callback to the payment's notify_url."
+      "POST /sandbox/v1/payments/{id}/pay sends an HMAC-SHA256 signed callback to the payment's notify_url.",
+      ProductionChecks.HELP
     })
 final class SandboxCommand implements Callable<Integer> {
+
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--callback-retry-seconds",
@@ -31,7 +40,11 @@ final class SandboxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PayrelayConfig config = PayrelayCommand.config();
+    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    if (checked.isEmpty()) {
+      return PayrelayCommand.CONFIGURATION_ERROR;
+    }
+    PayrelayConfig config = checked.get();
     List<Duration> retries =
         callbackRetrySeconds == null
             ? SandboxSimulatorConfig.DEFAULT_RETRY_DELAYS
@@ -39,7 +52,7 @@ final class SandboxCommand implements Callable<Integer> {
     SandboxSimulator sandbox = DevStack.startSandbox(config, retries);
     System.out.printf(
         "sandbox channel listening on %s (merchant %s)%n",
-        sandbox.baseUrl(), config.sandbox().merchantId());
+        sandbox.baseUrl(), DevStack.merchants(config.sandbox()));
     PayrelayCommand.runUntilStopped(sandbox);
     return 0;
   }

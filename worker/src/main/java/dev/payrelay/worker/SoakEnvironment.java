@@ -50,6 +50,9 @@ record SoakEnvironment(Map<String, String> children, Map<String, String> direct)
       Ports ports) {
     Map<String, String> direct = new HashMap<>(env);
     direct.putAll(BEHAVIOUR);
+    // A soak runs on local servers with local logins: its children are a dev stack although they
+    // reach Temporal by address, unless the soak's own environment names a profile.
+    direct.putIfAbsent("PAYRELAY_PROFILE", "dev");
     direct.put("PAYRELAY_DB_URL", database.jdbcUrl());
     direct.put("PAYRELAY_AMQP_URI", amqpUri);
     direct.put("PAYRELAY_AMQP_EXCHANGE", names.exchange());

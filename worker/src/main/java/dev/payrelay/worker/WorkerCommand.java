@@ -3,9 +3,13 @@ package dev.payrelay.worker;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code payrelay worker}: Temporal worker plus outbox dispatcher. */
 @Command(
@@ -14,9 +18,14 @@ import picocli.CommandLine.Option;
     description = {
       "Run the Temporal worker and the outbox dispatcher.",
       "Payment workflows with their publish and grant activities, and the outbox hand-off to them.",
-      "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, to the local Temporal dev server (started if not running)."
+      "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, to the local Temporal dev server (started if not running).",
+      ProductionChecks.HELP
     })
 final class WorkerCommand implements Callable<Integer> {
+
+  @ParentCommand PayrelayCommand payrelay;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--owner",
@@ -29,7 +38,11 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PayrelayConfig config = PayrelayCommand.config();
+    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    if (checked.isEmpty()) {
+      return PayrelayCommand.CONFIGURATION_ERROR;
+    }
+    PayrelayConfig config = checked.get();
     String name = owner != null ? owner : InetAddress.getLocalHost().getHostName();
     Services services =
         Services.open(

@@ -59,9 +59,17 @@ final class RealTemporal {
         .toLowerCase(Locale.ROOT);
   }
 
-  /** Environment entries that point a payrelay config at this server and a new namespace. */
+  /**
+   * Environment entries that point a payrelay config at this server and a new namespace, as a dev
+   * stack ({@code PAYRELAY_PROFILE=dev}: the tests use local logins).
+   */
   static Map<String, String> env(Class<?> owner) {
     return Map.of(
-        "PAYRELAY_TEMPORAL_ADDRESS", address(), "PAYRELAY_TEMPORAL_NAMESPACE", namespace(owner));
+        "PAYRELAY_TEMPORAL_ADDRESS",
+        address(),
+        "PAYRELAY_TEMPORAL_NAMESPACE",
+        namespace(owner),
+        "PAYRELAY_PROFILE",
+        "dev");
   }
 }

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,26 +18,27 @@ import org.slf4j.LoggerFactory;
  * Posts signed notifications to a merchant's notify_url the way real channels do: at least once,
  * retrying any non-2xx answer or connection error after each configured delay until a 2xx or the
  * attempts run out. Each attempt is signed afresh (new timestamp) over the same body bytes, so
- * retries carry the same notification id. Every attempt is logged.
+ * retries carry the same notification id, with the secret of the merchant account the notification
+ * names (its payment's account). Every attempt is logged, never a secret.
  */
 final class CallbackDeliverer {
 
   private static final Logger log = LoggerFactory.getLogger(CallbackDeliverer.class);
 
   private final HttpClient client;
-  private final SandboxSignature signer;
+  private final Map<String, SandboxSignature> signers;
   private final ScheduledExecutorService scheduler;
   private final List<Duration> retryDelays;
   private final Duration timeout;
 
   CallbackDeliverer(
       HttpClient client,
-      SandboxSignature signer,
+      Map<String, SandboxSignature> signers,
       ScheduledExecutorService scheduler,
       List<Duration> retryDelays,
       Duration timeout) {
     this.client = client;
-    this.signer = signer;
+    this.signers = Map.copyOf(signers);
     this.scheduler = scheduler;
     this.retryDelays = List.copyOf(retryDelays);
     this.timeout = timeout;
@@ -114,7 +116,8 @@ final class CallbackDeliverer {
             .timeout(timeout)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    signer.headersFor(body).forEach(request::header);
+    // Registration admits only merchants with a signer, so every payment's notification has one.
+    signers.get(notification.merchantId()).headersFor(body).forEach(request::header);
     Integer status = null;
     String failure = "";
     try {

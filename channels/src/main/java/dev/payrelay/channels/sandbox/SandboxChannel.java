@@ -17,6 +17,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.Optional;
 
 /**
  * The adapter for the sandbox channel, an HMAC-signed test channel played by {@link
@@ -71,6 +72,19 @@ public final class SandboxChannel implements PaymentChannel {
   public VerifiedCallback verifyCallback(CallbackRequest request) throws CallbackRejectedException {
     signature.verify(request);
     return parser.parse(request.rawBody());
+  }
+
+  /**
+   * The {@code payment_id} string of the callback's body when it is a JSON object that has one; not
+   * verified (see {@link PaymentChannel#claimedPaymentId}).
+   */
+  @Override
+  public Optional<String> claimedPaymentId(CallbackRequest request) {
+    try {
+      return SandboxJson.optionalText(json.object(request.rawBody()), "payment_id");
+    } catch (IllegalArgumentException notANotification) {
+      return Optional.empty();
+    }
   }
 
   /**

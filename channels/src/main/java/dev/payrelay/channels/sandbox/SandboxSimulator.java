@@ -6,7 +6,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,8 +43,11 @@ import java.util.concurrent.ScheduledExecutorService;
  * simulator records them ({@link #idempotencyKeys}) and answers a repeated register or close with
  * the same key and body by replaying the first answer (header {@code Idempotent-Replayed: true}).
  *
- * <p>Callbacks are {@link SandboxNotification}s signed by {@link SandboxSignature} and retried per
- * {@link SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
+ * <p>The simulator keeps several merchant accounts ({@link
+ * SandboxSimulatorConfig#merchantSecrets()}), accepts registrations for each, and signs each
+ * payment's callbacks with its own merchant's secret. Callbacks are {@link SandboxNotification}s
+ * signed by {@link SandboxSignature} and retried per {@link
+ * SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
  */
 public final class SandboxSimulator implements AutoCloseable {
 
@@ -66,15 +71,27 @@ public final class SandboxSimulator implements AutoCloseable {
     this.retries =
         Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("sandbox-callback-retry").daemon().factory());
-    SandboxSignature signer =
-        new SandboxSignature(config.secret(), SandboxSignature.DEFAULT_TOLERANCE, clock);
+    Map<String, SandboxSignature> signers = new HashMap<>();
+    config
+        .merchantSecrets()
+        .forEach(
+            (merchant, secret) ->
+                signers.put(
+                    merchant,
+                    new SandboxSignature(secret, SandboxSignature.DEFAULT_TOLERANCE, clock)));
     CallbackDeliverer deliverer =
         new CallbackDeliverer(
-            httpClient, signer, retries, config.callbackRetryDelays(), config.callbackTimeout());
+            httpClient, signers, retries, config.callbackRetryDelays(), config.callbackTimeout());
     this.statement = new SimulatedStatement(payments);
     this.routes =
         new SimulatorRoutes(
-            payments, statement, deliverer, keys, modes, config.merchantId(), this::baseUrl);
+            payments,
+            statement,
+            deliverer,
+            keys,
+            modes,
+            config.merchantSecrets().keySet(),
+            this::baseUrl);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.payrelay.domain.Money;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import java.net.URI;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -22,7 +23,7 @@ final class SimulatorApi {
   private final SimulatedPayments payments;
   private final CallbackDeliverer deliverer;
   private final SandboxJson json;
-  private final String merchantId;
+  private final Set<String> merchantIds;
   private final Supplier<URI> baseUrl;
   private final IdempotencyLog keys;
   private final SimulatorModes modes;
@@ -31,14 +32,14 @@ final class SimulatorApi {
       SimulatedPayments payments,
       CallbackDeliverer deliverer,
       SandboxJson json,
-      String merchantId,
+      Set<String> merchantIds,
       Supplier<URI> baseUrl,
       IdempotencyLog keys,
       SimulatorModes modes) {
     this.payments = payments;
     this.deliverer = deliverer;
     this.json = json;
-    this.merchantId = merchantId;
+    this.merchantIds = Set.copyOf(merchantIds);
     this.baseUrl = baseUrl;
     this.keys = keys;
     this.modes = modes;
@@ -53,7 +54,7 @@ final class SimulatorApi {
   }
 
   private IdempotencyLog.Answer registered(JsonNode body) {
-    SimulatedPayment candidate = SimulatorRegistration.candidate(body, merchantId);
+    SimulatedPayment candidate = SimulatorRegistration.candidate(body, merchantIds);
     Registration registration = payments.register(candidate);
     ObjectNode answer = json.newObject();
     answer.put("payment_id", registration.payment().paymentId());

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Set;
 
 /** Reads a registration body ({@code POST /sandbox/v1/payments}) into a PENDING payment. */
 final class SimulatorRegistration {
@@ -16,12 +17,12 @@ final class SimulatorRegistration {
   /**
    * The payment a registration asks for.
    *
-   * @throws SimulatorException 400 if registered for another merchant than {@code expectedMerchant}
+   * @throws SimulatorException 400 if registered for a merchant not in {@code knownMerchants}
    * @throws IllegalArgumentException naming a missing or malformed field (answered 400)
    */
-  static SimulatedPayment candidate(JsonNode body, String expectedMerchant) {
+  static SimulatedPayment candidate(JsonNode body, Set<String> knownMerchants) {
     String merchant = SandboxJson.text(body, "merchant_id");
-    if (!expectedMerchant.equals(merchant)) {
+    if (!knownMerchants.contains(merchant)) {
       throw new SimulatorException(400, "unknown merchant_id " + merchant);
     }
     return new SimulatedPayment(

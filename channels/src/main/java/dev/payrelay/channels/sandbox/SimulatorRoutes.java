@@ -3,6 +3,7 @@ package dev.payrelay.channels.sandbox;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.Javalin;
 import java.net.URI;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -23,10 +24,10 @@ final class SimulatorRoutes {
       CallbackDeliverer deliverer,
       IdempotencyLog keys,
       SimulatorModes modes,
-      String merchantId,
+      Set<String> merchantIds,
       Supplier<URI> baseUrl) {
     SandboxJson json = new SandboxJson(new ObjectMapper());
-    this.api = new SimulatorApi(payments, deliverer, json, merchantId, baseUrl, keys, modes);
+    this.api = new SimulatorApi(payments, deliverer, json, merchantIds, baseUrl, keys, modes);
     this.statementApi = new SimulatorStatementApi(statement, json, keys);
     this.adminApi = new SimulatorAdminApi(modes, json);
     this.page = new SandboxPayPage(payments);

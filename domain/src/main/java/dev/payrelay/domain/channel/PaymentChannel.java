@@ -1,6 +1,7 @@
 package dev.payrelay.domain.channel;
 
 import java.time.LocalDate;
+import java.util.Optional;
 
 /**
  * The SPI every payment channel adapter implements.
@@ -22,6 +23,18 @@ public interface PaymentChannel {
    *     such a request may be believed
    */
   VerifiedCallback verifyCallback(CallbackRequest request) throws CallbackRejectedException;
+
+  /**
+   * The payment a callback names, read from its unverified bytes for one purpose only: to choose
+   * the merchant account (and so the secret) whose adapter then {@link #verifyCallback verifies}
+   * it. Nothing else in the request may be believed before that, and this id neither.
+   *
+   * @return empty when the bytes name no payment; the channel's default account then verifies it.
+   *     The default suits a channel with one merchant account.
+   */
+  default Optional<String> claimedPaymentId(CallbackRequest request) {
+    return Optional.empty();
+  }
 
   /**
    * Registers a payment attempt with the channel so the buyer can pay it. Idempotent per {@code

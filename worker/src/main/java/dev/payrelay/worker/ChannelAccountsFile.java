@@ -1,0 +1,180 @@
+package dev.payrelay.worker;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}: the merchant accounts of tenants that do not use
+ * their channel's default account. A JSON file (RFC 8259):
+ *
+ * <pre>{@code
+ * {"accounts": [
+ *   {"channel": "sandbox", "merchantId": "m_acme", "tenants": ["acme", "acme-eu"],
+ *    "secretFile": "/run/secrets/acme-sandbox"},
+ *   {"channel": "sandbox", "merchantId": "m_globex", "tenants": ["globex"],
+ *    "secretEnv": "GLOBEX_SANDBOX_SECRET"}
+ * ]}
+ * }</pre>
+ *
+ * <p>Each account names exactly one of {@code secretFile} (a file holding the secret; one trailing
+ * line break is dropped) and {@code secretEnv} (an environment variable holding it): the file
+ * itself holds no secret. Merchant ids are unique per channel and differ from the default
+ * account's; a tenant has at most one account per channel.
+ */
+final class ChannelAccountsFile {
+
+  /** The variable naming the file. */
+  static final String VARIABLE = "PAYRELAY_CHANNEL_ACCOUNTS_FILE";
+
+  private static final Set<String> FIELDS =
+      Set.of("channel", "merchantId", "tenants", "secretFile", "secretEnv");
+  private static final Set<String> CHANNELS = Set.of("sandbox");
+  private static final int MAX_ID = 64;
+
+  private ChannelAccountsFile() {}
+
+  /**
+   * Reads the accounts of {@code file}.
+   *
+   * @param env the environment {@code secretEnv} names are read from
+   * @param defaultMerchants each channel's default merchant id, which no account may reuse
+   * @throws IllegalArgumentException naming {@value #VARIABLE}, the account and the field for an
+   *     unreadable file, a malformed account, a missing or empty secret or a duplicate
+   */
+  static List<ChannelAccountSettings> read(
+      Path file, Map<String, String> env, Map<String, String> defaultMerchants) {
+    JsonNode root = parse(file);
+    JsonNode accounts = root == null || !root.isObject() ? null : root.get("accounts");
+    if (accounts == null || !accounts.isArray()) {
+      throw invalid(file, "must be a JSON object with an array \"accounts\"");
+    }
+    List<ChannelAccountSettings> read = new ArrayList<>();
+    Set<String> merchants = new HashSet<>();
+    Set<String> tenants = new HashSet<>();
+    for (int i = 0; i < accounts.size(); i++) {
+      ChannelAccountSettings account = account(file, i, accounts.get(i), env);
+      String channelMerchant = account.channel() + "/" + account.merchantId();
+      if (account.merchantId().equals(defaultMerchants.get(account.channel()))
+          || !merchants.add(channelMerchant)) {
+        throw invalid(file, "accounts[" + i + "]: merchantId " + channelMerchant + " is taken");
+      }
+      for (String tenant : account.tenants()) {
+        if (!tenants.add(account.channel() + "/" + tenant)) {
+          throw invalid(
+              file, "accounts[" + i + "]: tenant " + tenant + " has another account there");
+        }
+      }
+      read.add(account);
+    }
+    return read;
+  }
+
+  private static ChannelAccountSettings account(
+      Path file, int index, JsonNode node, Map<String, String> env) {
+    String where = "accounts[" + index + "]";
+    if (node == null || !node.isObject()) {
+      throw invalid(file, where + " must be an object");
+    }
+    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!FIELDS.contains(name)) {
+        throw invalid(file, where + ": unknown field " + name + " (allowed: " + FIELDS + ")");
+      }
+    }
+    String channel = id(file, node, where, "channel");
+    if (!CHANNELS.contains(channel)) {
+      throw invalid(file, where + ": unknown channel " + channel);
+    }
+    String merchantId = id(file, node, where, "merchantId");
+    where = where + " (" + channel + "/" + merchantId + ")";
+    Set<String> tenants = tenants(file, node, where);
+    boolean fromFile = node.has("secretFile");
+    if (fromFile == node.has("secretEnv")) {
+      throw invalid(file, where + ": give exactly one of secretFile and secretEnv");
+    }
+    String source = fromFile ? "secretFile" : "secretEnv";
+    String reference = id(file, node, where, source);
+    String secretSource =
+        VARIABLE + " account " + channel + "/" + merchantId + " (" + source + " " + reference + ")";
+    String secret = fromFile ? readSecret(Path.of(reference)) : env.get(reference);
+    if (secret == null || secret.isEmpty()) {
+      throw new IllegalArgumentException(
+          secretSource + " is missing, unreadable or empty (file " + file + ")");
+    }
+    return new ChannelAccountSettings(channel, merchantId, tenants, secret, secretSource);
+  }
+
+  private static Set<String> tenants(Path file, JsonNode node, String where) {
+    JsonNode array = node.get("tenants");
+    if (array == null || !array.isArray() || array.isEmpty()) {
+      throw invalid(file, where + ": tenants must be a non-empty array of tenant ids");
+    }
+    Set<String> tenants = new LinkedHashSet<>();
+    for (JsonNode tenant : array) {
+      if (!tenant.isTextual() || !validId(tenant.asText())) {
+        throw invalid(file, where + ": each tenant must be a 1.." + MAX_ID + " character id");
+      }
+      tenants.add(tenant.asText());
+    }
+    return tenants;
+  }
+
+  private static String id(Path file, JsonNode node, String where, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isTextual() || !validId(value.asText())) {
+      throw invalid(file, where + ": " + field + " must be a 1.." + MAX_ID + " character string");
+    }
+    return value.asText();
+  }
+
+  /** Like the API's identifiers: no blank ends (PAD SPACE collations), no control characters. */
+  private static boolean validId(String value) {
+    return !value.isEmpty()
+        && value.length() <= MAX_ID
+        && value.strip().equals(value)
+        && value.chars().noneMatch(Character::isISOControl);
+  }
+
+  /**
+   * A secret kept in a file: its UTF-8 text without one trailing line break ({@code \n} or {@code
+   * \r\n}), as {@code echo secret > file} leaves it.
+   *
+   * @return null when the file cannot be read
+   */
+  static String readSecret(Path path) {
+    try {
+      String text = Files.readString(path, StandardCharsets.UTF_8);
+      return text.endsWith("\r\n")
+          ? text.substring(0, text.length() - 2)
+          : text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static JsonNode parse(Path file) {
+    try {
+      return new ObjectMapper().readTree(Files.readAllBytes(file));
+    } catch (JsonProcessingException e) {
+      throw invalid(file, "is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw invalid(file, "cannot be read: " + e);
+    }
+  }
+
+  private static IllegalArgumentException invalid(Path file, String problem) {
+    return new IllegalArgumentException(VARIABLE + " " + file + " " + problem);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE} and {@code PAYRELAY_SANDBOX_SECRET_FILE}. */
+class ChannelAccountsConfigTest {
+
+  private static final String LONG_SECRET = "a-proper-secret-of-more-than-32-bytes";
+
+  @TempDir Path dir;
+
+  private PayrelayConfig withAccounts(String json, Map<String, String> extraEnv)
+      throws IOException {
+    Path file = dir.resolve("accounts.json");
+    Files.writeString(file, json);
+    Map<String, String> env = new HashMap<>(extraEnv);
+    env.put("PAYRELAY_CHANNEL_ACCOUNTS_FILE", file.toString());
+    return PayrelayConfig.fromEnv(env);
+  }
+
+  @Test
+  void accounts_readTheirSecretsFromEnvAndFiles() throws Exception {
+    Path secret = dir.resolve("c.secret");
+    Files.writeString(secret, "secret-from-file\n");
+
+    List<ChannelAccountSettings> accounts =
+        withAccounts(
+                """
+                {"accounts": [
+                  {"channel": "sandbox", "merchantId": "m_b", "tenants": ["tb"],
+                   "secretEnv": "B_SECRET"},
+                  {"channel": "sandbox", "merchantId": "m_c", "tenants": ["tc", "tc-eu"],
+                   "secretFile": "%s"}]}
+                """
+                    .formatted(secret),
+                Map.of("B_SECRET", "secret-from-env"))
+            .sandbox()
+            .accounts();
+
+    assertThat(accounts)
+        .extracting(ChannelAccountSettings::merchantId, ChannelAccountSettings::secret)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("m_b", "secret-from-env"),
+            org.assertj.core.groups.Tuple.tuple("m_c", "secret-from-file"));
+    assertThat(accounts.get(1).tenants()).isEqualTo(Set.of("tc", "tc-eu"));
+    assertThat(accounts.toString()).doesNotContain("secret-from-env").doesNotContain("from-file");
+  }
+
+  @Test
+  void noFile_meansTheDefaultAccountAlone() {
+    assertThat(PayrelayConfig.fromEnv(Map.of()).sandbox().accounts()).isEmpty();
+  }
+
+  @Test
+  void malformedAccounts_areConfigurationErrors_namingTheFileAndTheAccount() {
+    String ok = "\"channel\": \"sandbox\", \"merchantId\": \"m_b\", \"tenants\": [\"tb\"]";
+    Map<String, String> env = Map.of("B_SECRET", "s");
+    Map<String, String> cases = new HashMap<>();
+    cases.put("{" + ok + "}", "array \"accounts\"");
+    cases.put("{\"accounts\": [{" + ok + "}]}", "exactly one of secretFile and secretEnv");
+    cases.put(
+        "{\"accounts\": [{" + ok + ", \"secretEnv\": \"B_SECRET\", \"secret\": \"inline\"}]}",
+        "unknown field secret");
+    cases.put("{\"accounts\": [{" + ok + ", \"secretEnv\": \"NOT_SET\"}]}", "secretEnv NOT_SET");
+    cases.put("{\"accounts\": [{" + ok + ", \"secretFile\": \"/nonexistent/s\"}]}", "secretFile");
+    cases.put(
+        "{\"accounts\": [{\"channel\": \"paypal\", \"merchantId\": \"m\", \"tenants\": [\"t\"],"
+            + " \"secretEnv\": \"B_SECRET\"}]}",
+        "unknown channel paypal");
+    cases.put(
+        "{\"accounts\": [{\"channel\": \"sandbox\", \"merchantId\": \"m_payrelay_dev\","
+            + " \"tenants\": [\"t\"], \"secretEnv\": \"B_SECRET\"}]}",
+        "merchantId sandbox/m_payrelay_dev is taken");
+    cases.put(
+        "{\"accounts\": [{"
+            + ok
+            + ", \"secretEnv\": \"B_SECRET\"}, {\"channel\": \"sandbox\", \"merchantId\": \"m_x\","
+            + " \"tenants\": [\"tb\"], \"secretEnv\": \"B_SECRET\"}]}",
+        "tenant tb has another account");
+    cases.put(
+        "{\"accounts\": [{\"channel\": \"sandbox\", \"merchantId\": \"m_b\", \"tenants\": [],"
+            + " \"secretEnv\": \"B_SECRET\"}]}",
+        "tenants must be a non-empty array");
+    cases.put("not json", "is not JSON");
+    cases.forEach(
+        (json, message) ->
+            assertThatThrownBy(() -> withAccounts(json, env))
+                .as(json)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PAYRELAY_CHANNEL_ACCOUNTS_FILE")
+                .hasMessageContaining(message));
+  }
+
+  @Test
+  void defaultSecret_canComeFromAFile_butNotFromBoth() throws Exception {
+    Path secret = dir.resolve("default.secret");
+    Files.writeString(secret, LONG_SECRET + "\r\n");
+
+    PayrelayConfig config =
+        PayrelayConfig.fromEnv(Map.of("PAYRELAY_SANDBOX_SECRET_FILE", secret.toString()));
+
+    assertThat(config.sandbox().secret()).isEqualTo(LONG_SECRET);
+    assertThat(config.sandbox().secretSetting()).isEqualTo("PAYRELAY_SANDBOX_SECRET_FILE");
+    assertThat(config.sandbox().toString()).doesNotContain(LONG_SECRET);
+    assertThatThrownBy(
+            () ->
+                PayrelayConfig.fromEnv(
+                    Map.of(
+                        "PAYRELAY_SANDBOX_SECRET_FILE",
+                        secret.toString(),
+                        "PAYRELAY_SANDBOX_SECRET",
+                        LONG_SECRET)))
+        .hasMessageContaining("not both");
+    assertThatThrownBy(
+            () ->
+                PayrelayConfig.fromEnv(
+                    Map.of("PAYRELAY_SANDBOX_SECRET_FILE", dir.resolve("none").toString())))
+        .hasMessageContaining("PAYRELAY_SANDBOX_SECRET_FILE");
+  }
+
+  @Test
+  void productionMode_refusesAnAccountsShortSecret_namingTheAccount_notTheSecret()
+      throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("PAYRELAY_TEMPORAL_ADDRESS", "127.0.0.1:9");
+    env.put("PAYRELAY_DB_USER", "payrelay");
+    env.put("PAYRELAY_DB_PASSWORD", "pw");
+    env.put("PAYRELAY_AMQP_URI", "amqp://payrelay:pw@127.0.0.1:5672/%2f");
+    env.put("PAYRELAY_SANDBOX_SECRET", LONG_SECRET);
+    env.put("B_SECRET", "short-b");
+    env.put("C_SECRET", LONG_SECRET + "-c");
+    Path file = dir.resolve("accounts.json");
+    Files.writeString(
+        file,
+        """
+        {"accounts": [
+          {"channel": "sandbox", "merchantId": "m_b", "tenants": ["tb"], "secretEnv": "B_SECRET"},
+          {"channel": "sandbox", "merchantId": "m_c", "tenants": ["tc"], "secretEnv": "C_SECRET"}
+        ]}
+        """);
+    env.put("PAYRELAY_CHANNEL_ACCOUNTS_FILE", file.toString());
+
+    CliRun run = CliRun.of(env, "api");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains(
+            "PAYRELAY_CHANNEL_ACCOUNTS_FILE account sandbox/m_b (secretEnv B_SECRET) is 7 bytes")
+        .doesNotContain("m_c")
+        .doesNotContain("short-b");
+  }
+}

@@ -1,0 +1,198 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Production mode: the long-running roles refuse guessable credentials, naming the setting, with
+ * the CLI's configuration-error exit code; a production configuration with proper credentials
+ * starts.
+ */
+@Timeout(120)
+class ProductionModeTest {
+
+  private static final String GOOD_SECRET = "0123456789abcdef0123456789abcdef-prod";
+  private static final Path LOGS = Path.of("target", "production-mode");
+
+  /** A production configuration (Temporal by address) whose every credential is acceptable. */
+  private static Map<String, String> production() {
+    Map<String, String> env = new HashMap<>();
+    env.put("PAYRELAY_TEMPORAL_ADDRESS", "127.0.0.1:9");
+    env.put("PAYRELAY_DB_USER", "payrelay");
+    env.put("PAYRELAY_DB_PASSWORD", "db-password");
+    env.put("PAYRELAY_AMQP_URI", "amqp://payrelay:amqp-password@127.0.0.1:5672/%2f");
+    env.put("PAYRELAY_SANDBOX_SECRET", GOOD_SECRET);
+    return env;
+  }
+
+  private static Map<String, String> productionWith(String name, String value) {
+    Map<String, String> env = production();
+    if (value == null) {
+      env.remove(name);
+    } else {
+      env.put(name, value);
+    }
+    return env;
+  }
+
+  @Test
+  void properCredentials_passEveryRule() {
+    PayrelayConfig config = PayrelayConfig.fromEnv(production());
+
+    assertThat(config.isProduction()).isTrue();
+    assertThat(ProductionChecks.refusals(config)).isEmpty();
+    assertThatCode(() -> ProductionChecks.enforce(config)).doesNotThrowAnyException();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"api", "worker", "sandbox"})
+  void defaults_withAnAddress_areRefused_namingEverySetting(String role) {
+    CliRun run = CliRun.of(Map.of("PAYRELAY_TEMPORAL_ADDRESS", "127.0.0.1:9"), role);
+
+    assertThat(run.exit()).as(run.err()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains("PAYRELAY_TEMPORAL_ADDRESS is set")
+        .contains("PAYRELAY_SANDBOX_SECRET is the published default")
+        .contains("PAYRELAY_DB_USER is root with an empty PAYRELAY_DB_PASSWORD")
+        .contains("PAYRELAY_AMQP_URI logs in as RabbitMQ's default guest user")
+        .doesNotContain(ProductionChecks.DEFAULT_SECRET);
+  }
+
+  @Test
+  void defaultSecret_isRefused() {
+    CliRun run = CliRun.of(productionWith("PAYRELAY_SANDBOX_SECRET", null), "api");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err()).contains("PAYRELAY_SANDBOX_SECRET is the published default");
+    assertThat(run.err()).doesNotContain("PAYRELAY_DB_USER").doesNotContain("PAYRELAY_AMQP_URI");
+  }
+
+  @Test
+  void shortSecret_isRefused_withoutPrintingIt() {
+    String shortSecret = "0123456789abcdef0123456789abcde"; // 31 bytes
+    CliRun run = CliRun.of(productionWith("PAYRELAY_SANDBOX_SECRET", shortSecret), "worker");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains("PAYRELAY_SANDBOX_SECRET is 31 bytes; production needs at least 32")
+        .doesNotContain(shortSecret);
+  }
+
+  @Test
+  void multiByteSecret_isMeasuredInBytes() {
+    assertThat(ProductionChecks.channelSecret("S", "€".repeat(11))).as("33 bytes").isEmpty();
+    assertThat(ProductionChecks.channelSecret("S", "é".repeat(15)))
+        .hasValueSatisfying(r -> assertThat(r).startsWith("S is 30 bytes"));
+  }
+
+  @Test
+  void emptySecret_isRefused() {
+    assertThat(ProductionChecks.channelSecret("PAYRELAY_SANDBOX_SECRET", ""))
+        .hasValueSatisfying(r -> assertThat(r).startsWith("PAYRELAY_SANDBOX_SECRET is empty"));
+  }
+
+  @Test
+  void rootWithoutPassword_isRefused() {
+    Map<String, String> env = productionWith("PAYRELAY_DB_USER", "root");
+    env.remove("PAYRELAY_DB_PASSWORD");
+    CliRun run = CliRun.of(env, "api");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err()).contains("PAYRELAY_DB_USER is root with an empty PAYRELAY_DB_PASSWORD");
+  }
+
+  @Test
+  void rootWithAPassword_passes() {
+    PayrelayConfig config = PayrelayConfig.fromEnv(productionWith("PAYRELAY_DB_USER", "root"));
+
+    assertThat(ProductionChecks.refusals(config)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "amqp://guest:guest@rabbit:5672/%2f",
+        "amqp://guest:s3cret-but-still-guest@rabbit:5672/%2f",
+        "amqp://guest@rabbit"
+      })
+  void guestAmqpLogin_isRefused(String uri) {
+    CliRun run = CliRun.of(productionWith("PAYRELAY_AMQP_URI", uri), "worker");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err()).contains("PAYRELAY_AMQP_URI logs in as RabbitMQ's default guest user");
+  }
+
+  @Test
+  void amqpUriWithoutUser_isRefused_asTheClientThenLogsInAsGuest() {
+    CliRun run = CliRun.of(productionWith("PAYRELAY_AMQP_URI", "amqp://rabbit:5672/%2f"), "worker");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err()).contains("PAYRELAY_AMQP_URI names no user");
+  }
+
+  @Test
+  void prodProfile_withoutAnAddress_isProductionMode() {
+    Map<String, String> env = productionWith("PAYRELAY_TEMPORAL_ADDRESS", null);
+    env.put("PAYRELAY_PROFILE", "prod");
+    env.remove("PAYRELAY_SANDBOX_SECRET");
+    CliRun run = CliRun.of(env, "api");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains("PAYRELAY_PROFILE=prod")
+        .contains("PAYRELAY_SANDBOX_SECRET is the published default");
+  }
+
+  @Test
+  void devProfile_withAnAddress_isNotProductionMode_andNoAddressIsNeither() {
+    assertThat(
+            PayrelayConfig.fromEnv(
+                    Map.of("PAYRELAY_TEMPORAL_ADDRESS", "t:7233", "PAYRELAY_PROFILE", "dev"))
+                .isProduction())
+        .isFalse();
+    assertThat(PayrelayConfig.fromEnv(Map.of()).isProduction()).isFalse();
+    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_ADDRESS", "t:7233")).isProduction())
+        .isTrue();
+  }
+
+  @Test
+  void unknownProfile_isAConfigurationError() {
+    CliRun run = CliRun.of(Map.of("PAYRELAY_PROFILE", "staging"), "sandbox");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err()).contains("PAYRELAY_PROFILE must be dev or prod, got: staging");
+  }
+
+  @Test
+  void childJvm_exitsWithTheConfigurationError_namingTheSetting() throws Exception {
+    Path log = LOGS.resolve("refused-api.log");
+    Files.deleteIfExists(log);
+    try (ChildPayrelay api =
+        ChildPayrelay.start(productionWith("PAYRELAY_SANDBOX_SECRET", "zq9xw"), log, "api")) {
+      assertThat(api.awaitExit(Duration.ofSeconds(60))).isEqualTo(2);
+      assertThat(api.tail()).contains("PAYRELAY_SANDBOX_SECRET is 5 bytes").doesNotContain("zq9xw");
+    }
+  }
+
+  @Test
+  void childJvm_withProperCredentials_starts() throws Exception {
+    Path log = LOGS.resolve("started-sandbox.log");
+    Files.deleteIfExists(log);
+    Map<String, String> env = production();
+    env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(PayrelayHarness.freePort()));
+    try (ChildPayrelay sandbox = ChildPayrelay.start(env, log, "sandbox")) {
+      sandbox.awaitLog("sandbox channel listening", Duration.ofSeconds(60));
+      assertThat(sandbox.isAlive()).isTrue();
+    }
+  }
+}
