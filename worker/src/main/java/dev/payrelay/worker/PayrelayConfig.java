@@ -122,6 +122,8 @@ public record PayrelayConfig(
    *     PaymentConfirmed} to their workflow again
    * @param grantRepairAfter {@code PAYRELAY_GRANT_REPAIR_AFTER_SECONDS} (30): how long after being
    *     paid a payment is left to its own workflow's grant first
+   * @param security TLS/mTLS and API key of the connection, payload encryption, the codec
+   *     endpoint's allowed origins ({@link TemporalSecurity}, {@link TemporalTls})
    */
   public record TemporalSettings(
       String address,
@@ -132,7 +134,8 @@ public record PayrelayConfig(
       Duration expirySweep,
       Duration expirySweepGrace,
       Duration grantRepair,
-      Duration grantRepairAfter) {
+      Duration grantRepairAfter,
+      TemporalSecurity security) {
 
     /** Whether no address is set, so the local server is used. */
     public boolean isLocal() {
@@ -155,7 +158,8 @@ public record PayrelayConfig(
           expirySweep,
           expirySweepGrace,
           grantRepair,
-          grantRepairAfter);
+          grantRepairAfter,
+          security);
     }
   }
 
@@ -299,7 +303,8 @@ public record PayrelayConfig(
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_SECONDS", 300)),
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300)),
             Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_SECONDS", 15)),
-            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30))),
+            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30)),
+            TemporalSecurity.fromEnv(env)),
         new ApiSettings(
             apiHost,
             apiPort,
