@@ -16,6 +16,7 @@ import java.util.function.BooleanSupplier;
  * @param databaseUp whether the database answers, for {@code /health}
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
  *     (their first bytes) and refused with 413
+ * @param codec the Temporal UI's codec endpoint, {@code /v1/codec/...}
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -26,4 +27,33 @@ public record ApiHandlers(
     PaymentListingAdmin listing,
     PrometheusMeterRegistry metrics,
     BooleanSupplier databaseUp,
-    int webhookBodyLimit) {}
+    int webhookBodyLimit,
+    CodecEndpoint codec) {
+
+  /** Handlers whose codec endpoint answers payloads unchanged, for the local UI only. */
+  public ApiHandlers(
+      PaymentService payments,
+      PaymentQueries queries,
+      WebhookService webhooks,
+      AdminService admin,
+      ReconciliationAdmin reconciliations,
+      PaymentListingAdmin listing,
+      PrometheusMeterRegistry metrics,
+      BooleanSupplier databaseUp,
+      int webhookBodyLimit) {
+    this(
+        payments,
+        queries,
+        webhooks,
+        admin,
+        reconciliations,
+        listing,
+        metrics,
+        databaseUp,
+        webhookBodyLimit,
+        new CodecEndpoint(
+            null,
+            java.util.List.of("http://127.0.0.1:8233", "http://localhost:8233"),
+            CodecEndpoint.Access.OPEN));
+  }
+}

@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/admin/reconciliations} {@code {channel, date}}: 202, starts {@code
  *       recon-{channel}-{date}}; {@code GET /v1/admin/reconciliations/{channel}/{date}}: the day's
  *       run and counts per kind and repair status (404 if never run)
+ *   <li>{@code POST /v1/codec/decode} and {@code /encode}: the Temporal UI's codec server, {@link
+ *       CodecEndpoint}
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
  *   <li>{@code GET /health/ready} (and {@code /health}): 200 when the database answered within
  *       {@link #READY_WAIT}, else 503 with {@code Retry-After} (readiness)
@@ -211,6 +213,7 @@ public final class ApiServer implements AutoCloseable {
         "/v1/admin/reconciliations/{channel}/{date}",
         ctx ->
             ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date"))));
+    h.codec().register(app);
     app.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
     app.get("/health/ready", this::ready);
     app.get("/health", this::ready);

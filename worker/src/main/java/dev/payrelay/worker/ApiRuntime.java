@@ -4,6 +4,7 @@ import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelRegistry;
+import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
@@ -69,7 +70,19 @@ public final class ApiRuntime {
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),
             services::databaseUp,
-            config.api().webhookBodyLimit()));
+            config.api().webhookBodyLimit(),
+            codecEndpoint(config.temporal().security())));
+  }
+
+  /**
+   * The Temporal UI's codec endpoint with the configured payload codec and UI origins. Open to
+   * every caller that can reach the API listener (as the admin routes are today).
+   */
+  static CodecEndpoint codecEndpoint(TemporalSecurity security) {
+    return new CodecEndpoint(
+        security.payloadCodec().orElse(null),
+        security.codecCorsOrigins(),
+        CodecEndpoint.Access.OPEN);
   }
 
   /** The operator service the admin API and the CLI share. */

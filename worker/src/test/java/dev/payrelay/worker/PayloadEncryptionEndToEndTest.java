@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.History;
 import io.temporal.api.history.v1.HistoryEvent;
@@ -83,6 +85,32 @@ class PayloadEncryptionEndToEndTest {
 
     String decoded = text(harnessCodec().decode(payloads));
     assertThat(decoded).contains(orderId);
+  }
+
+  @Test
+  void theApisCodecEndpoint_decodesTheServersPayloadsForTheUi() throws Exception {
+    String orderId = "order-" + UUID.randomUUID();
+    String paymentId = create(orderId, "user-ui");
+    List<Payload> payloads = payloadsIn(rawHistory(paymentId));
+    String body =
+        JsonFormat.printer().print(Payloads.newBuilder().addAllPayloads(payloads).build());
+
+    HttpResponse<String> r =
+        payrelay.post(
+            payrelay.api("/v1/codec/decode"),
+            body.getBytes(StandardCharsets.UTF_8),
+            Map.of(
+                "Content-Type", "application/json",
+                "Origin", "http://localhost:8233",
+                "X-Namespace", payrelay.config.temporal().namespace()));
+
+    assertThat(body).doesNotContain(orderId);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    Payloads.Builder decoded = Payloads.newBuilder();
+    JsonFormat.parser().merge(r.body(), decoded);
+    assertThat(text(decoded.getPayloadsList())).contains(orderId);
+    assertThat(r.headers().firstValue("Access-Control-Allow-Origin"))
+        .hasValue("http://localhost:8233");
   }
 
   @Test
