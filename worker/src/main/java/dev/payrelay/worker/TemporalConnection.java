@@ -14,7 +14,6 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.OperatorServiceStubs;
-import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testserver.TestServer;
 import java.time.Duration;
@@ -40,6 +39,7 @@ public final class TemporalConnection implements AutoCloseable {
   private final Kind kind;
   private final WorkflowServiceStubs stubs;
   private final String namespace;
+  private final String apiKey;
   private final WorkflowClient client;
 
   /** What the connection talks to. */
@@ -58,6 +58,7 @@ public final class TemporalConnection implements AutoCloseable {
     this.kind = kind;
     this.stubs = TemporalStubs.connect(settings);
     this.namespace = settings.namespace();
+    this.apiKey = settings.security().apiKey();
     this.client =
         WorkflowClient.newInstance(
             stubs,
@@ -118,7 +119,11 @@ public final class TemporalConnection implements AutoCloseable {
   /** A Schedule client for the configured namespace (unsupported by {@link Kind#IN_MEMORY}). */
   public ScheduleClient schedules() {
     return ScheduleClient.newInstance(
-        stubs, ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
+        stubs,
+        ScheduleClientOptions.newBuilder()
+            .setNamespace(namespace)
+            .setDataConverter(client.getOptions().getDataConverter())
+            .build());
   }
 
   /**
@@ -209,10 +214,7 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   private OperatorServiceStubs operator() {
-    return OperatorServiceStubs.newServiceStubs(
-        OperatorServiceStubsOptions.newBuilder()
-            .setChannel(stubs.getRawChannel())
-            .validateAndBuildWithDefaults());
+    return TemporalStubs.operator(stubs, apiKey);
   }
 
   private void registerSearchAttributes() {

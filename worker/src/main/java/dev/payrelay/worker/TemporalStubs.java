@@ -1,5 +1,7 @@
 package dev.payrelay.worker;
 
+import io.temporal.serviceclient.OperatorServiceStubs;
+import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 
@@ -34,5 +36,18 @@ final class TemporalStubs {
       options.addApiKey(() -> apiKey);
     }
     return WorkflowServiceStubs.newServiceStubs(options.build());
+  }
+
+  /**
+   * Operator-service stubs on the same channel as {@code stubs} (TLS included); the API key is
+   * added again because the SDK sends it per stub, not per channel.
+   */
+  static OperatorServiceStubs operator(WorkflowServiceStubs stubs, String apiKey) {
+    OperatorServiceStubsOptions.Builder options =
+        OperatorServiceStubsOptions.newBuilder().setChannel(stubs.getRawChannel());
+    if (apiKey != null) {
+      options.addApiKey(() -> apiKey);
+    }
+    return OperatorServiceStubs.newServiceStubs(options.validateAndBuildWithDefaults());
   }
 }
