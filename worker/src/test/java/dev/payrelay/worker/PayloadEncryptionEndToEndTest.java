@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.common.v1.Payload;
@@ -131,6 +134,60 @@ class PayloadEncryptionEndToEndTest {
         .hasMessageContaining("'" + KEY_ID + "'");
   }
 
+  @Test
+  void temporalCli_withTheApisCodecEndpoint_showsTheHistoryDecoded() throws Exception {
+    String orderId = "order-" + UUID.randomUUID();
+    String paymentId = create(orderId, "user-cli");
+    String codecEndpoint = payrelay.api(CodecEndpoint.PATH).toString();
+
+    String encrypted = cliShow(paymentId);
+    String decoded = cliShow(paymentId, "--codec-endpoint", codecEndpoint);
+
+    assertThat(payloadData(encrypted)).isNotEmpty().doesNotContain(orderId);
+    assertThat(payloadData(decoded)).contains(orderId);
+  }
+
+  /**
+   * Every payload's {@code data} (base64 in the CLI's JSON) in a history JSON, decoded, joined;
+   * search attributes left out (plain by design).
+   */
+  private static String payloadData(String historyJson) throws Exception {
+    JsonNode history = new ObjectMapper().readTree(historyJson);
+    for (JsonNode parent : history.findParents("searchAttributes")) {
+      ((ObjectNode) parent).remove("searchAttributes");
+    }
+    StringBuilder s = new StringBuilder();
+    for (JsonNode data : history.findValues("data")) {
+      if (data.isTextual()) {
+        s.append(new String(Base64.getDecoder().decode(data.asText()), StandardCharsets.UTF_8));
+      }
+    }
+    return s.toString();
+  }
+
+  /** {@code temporal workflow show -o json} of the payment's workflow, plus {@code extra}. */
+  private static String cliShow(String paymentId, String... extra) throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                System.getenv().getOrDefault("PAYRELAY_TEMPORAL_CLI", "temporal"),
+                "workflow",
+                "show",
+                "-w",
+                WorkflowIds.payment(paymentId),
+                "--address",
+                payrelay.config.temporal().target(),
+                "--namespace",
+                payrelay.config.temporal().namespace(),
+                "-o",
+                "json"));
+    command.addAll(List.of(extra));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out;
+  }
+
   /** The codec the harness's payrelay runs with. */
   private static PayloadCodec harnessCodec() {
     return PayrelayConfig.fromEnv(payrelay.env).temporal().security().payloadCodec().orElseThrow();
@@ -166,7 +223,14 @@ class PayloadEncryptionEndToEndTest {
                     "sandbox"));
     HttpResponse<String> r = payrelay.postJson("/v1/payments", body);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return new ObjectMapper().readTree(r.body()).path("payment").path("paymentId").asText();
+    String paymentId =
+        new ObjectMapper().readTree(r.body()).path("payment").path("paymentId").asText();
+    // The dispatcher starts the payment's workflow shortly after the commit.
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(() -> paymentState(paymentId) != null);
+    return paymentId;
   }
 
   /** The history as the server stores it, fetched without any codec. */
