@@ -51,9 +51,6 @@ public record ApiHandlers(
         metrics,
         databaseUp,
         webhookBodyLimit,
-        new CodecEndpoint(
-            null,
-            java.util.List.of("http://127.0.0.1:8233", "http://localhost:8233"),
-            CodecEndpoint.Access.OPEN));
+        new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN));
   }
 }

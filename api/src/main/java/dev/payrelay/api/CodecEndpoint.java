@@ -42,6 +42,10 @@ public final class CodecEndpoint {
   /** The base path; the UI's codec endpoint is {@code <api base URL>} + this. */
   public static final String PATH = "/v1/codec";
 
+  /** The origins of the local dev server's Web UI ({@code temporal server start-dev}, :8233). */
+  public static final List<String> LOCAL_UI_ORIGINS =
+      List.of("http://127.0.0.1:8233", "http://localhost:8233");
+
   /** Decides on a request's {@code Authorization} header (null when absent). */
   @FunctionalInterface
   public interface Access {

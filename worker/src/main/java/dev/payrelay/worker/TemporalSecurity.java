@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.codec.AesGcmPayloadCodec;
 import dev.payrelay.api.codec.PayloadKeyRing;
 import io.temporal.common.converter.DataConverter;
@@ -35,11 +36,6 @@ import java.util.Optional;
  */
 public record TemporalSecurity(
     TemporalTls tls, String apiKey, PayloadKeyRing payloadKeys, List<String> codecCorsOrigins) {
-
-  /** Plain text, no API key, no payload encryption: the local dev server. */
-  public static final TemporalSecurity NONE =
-      new TemporalSecurity(
-          null, null, null, List.of("http://127.0.0.1:8233", "http://localhost:8233"));
 
   /** Copies the origins. */
   public TemporalSecurity {
@@ -133,7 +129,7 @@ public record TemporalSecurity(
 
   private static List<String> origins(String spec) {
     if (spec == null) {
-      return NONE.codecCorsOrigins();
+      return CodecEndpoint.LOCAL_UI_ORIGINS;
     }
     return List.of(spec.split(",")).stream()
         .map(String::trim)
