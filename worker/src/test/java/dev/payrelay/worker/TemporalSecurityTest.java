@@ -103,6 +103,57 @@ class TemporalSecurityTest {
   }
 
   @Test
+  void clientCertificateWithoutItsKey_isRefusedNamingTheMissingOne() throws Exception {
+    Path cert = Files.writeString(dir.resolve("client.pem"), "x");
+    assertThatThrownBy(
+            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CERT", cert.toString())))
+        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_KEY is missing");
+  }
+
+  @Test
+  void tlsFalse_withACertificate_isAContradiction() throws Exception {
+    Path cert = Files.writeString(dir.resolve("client.pem"), "x");
+    Path key = Files.writeString(dir.resolve("client.key"), "x");
+    assertThatThrownBy(
+            () ->
+                TemporalSecurity.fromEnv(
+                    Map.of(
+                        "PAYRELAY_TEMPORAL_TLS", "false",
+                        "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
+        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS=false");
+  }
+
+  @Test
+  void filesThatAreNotPem_failAtStartNamingTheSettings() throws Exception {
+    Path cert = Files.writeString(dir.resolve("client.pem"), "not a certificate");
+    Path key = Files.writeString(dir.resolve("client.key"), "not a key");
+    Path ca = Files.writeString(dir.resolve("ca.pem"), "not a CA");
+
+    assertThatThrownBy(
+            () ->
+                TemporalSecurity.fromEnv(
+                    Map.of(
+                        "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
+        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CERT/PAYRELAY_TEMPORAL_TLS_KEY")
+        .hasMessageContaining("client.pem");
+    assertThatThrownBy(
+            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CA", ca.toString())))
+        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CA")
+        .hasMessageContaining("ca.pem");
+  }
+
+  @Test
+  void tlsTrue_alone_usesTheJvmTrustStore() {
+    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "true"));
+    assertThat(s.tls()).isNotNull();
+    assertThat(s.tls().toString()).contains("JVM trust store");
+    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "yes")))
+        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS must be true or false");
+  }
+
+  @Test
   void codecOrigins_areConfigurable() {
     TemporalSecurity s =
         TemporalSecurity.fromEnv(
