@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
  *     (their first bytes) and refused with 413
  * @param keys the API keys accepted on the payment and admin endpoints
+ * @param codec the Temporal UI's codec endpoint, {@code /v1/codec/...}
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -28,4 +29,5 @@ public record ApiHandlers(
     PrometheusMeterRegistry metrics,
     BooleanSupplier databaseUp,
     int webhookBodyLimit,
-    ApiKeys keys) {}
+    ApiKeys keys,
+    CodecEndpoint codec) {}

@@ -59,6 +59,8 @@ import org.slf4j.LoggerFactory;
  *       /v1/admin/reconciliations/{channel}/{date}} [read, every tenant]: the day's run and counts
  *       per kind and repair status (404 if never run)
  *   <li>{@code GET /metrics}: Prometheus text exposition
+ *   <li>{@code POST /v1/codec/decode} and {@code /encode} (with the admin endpoints): the Temporal
+ *       UI's codec server, {@link CodecEndpoint}
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
  *   <li>{@code GET /health/ready} (and {@code /health}): 200 when the database answered within
  *       {@link #READY_WAIT}, else 503 with {@code Retry-After} (readiness)
@@ -66,9 +68,9 @@ import org.slf4j.LoggerFactory;
  *       {@code Retry-After}, never a 500
  * </ul>
  *
- * <p>With a separate admin listener, {@code /v1/admin/...} and {@code /metrics} are served only
- * there (with the health endpoints and {@code GET /v1/payments/{id}}), so the public listener that
- * channels reach has no admin surface at all.
+ * <p>With a separate admin listener, {@code /v1/admin/...}, {@code /metrics} and the codec endpoint
+ * are served only there (with the health endpoints and {@code GET /v1/payments/{id}}), so the
+ * public listener that channels reach has no admin surface at all.
  *
  * <p>Requests are bounded: a body that stalls for {@link #BODY_READ_IDLE} (Jetty 11) or is not
  * complete within {@link #BODY_DEADLINE} (webhooks and payment creation) is refused with 408; at
@@ -362,6 +364,7 @@ public final class ApiServer implements AutoCloseable {
     app.get(
         "/metrics",
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
+    h.codec().register(app);
   }
 
   private static void errors(Javalin app) {

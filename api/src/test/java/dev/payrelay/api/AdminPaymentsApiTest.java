@@ -59,7 +59,9 @@ class AdminPaymentsApiTest {
                     null,
                     () -> true,
                     0,
-                    ApiKeys.of(java.util.List.of(READER.key()))))
+                    ApiKeys.of(java.util.List.of(READER.key())),
+                    new CodecEndpoint(
+                        null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN)))
             .start("127.0.0.1", 0);
   }
 

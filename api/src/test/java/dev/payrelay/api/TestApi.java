@@ -106,7 +106,8 @@ final class TestApi implements AutoCloseable {
                 metrics,
                 () -> true,
                 4096,
-                keys),
+                keys,
+                new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN)),
             separateAdmin);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
   }

@@ -6,6 +6,7 @@ import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelAccount;
 import dev.payrelay.api.ChannelRegistry;
+import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
@@ -96,8 +97,28 @@ public final class ApiRuntime {
             services.metrics(),
             services::databaseUp,
             config.api().webhookBodyLimit(),
-            keys),
+            keys,
+            codecEndpoint(config, keys)),
         config.access().adminPort() != null);
+  }
+
+  /**
+   * The Temporal UI's codec endpoint with the configured payload codec and UI origins. With
+   * encryption on, it decodes only for a request with a valid API key ({@code Authorization: Bearer
+   * prk_...}, any role), unless {@code PAYRELAY_CODEC_AUTH=open} (a UI without login on a trusted
+   * network); without encryption it has nothing to reveal and answers payloads unchanged.
+   */
+  static CodecEndpoint codecEndpoint(PayrelayConfig config, ApiKeys keys) {
+    TemporalSecurity security = config.temporal().security();
+    CodecEndpoint.Access access =
+        security.payloadCodec().isEmpty() || config.access().codecOpen()
+            ? CodecEndpoint.Access.OPEN
+            : authorization ->
+                authorization != null
+                    && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                    && keys.authenticate(authorization.substring(7).strip()).isPresent();
+    return new CodecEndpoint(
+        security.payloadCodec().orElse(null), security.codecCorsOrigins(), access);
   }
 
   /**

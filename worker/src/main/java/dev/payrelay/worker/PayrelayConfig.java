@@ -145,6 +145,8 @@ public record PayrelayConfig(
    *     PaymentConfirmed} to their workflow again
    * @param grantRepairAfter {@code PAYRELAY_GRANT_REPAIR_AFTER_SECONDS} (30): how long after being
    *     paid a payment is left to its own workflow's grant first
+   * @param security TLS/mTLS and API key of the connection, payload encryption, the codec
+   *     endpoint's allowed origins ({@link TemporalSecurity}, {@link TemporalTls})
    */
   public record TemporalSettings(
       String address,
@@ -155,7 +157,8 @@ public record PayrelayConfig(
       Duration expirySweep,
       Duration expirySweepGrace,
       Duration grantRepair,
-      Duration grantRepairAfter) {
+      Duration grantRepairAfter,
+      TemporalSecurity security) {
 
     /** Whether no address is set, so the local server is used. */
     public boolean isLocal() {
@@ -178,7 +181,8 @@ public record PayrelayConfig(
           expirySweep,
           expirySweepGrace,
           grantRepair,
-          grantRepairAfter);
+          grantRepairAfter,
+          security);
     }
   }
 
@@ -283,9 +287,18 @@ public record PayrelayConfig(
    * @param clientKey the key the CLI sends: {@code PAYRELAY_API_KEY}, else the first line of the
    *     file {@code PAYRELAY_API_KEY_FILE}, else the dev key {@code payrelay dev} keeps in its data
    *     directory ({@link #DEV_KEY_FILE}); null when there is none
+   * @param codecOpen {@code PAYRELAY_CODEC_AUTH}: {@code key} (default) — with payload encryption
+   *     on, the codec endpoint decodes only for a request with a valid API key (the Temporal CLI's
+   *     {@code --codec-auth "Bearer prk_..."}); {@code open} — for anyone who reaches it, for a
+   *     Temporal UI without login on a trusted network (put it on the admin listener)
    */
   public record AccessSettings(
-      ApiKeys keys, String adminHost, Integer adminPort, URI adminUrl, String clientKey) {
+      ApiKeys keys,
+      String adminHost,
+      Integer adminPort,
+      URI adminUrl,
+      String clientKey,
+      boolean codecOpen) {
 
     /** The file under the data directory where {@code payrelay dev} keeps its API key. */
     public static final String DEV_KEY_FILE = "dev-api-key";
@@ -299,6 +312,7 @@ public record PayrelayConfig(
           + ", CLI to "
           + adminUrl
           + (clientKey == null ? " without a key" : " with a key")
+          + (codecOpen ? ", codec endpoint open" : "")
           + "]";
     }
   }
@@ -378,7 +392,8 @@ public record PayrelayConfig(
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_SECONDS", 300)),
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300)),
             Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_SECONDS", 15)),
-            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30))),
+            Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30)),
+            TemporalSecurity.fromEnv(env)),
         new ApiSettings(
             apiHost,
             apiPort,
@@ -426,8 +441,18 @@ public record PayrelayConfig(
     if (clientKey == null && Files.isReadable(devKey)) {
       clientKey = read(devKey.toString(), "the dev key file").strip();
     }
+    String codecAuth = e.text("PAYRELAY_CODEC_AUTH", "key");
+    if (!codecAuth.equals("key") && !codecAuth.equals("open")) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_CODEC_AUTH must be key or open, got: " + codecAuth);
+    }
     return new AccessSettings(
-        keys, e.text("PAYRELAY_ADMIN_HOST", "127.0.0.1"), adminPort, adminUrl, clientKey);
+        keys,
+        e.text("PAYRELAY_ADMIN_HOST", "127.0.0.1"),
+        adminPort,
+        adminUrl,
+        clientKey,
+        codecAuth.equals("open"));
   }
 
   /** A file's text, or an error naming the setting that pointed at it. */

@@ -14,9 +14,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
 import io.temporal.serviceclient.OperatorServiceStubs;
-import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
-import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import io.temporal.testserver.TestServer;
 import java.time.Duration;
 import java.util.Set;
@@ -41,6 +39,7 @@ public final class TemporalConnection implements AutoCloseable {
   private final Kind kind;
   private final WorkflowServiceStubs stubs;
   private final String namespace;
+  private final String apiKey;
   private final WorkflowClient client;
 
   /** What the connection talks to. */
@@ -54,14 +53,19 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   private TemporalConnection(
-      AutoCloseable server, Kind kind, WorkflowServiceStubs stubs, String namespace) {
+      AutoCloseable server, Kind kind, PayrelayConfig.TemporalSettings settings) {
     this.server = server;
     this.kind = kind;
-    this.stubs = stubs;
-    this.namespace = namespace;
+    this.stubs = TemporalStubs.connect(settings);
+    this.namespace = settings.namespace();
+    this.apiKey = settings.security().apiKey();
     this.client =
         WorkflowClient.newInstance(
-            stubs, WorkflowClientOptions.newBuilder().setNamespace(namespace).build());
+            stubs,
+            WorkflowClientOptions.newBuilder()
+                .setNamespace(namespace)
+                .setDataConverter(settings.security().dataConverter())
+                .build());
   }
 
   /**
@@ -92,27 +96,19 @@ public final class TemporalConnection implements AutoCloseable {
         kind = Kind.DEV_SERVER;
       }
     }
-    TemporalConnection connection =
-        new TemporalConnection(server, kind, stubs(settings.target()), settings.namespace());
+    TemporalConnection connection = new TemporalConnection(server, kind, settings);
     connection.prepareNamespace();
     return connection;
   }
 
   /**
    * A client only, to an already running frontend (e.g. the {@code payrelay api} process or the CLI
-   * signalling a {@code payrelay dev}'s server). Connects lazily, on first call.
+   * signalling a {@code payrelay dev}'s server). Connects lazily, on first call. Its data converter
+   * encrypts payloads when payload keys are set ({@link TemporalSecurity#dataConverter()}).
    */
   public static TemporalConnection client(PayrelayConfig.TemporalSettings settings) {
     return new TemporalConnection(
-        null,
-        settings.isLocal() ? Kind.DEV_SERVER : Kind.EXTERNAL,
-        stubs(settings.target()),
-        settings.namespace());
-  }
-
-  private static WorkflowServiceStubs stubs(String target) {
-    return WorkflowServiceStubs.newServiceStubs(
-        WorkflowServiceStubsOptions.newBuilder().setTarget(target).build());
+        null, settings.isLocal() ? Kind.DEV_SERVER : Kind.EXTERNAL, settings);
   }
 
   /** The client for the configured namespace. */
@@ -123,7 +119,11 @@ public final class TemporalConnection implements AutoCloseable {
   /** A Schedule client for the configured namespace (unsupported by {@link Kind#IN_MEMORY}). */
   public ScheduleClient schedules() {
     return ScheduleClient.newInstance(
-        stubs, ScheduleClientOptions.newBuilder().setNamespace(namespace).build());
+        stubs,
+        ScheduleClientOptions.newBuilder()
+            .setNamespace(namespace)
+            .setDataConverter(client.getOptions().getDataConverter())
+            .build());
   }
 
   /**
@@ -147,7 +147,8 @@ public final class TemporalConnection implements AutoCloseable {
         try {
           registerNamespace();
         } catch (StatusRuntimeException e) {
-          if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+          if (e.getStatus().getCode() == Status.Code.UNAVAILABLE
+              || e.getStatus().getCode() == Status.Code.UNAUTHENTICATED) {
             throw e;
           }
           // A managed cluster may deny namespace administration to workers; its operators create
@@ -157,6 +158,7 @@ public final class TemporalConnection implements AutoCloseable {
       }
       registerSearchAttributes();
     } catch (StatusRuntimeException e) {
+      TemporalFailures.throwIfTlsOrAuth(e, stubs.getOptions().getTarget());
       if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
         throw new IllegalStateException(
             "no Temporal frontend answers at "
@@ -212,10 +214,7 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   private OperatorServiceStubs operator() {
-    return OperatorServiceStubs.newServiceStubs(
-        OperatorServiceStubsOptions.newBuilder()
-            .setChannel(stubs.getRawChannel())
-            .validateAndBuildWithDefaults());
+    return TemporalStubs.operator(stubs, apiKey);
   }
 
   private void registerSearchAttributes() {

@@ -1,0 +1,147 @@
+package dev.payrelay.api;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.temporal.api.common.v1.Payload;
+import io.temporal.api.common.v1.Payloads;
+import io.temporal.payload.codec.PayloadCodec;
+import io.temporal.payload.codec.PayloadCodecException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Temporal "Codec Server" on the API, so the Temporal Web UI (and {@code temporal} CLI users) can
+ * show payrelay's encrypted payloads decoded to operators: {@code POST /v1/codec/decode} and {@code
+ * POST /v1/codec/encode}, each taking and answering {@code {"payloads":[...]}}, a {@code
+ * temporal.api.common.v1.Payloads} in protobuf's JSON form (metadata values and data base64), per
+ * Temporal's Codec Server docs. Point the UI at {@code http://<api>/v1/codec} ({@code temporal
+ * server start-dev --ui-codec-endpoint ...}, or the UI's Data Encoder settings).
+ *
+ * <ul>
+ *   <li>200 with the converted payloads; payloads that are not encrypted decode unchanged
+ *   <li>400 for a body that is not that JSON, or payloads the codec refuses (unknown key id, failed
+ *       GCM authentication: the message names the key id)
+ *   <li>401 when the access check refuses the request's {@code Authorization} header (the UI sends
+ *       the user's access token there when "pass access token" is on)
+ *   <li>403 for a browser request ({@code Origin} header) from an origin not allowed
+ * </ul>
+ *
+ * <p>CORS (Fetch standard): allowed origins get {@code Access-Control-Allow-Origin} with their own
+ * origin, credentials allowed, and the headers the UI sends ({@code Content-Type}, {@code
+ * X-Namespace}, {@code Authorization}); preflight {@code OPTIONS} answers 204.
+ */
+public final class CodecEndpoint {
+
+  /** The base path; the UI's codec endpoint is {@code <api base URL>} + this. */
+  public static final String PATH = "/v1/codec";
+
+  /** The origins of the local dev server's Web UI ({@code temporal server start-dev}, :8233). */
+  public static final List<String> LOCAL_UI_ORIGINS =
+      List.of("http://127.0.0.1:8233", "http://localhost:8233");
+
+  /** Decides on a request's {@code Authorization} header (null when absent). */
+  @FunctionalInterface
+  public interface Access {
+    /** Whether a request with this {@code Authorization} header value may use the codec. */
+    boolean allows(String authorization);
+
+    /** Every request may: for a listener only operators reach. */
+    Access OPEN = authorization -> true;
+  }
+
+  private static final Logger log = LoggerFactory.getLogger(CodecEndpoint.class);
+  private static final String ALLOWED_HEADERS = "Content-Type, X-Namespace, Authorization";
+
+  private final PayloadCodec codec;
+  private final Set<String> origins;
+  private final Access access;
+
+  /**
+   * An endpoint over {@code codec}.
+   *
+   * @param codec the payload codec; null when payloads are not encrypted (both routes then answer
+   *     the payloads unchanged)
+   * @param allowedOrigins browser origins allowed, e.g. {@code http://localhost:8233}
+   * @param access the check of the {@code Authorization} header
+   */
+  public CodecEndpoint(PayloadCodec codec, Collection<String> allowedOrigins, Access access) {
+    this.codec = codec;
+    this.origins = Set.copyOf(allowedOrigins);
+    this.access = access;
+  }
+
+  /** Registers {@code /v1/codec/encode} and {@code /v1/codec/decode} with their preflights. */
+  public void register(Javalin app) {
+    for (String op : List.of("encode", "decode")) {
+      app.options(PATH + "/" + op, this::preflight);
+    }
+    app.post(PATH + "/encode", ctx -> convert(ctx, codec == null ? p -> p : codec::encode));
+    app.post(PATH + "/decode", ctx -> convert(ctx, codec == null ? p -> p : codec::decode));
+  }
+
+  private void preflight(Context ctx) {
+    if (cors(ctx)) {
+      ctx.header("Access-Control-Allow-Methods", "POST, OPTIONS")
+          .header("Access-Control-Allow-Headers", ALLOWED_HEADERS)
+          .header("Access-Control-Max-Age", "600")
+          .status(204);
+    }
+  }
+
+  private void convert(Context ctx, UnaryOperator<List<Payload>> operation) {
+    if (!cors(ctx)) {
+      return;
+    }
+    if (!access.allows(ctx.header("Authorization"))) {
+      error(ctx, 401, "the codec endpoint needs an authorized Authorization header");
+      return;
+    }
+    Payloads.Builder in = Payloads.newBuilder();
+    try {
+      JsonFormat.parser().merge(ctx.body(), in);
+    } catch (InvalidProtocolBufferException e) {
+      error(ctx, 400, "body must be {\"payloads\":[...]} in protobuf JSON: " + e.getMessage());
+      return;
+    }
+    try {
+      Payloads out =
+          Payloads.newBuilder().addAllPayloads(operation.apply(in.getPayloadsList())).build();
+      ctx.contentType("application/json").result(JsonFormat.printer().print(out));
+    } catch (PayloadCodecException e) {
+      log.warn("codec {} refused: {}", ctx.path(), e.getMessage());
+      error(ctx, 400, e.getMessage());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("payloads cannot be printed as JSON", e);
+    }
+  }
+
+  /**
+   * Sets the CORS headers for an allowed browser origin; answers 403 and returns false for any
+   * other origin. Requests without {@code Origin} (not from a browser page) pass.
+   */
+  private boolean cors(Context ctx) {
+    String origin = ctx.header("Origin");
+    ctx.header("Vary", "Origin");
+    if (origin == null) {
+      return true;
+    }
+    if (!origins.contains(origin)) {
+      error(ctx, 403, "origin " + origin + " may not use the codec endpoint");
+      return false;
+    }
+    ctx.header("Access-Control-Allow-Origin", origin)
+        .header("Access-Control-Allow-Credentials", "true");
+    return true;
+  }
+
+  private static void error(Context ctx, int status, String message) {
+    ctx.status(status).json(Map.of("error", message));
+  }
+}
