@@ -20,13 +20,10 @@ final class ApiCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
-    Services services =
-        Services.open(
-            config.apiDatabase(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            config.crashPoints());
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Services services = Services.open(config.apiDatabase(), metrics, config.crashPoints());
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
-    TemporalConnection temporal = TemporalConnection.client(config.temporal());
+    TemporalConnection temporal = TemporalConnection.client(config.temporal(), metrics);
     ApiServer api = ApiRuntime.start(config, services, temporal.client(), () -> {});
     System.out.printf("api listening on http://%s:%d%n", config.api().host(), api.port());
     PayrelayCommand.runUntilStopped(

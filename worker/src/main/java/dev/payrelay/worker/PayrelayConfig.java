@@ -34,6 +34,8 @@ import java.util.Map;
  * @param outbox the outbox's retention purge and statistics
  * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
  *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
+ * @param operations the worker's metrics and health listener, the log format: {@link
+ *     OperationsSettings}
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -44,7 +46,8 @@ public record PayrelayConfig(
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox,
-    CrashPoints crashPoints) {
+    CrashPoints crashPoints,
+    OperationsSettings operations) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -55,7 +58,16 @@ public record PayrelayConfig(
   /** The same configuration with other Temporal settings (e.g. {@code --embedded-temporal}). */
   public PayrelayConfig withTemporal(TemporalSettings settings) {
     return new PayrelayConfig(
-        database, sizing, amqp, settings, api, sandbox, dispatcher, outbox, crashPoints);
+        database,
+        sizing,
+        amqp,
+        settings,
+        api,
+        sandbox,
+        dispatcher,
+        outbox,
+        crashPoints,
+        operations);
   }
 
   /** The API's ingestion pool: webhooks, payment creation, admin requests. */
@@ -325,7 +337,8 @@ public record PayrelayConfig(
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
-        CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)));
+        CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
+        OperationsSettings.fromEnv(env));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

@@ -54,6 +54,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final OutboxMaintenance maintenance;
   private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
+  private final AttentionGauge attention;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
@@ -61,7 +62,9 @@ public final class WorkerRuntime implements AutoCloseable {
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
       DailyReconciliationTrigger daily,
-      List<PagedJob<?>> jobs) {
+      List<PagedJob<?>> jobs,
+      AttentionGauge attention) {
+    this.attention = attention;
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
@@ -141,7 +144,13 @@ public final class WorkerRuntime implements AutoCloseable {
             .start();
     List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
     return new WorkerRuntime(
-        publisher, factory, dispatcher, maintenance(config, services), daily, jobs);
+        publisher,
+        factory,
+        dispatcher,
+        maintenance(config, services),
+        daily,
+        jobs,
+        new AttentionGauge(temporal.client(), services.metrics()).start());
   }
 
   /**
@@ -304,6 +313,7 @@ public final class WorkerRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    attention.close();
     maintenance.close();
     daily.close();
     jobs.forEach(PagedJob::close);

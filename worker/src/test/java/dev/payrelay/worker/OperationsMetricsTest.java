@@ -1,0 +1,184 @@
+package dev.payrelay.worker;
+
+import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.SqlTime;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowStub;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.time.Duration;
+import java.util.UUID;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operations metrics of a running payrelay ({@code dev}: both roles, one registry), read the
+ * way Prometheus reads them: a scrape of {@code /metrics}.
+ */
+class OperationsMetricsTest {
+
+  /** Gauges refresh every 5 s (outbox) and 15 s (NEEDS_ATTENTION); visibility trails a moment. */
+  private static final Duration REFRESHED = Duration.ofSeconds(60);
+
+  private static PayrelayHarness payrelay;
+  private static DSLContext dsl;
+
+  @BeforeAll
+  static void start() throws Exception {
+    payrelay = new PayrelayHarness(OperationsMetricsTest.class);
+    dsl = payrelay.stack.workerServices().database().dsl();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    payrelay.close();
+  }
+
+  @Test
+  void oldestPendingRow_isReportedByItsAgeInSeconds() {
+    String eventId = outboxRow(OutboxStatus.PENDING, Duration.ofHours(1));
+    try {
+      await()
+          .atMost(REFRESHED)
+          .untilAsserted(
+              () ->
+                  assertThat(scrape().sum("payrelay_outbox_oldest_pending_seconds"))
+                      .hasValueSatisfying(age -> assertThat(age).isBetween(3600.0, 3600.0 + 600)));
+    } finally {
+      dsl.deleteFrom(OUTBOX_EVENT).where(OUTBOX_EVENT.EVENT_ID.eq(eventId)).execute();
+    }
+  }
+
+  @Test
+  void oldestDispatchedNotSentRow_isReportedByItsAgeInSeconds() {
+    String eventId = outboxRow(OutboxStatus.DISPATCHED, Duration.ofHours(2));
+    try {
+      await()
+          .atMost(REFRESHED)
+          .untilAsserted(
+              () ->
+                  assertThat(scrape().sum("payrelay_outbox_oldest_dispatched_seconds"))
+                      .hasValueSatisfying(age -> assertThat(age).isBetween(7200.0, 7200.0 + 600)));
+    } finally {
+      dsl.deleteFrom(OUTBOX_EVENT).where(OUTBOX_EVENT.EVENT_ID.eq(eventId)).execute();
+    }
+  }
+
+  @Test
+  void paymentInNeedsAttention_isCounted() throws Exception {
+    // Paid 10.00 for 10.50: a verified amount mismatch, recorded for review (DESIGN invariant 2).
+    String id = payrelay.createPayment(1050, "USD", "c1");
+    assertThat(payrelay.payAtSandbox(id, "{\"amount\":\"10.00\"}").statusCode()).isEqualTo(200);
+
+    // The only payment of this class's namespace that waits for an operator.
+    await()
+        .atMost(REFRESHED)
+        .untilAsserted(
+            () -> assertThat(scrape().sum("payrelay_payments_needs_attention")).hasValue(1.0));
+  }
+
+  @Test
+  void poolWait_isReportedPerPool() throws Exception {
+    // A request on the API's pool; the worker's dispatcher uses its own all the time.
+    payrelay.createPayment(500, "USD", "c1");
+    PrometheusScrape s = scrape();
+
+    for (String pool : new String[] {PayrelayConfig.API_POOL, PayrelayConfig.WORKER_POOL}) {
+      String tag = "pool=\"" + pool + "\"";
+      assertThat(s.sum("hikaricp_connections_pending", tag)).hasValue(0.0);
+      assertThat(s.sum("hikaricp_connections_acquire_seconds_count", tag))
+          .hasValueSatisfying(n -> assertThat(n).isPositive());
+      assertThat(s.sum("hikaricp_connections_acquire_seconds_max", tag)).isPresent();
+    }
+  }
+
+  @Test
+  void temporalSdk_reportsScheduleToStartLatency_andWorkflowTaskFailures() throws Exception {
+    payrelay.createPayment(700, "USD", "c1");
+    WorkflowClient client = payrelay.stack.temporal().client();
+    WorkerFactory factory = WorkerFactory.newInstance(client);
+    String queue = "ops-broken-" + UUID.randomUUID();
+    factory.newWorker(queue).registerWorkflowImplementationTypes(BrokenWorkflowImpl.class);
+    factory.start();
+    BrokenWorkflow broken =
+        client.newWorkflowStub(
+            BrokenWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setTaskQueue(queue)
+                .setWorkflowId("ops-broken-" + UUID.randomUUID())
+                .build());
+    WorkflowStub started = WorkflowStub.fromTyped(broken);
+    try {
+      WorkflowClient.start(broken::run);
+      await()
+          .atMost(REFRESHED)
+          .untilAsserted(
+              () -> {
+                PrometheusScrape s = scrape();
+                assertThat(
+                        s.sum(
+                            "temporal_workflow_task_schedule_to_start_latency_seconds_count",
+                            "task_queue=\"payrelay-payments\""))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(
+                        s.sum(
+                            "temporal_workflow_task_execution_failed_total",
+                            "task_queue=\"" + queue + "\""))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+              });
+    } finally {
+      started.terminate("test over");
+      factory.shutdownNow();
+    }
+  }
+
+  /** A workflow whose every task fails: the SDK retries it and counts each failure. */
+  @WorkflowInterface
+  public interface BrokenWorkflow {
+    /** Fails its workflow task. */
+    @WorkflowMethod
+    void run();
+  }
+
+  /** Throws from workflow code, which fails the task (not the workflow) by the SDK's default. */
+  public static class BrokenWorkflowImpl implements BrokenWorkflow {
+    @Override
+    public void run() {
+      throw new IllegalStateException("broken on purpose");
+    }
+  }
+
+  private static PrometheusScrape scrape() throws Exception {
+    return PrometheusScrape.of(payrelay.http, payrelay.api("/metrics"));
+  }
+
+  /**
+   * An outbox row in {@code status}, written {@code age} ago by the database clock and not due
+   * before tomorrow, so no dispatcher claims it while the test reads it.
+   */
+  private static String outboxRow(OutboxStatus status, Duration age) {
+    String eventId = UUID.randomUUID().toString();
+    dsl.insertInto(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.EVENT_ID, eventId)
+        .set(OUTBOX_EVENT.AGGREGATE_TYPE, "payment")
+        .set(OUTBOX_EVENT.AGGREGATE_ID, "pay_ops_" + eventId.substring(0, 8))
+        .set(OUTBOX_EVENT.EVENT_TYPE, "PaymentCreated")
+        .set(OUTBOX_EVENT.PAYMENT_SEQ, 1)
+        .set(OUTBOX_EVENT.ROUTING_KEY, "payment.created")
+        .set(OUTBOX_EVENT.PAYLOAD_VERSION, 1)
+        .set(OUTBOX_EVENT.PAYLOAD, "{}")
+        .set(OUTBOX_EVENT.STATUS, status.name())
+        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(Duration.ofDays(1)))
+        .set(OUTBOX_EVENT.CREATED_AT, SqlTime.nowPlus(age.negated()))
+        .execute();
+    return eventId;
+  }
+}
