@@ -12,6 +12,7 @@ import dev.payrelay.sql.EventOperationOutcome;
 import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.workflows.PaymentLogContext;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
@@ -68,6 +69,12 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
 
   @Override
   public PublishResult publish(PublishRequest request) {
+    try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
+      return publishNow(request);
+    }
+  }
+
+  private PublishResult publishNow(PublishRequest request) {
     OutboxRow row =
         outbox
             .find(request.eventId())
@@ -113,8 +120,10 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
 
   @Override
   public void markDead(MarkDeadRequest request) {
-    if (outbox.markDead(request.eventId(), request.reason())) {
-      log.error("event {} is DEAD: {}", request.eventId(), request.reason());
+    try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
+      if (outbox.markDead(request.eventId(), request.reason())) {
+        log.error("event {} is DEAD: {}", request.eventId(), request.reason());
+      }
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.payrelay.worker;
 
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -58,7 +57,7 @@ public record OperationsSettings(
     return new OperationsSettings(
         text(env, "PAYRELAY_WORKER_METRICS_HOST", "127.0.0.1"),
         parsed,
-        text(env, "PAYRELAY_LOG_FORMAT", "text").toLowerCase(Locale.ROOT));
+        text(env, "PAYRELAY_LOG_FORMAT", "text"));
   }
 
   /** Whether {@code payrelay worker} serves its metrics and health listener. */

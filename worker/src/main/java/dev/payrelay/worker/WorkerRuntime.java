@@ -29,6 +29,7 @@ import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,7 +109,12 @@ public final class WorkerRuntime implements AutoCloseable {
                 sizing.publishChannels(),
                 "payrelay-" + owner));
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
-    WorkerFactory factory = WorkerFactory.newInstance(temporal.client(), sizing.factoryOptions());
+    WorkerFactory factory =
+        WorkerFactory.newInstance(
+            temporal.client(),
+            WorkerFactoryOptions.newBuilder(sizing.factoryOptions())
+                .setWorkerInterceptors(new PaymentLogInterceptor())
+                .build());
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(

@@ -25,7 +25,7 @@ class OperationsSettingsTest {
             Map.of(
                 "PAYRELAY_WORKER_METRICS_PORT", "8081",
                 "PAYRELAY_WORKER_METRICS_HOST", "0.0.0.0",
-                "PAYRELAY_LOG_FORMAT", "JSON"));
+                "PAYRELAY_LOG_FORMAT", "json"));
 
     assertThat(s.workerMetricsEnabled()).isTrue();
     assertThat(s.workerMetricsPort()).isEqualTo(8081);
@@ -42,6 +42,9 @@ class OperationsSettingsTest {
             () -> OperationsSettings.fromEnv(Map.of("PAYRELAY_WORKER_METRICS_PORT", "70000")))
         .hasMessageContaining("PAYRELAY_WORKER_METRICS_PORT");
     assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "xml")))
+        .hasMessageContaining("PAYRELAY_LOG_FORMAT");
+    // logback.xml names its appenders in lower case; "JSON" would find none.
+    assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "JSON")))
         .hasMessageContaining("PAYRELAY_LOG_FORMAT");
   }
 }
