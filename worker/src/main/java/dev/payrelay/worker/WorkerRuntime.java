@@ -119,7 +119,11 @@ public final class WorkerRuntime implements AutoCloseable {
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(
-            services.outbox(), services.deadEvents(), publisher, services.crashPoints()),
+            services.outbox(),
+            services.deadEvents(),
+            publisher,
+            services.crashPoints(),
+            services.metrics()),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
         new ResolutionActivitiesImpl(services.resolutions(), services.crashPoints()),
         new LedgerActivitiesImpl(

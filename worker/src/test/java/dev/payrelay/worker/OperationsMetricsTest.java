@@ -6,12 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.SqlTime;
-import io.temporal.client.WorkflowClient;
-import io.temporal.client.WorkflowOptions;
-import io.temporal.client.WorkflowStub;
-import io.temporal.worker.WorkerFactory;
-import io.temporal.workflow.WorkflowInterface;
-import io.temporal.workflow.WorkflowMethod;
 import java.time.Duration;
 import java.util.UUID;
 import org.jooq.DSLContext;
@@ -103,21 +97,8 @@ class OperationsMetricsTest {
   @Test
   void temporalSdk_reportsScheduleToStartLatency_andWorkflowTaskFailures() throws Exception {
     payrelay.createPayment(700, "USD", "c1");
-    WorkflowClient client = payrelay.stack.temporal().client();
-    WorkerFactory factory = WorkerFactory.newInstance(client);
-    String queue = "ops-broken-" + UUID.randomUUID();
-    factory.newWorker(queue).registerWorkflowImplementationTypes(BrokenWorkflowImpl.class);
-    factory.start();
-    BrokenWorkflow broken =
-        client.newWorkflowStub(
-            BrokenWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setTaskQueue(queue)
-                .setWorkflowId("ops-broken-" + UUID.randomUUID())
-                .build());
-    WorkflowStub started = WorkflowStub.fromTyped(broken);
-    try {
-      WorkflowClient.start(broken::run);
+    try (BrokenWorkflow.Running broken =
+        BrokenWorkflow.Running.start(payrelay.stack.temporal().client())) {
       await()
           .atMost(REFRESHED)
           .untilAsserted(
@@ -131,28 +112,9 @@ class OperationsMetricsTest {
                 assertThat(
                         s.sum(
                             "temporal_workflow_task_execution_failed_total",
-                            "task_queue=\"" + queue + "\""))
+                            "task_queue=\"" + broken.taskQueue() + "\""))
                     .hasValueSatisfying(n -> assertThat(n).isPositive());
               });
-    } finally {
-      started.terminate("test over");
-      factory.shutdownNow();
-    }
-  }
-
-  /** A workflow whose every task fails: the SDK retries it and counts each failure. */
-  @WorkflowInterface
-  public interface BrokenWorkflow {
-    /** Fails its workflow task. */
-    @WorkflowMethod
-    void run();
-  }
-
-  /** Throws from workflow code, which fails the task (not the workflow) by the SDK's default. */
-  public static class BrokenWorkflowImpl implements BrokenWorkflow {
-    @Override
-    public void run() {
-      throw new IllegalStateException("broken on purpose");
     }
   }
 
