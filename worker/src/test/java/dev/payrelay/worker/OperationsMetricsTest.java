@@ -1,13 +1,10 @@
 package dev.payrelay.worker;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.domain.event.OutboxStatus;
-import dev.payrelay.sql.SqlTime;
 import java.time.Duration;
-import java.util.UUID;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +35,7 @@ class OperationsMetricsTest {
 
   @Test
   void oldestPendingRow_isReportedByItsAgeInSeconds() {
-    String eventId = outboxRow(OutboxStatus.PENDING, Duration.ofHours(1));
+    String eventId = AgedOutboxRows.insert(dsl, OutboxStatus.PENDING, Duration.ofHours(1));
     try {
       await()
           .atMost(REFRESHED)
@@ -47,13 +44,13 @@ class OperationsMetricsTest {
                   assertThat(scrape().sum("payrelay_outbox_oldest_pending_seconds"))
                       .hasValueSatisfying(age -> assertThat(age).isBetween(3600.0, 3600.0 + 600)));
     } finally {
-      dsl.deleteFrom(OUTBOX_EVENT).where(OUTBOX_EVENT.EVENT_ID.eq(eventId)).execute();
+      AgedOutboxRows.delete(dsl, eventId);
     }
   }
 
   @Test
   void oldestDispatchedNotSentRow_isReportedByItsAgeInSeconds() {
-    String eventId = outboxRow(OutboxStatus.DISPATCHED, Duration.ofHours(2));
+    String eventId = AgedOutboxRows.insert(dsl, OutboxStatus.DISPATCHED, Duration.ofHours(2));
     try {
       await()
           .atMost(REFRESHED)
@@ -62,7 +59,7 @@ class OperationsMetricsTest {
                   assertThat(scrape().sum("payrelay_outbox_oldest_dispatched_seconds"))
                       .hasValueSatisfying(age -> assertThat(age).isBetween(7200.0, 7200.0 + 600)));
     } finally {
-      dsl.deleteFrom(OUTBOX_EVENT).where(OUTBOX_EVENT.EVENT_ID.eq(eventId)).execute();
+      AgedOutboxRows.delete(dsl, eventId);
     }
   }
 
@@ -120,27 +117,5 @@ class OperationsMetricsTest {
 
   private static PrometheusScrape scrape() throws Exception {
     return PrometheusScrape.of(payrelay.http, payrelay.api("/metrics"));
-  }
-
-  /**
-   * An outbox row in {@code status}, written {@code age} ago by the database clock and not due
-   * before tomorrow, so no dispatcher claims it while the test reads it.
-   */
-  private static String outboxRow(OutboxStatus status, Duration age) {
-    String eventId = UUID.randomUUID().toString();
-    dsl.insertInto(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.EVENT_ID, eventId)
-        .set(OUTBOX_EVENT.AGGREGATE_TYPE, "payment")
-        .set(OUTBOX_EVENT.AGGREGATE_ID, "pay_ops_" + eventId.substring(0, 8))
-        .set(OUTBOX_EVENT.EVENT_TYPE, "PaymentCreated")
-        .set(OUTBOX_EVENT.PAYMENT_SEQ, 1)
-        .set(OUTBOX_EVENT.ROUTING_KEY, "payment.created")
-        .set(OUTBOX_EVENT.PAYLOAD_VERSION, 1)
-        .set(OUTBOX_EVENT.PAYLOAD, "{}")
-        .set(OUTBOX_EVENT.STATUS, status.name())
-        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(Duration.ofDays(1)))
-        .set(OUTBOX_EVENT.CREATED_AT, SqlTime.nowPlus(age.negated()))
-        .execute();
-    return eventId;
   }
 }
