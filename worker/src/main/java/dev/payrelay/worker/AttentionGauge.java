@@ -41,6 +41,7 @@ public final class AttentionGauge implements AutoCloseable {
   private final WorkflowClient client;
   private final String query;
   private final AtomicReference<Double> last = new AtomicReference<>(Double.NaN);
+  private volatile boolean failing;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
           Thread.ofPlatform().name("attention-gauge").daemon().factory());
@@ -63,9 +64,14 @@ public final class AttentionGauge implements AutoCloseable {
         () -> {
           try {
             refresh();
+            failing = false;
           } catch (RuntimeException e) {
             // An exception would cancel the schedule for good; the next count may well succeed.
-            log.warn("counting NEEDS_ATTENTION payments failed: {}", e.toString());
+            // One warning per outage, not one every EVERY.
+            if (!failing) {
+              log.warn("counting NEEDS_ATTENTION payments failed (gauge NaN): {}", e.toString());
+            }
+            failing = true;
           }
         },
         0,

@@ -160,7 +160,7 @@ public final class WorkerRuntime implements AutoCloseable {
         maintenance(config, services),
         daily,
         jobs,
-        new AttentionGauge(temporal.client(), services.metrics()).start());
+        attention(temporal, services));
   }
 
   /**
@@ -282,6 +282,15 @@ public final class WorkerRuntime implements AutoCloseable {
             config.outbox(),
             services.metrics())
         .start();
+  }
+
+  /**
+   * The NEEDS_ATTENTION gauge, counting unless Temporal is the in-memory test server (no visibility
+   * counts there: the gauge stays NaN, unknown).
+   */
+  private static AttentionGauge attention(TemporalConnection temporal, Services services) {
+    AttentionGauge gauge = new AttentionGauge(temporal.client(), services.metrics());
+    return temporal.kind() == TemporalConnection.Kind.IN_MEMORY ? gauge : gauge.start();
   }
 
   /** What starts the daily reconciliation in this worker. */
