@@ -1,11 +1,24 @@
-# payrelay image: one jar, roles chosen by the command (api, worker, migrate, ...).
+# payrelay image: one jar, roles chosen by the command (api, worker, migrate, sandbox, ...).
 FROM maven:3.9-eclipse-temurin-25 AS build
 WORKDIR /src
 COPY . .
 RUN ./mvnw -q -B -DskipTests -Dspotless.check.skip=true package
 
 FROM eclipse-temurin:25-jre
+# curl for the compose healthchecks (GET /health/ready).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends curl \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 payrelay \
+    && useradd --system --uid 10001 --gid payrelay --home-dir /app --shell /usr/sbin/nologin payrelay
 WORKDIR /app
-COPY --from=build /src/worker/target/payrelay.jar /app/payrelay.jar
+COPY --from=build --chown=root:root /src/worker/target/payrelay.jar /app/payrelay.jar
+# An explicit heap limit: three quarters of the container's memory limit (the JVM reads the cgroup
+# limit), leaving room for metaspace, thread stacks, gRPC and Netty's direct buffers. Override with
+# JAVA_TOOL_OPTIONS (e.g. -Xmx512m) where the container has no memory limit.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError"
+# A non-root user: the process needs no privilege (ports above 1024, no writes outside /tmp).
+USER payrelay:payrelay
+EXPOSE 8080 8081 8090
 ENTRYPOINT ["java", "--enable-native-access=ALL-UNNAMED", "-jar", "/app/payrelay.jar"]
 CMD ["--help"]

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Creates Temporal's MySQL schemas (default store and visibility). Runs once in admin-tools.
+# Creates Temporal's MySQL schemas (default store and visibility). Runs once in admin-tools, after
+# MySQL is healthy (depends_on in docker-compose.yml); idempotent. The password is SQL_PASSWORD, the
+# same PAYRELAY_DB_PASSWORD the compose file gives every service.
 set -eu
 for db in temporal temporal_visibility; do
   case "$db" in

@@ -12,6 +12,7 @@ import dev.payrelay.sql.EventOperationOutcome;
 import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.workflows.PaymentLogContext;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
@@ -19,6 +20,8 @@ import dev.payrelay.workflows.activities.OutboxActivities;
 import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * broker's confirm with no return (DESIGN invariant 6). A failed publish leaves the row un-SENT
  * with the attempt counted and the error kept, and fails the activity with the {@link
  * PublishFailure} type so Temporal retries it.
+ *
+ * <p>Each failed attempt counts in {@code payrelay.outbox.publish_failures{event_type, failure}}
+ * ({@link #PUBLISH_FAILURES}; failure is the {@link PublishFailure} type, e.g. UNROUTABLE). The
+ * SDK's {@code temporal_activity_execution_failed} does not count them: broker failures are BENIGN
+ * application failures, which the SDK leaves out of that counter.
  */
 public final class OutboxActivitiesImpl implements OutboxActivities {
 
@@ -39,35 +47,48 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   /** Payload versions this build can publish, per event type (all version 1 today). */
   private static final Set<Integer> KNOWN_VERSIONS = Set.of(1);
 
+  /** The counter of failed publish attempts. */
+  public static final String PUBLISH_FAILURES = "payrelay.outbox.publish_failures";
+
   private final OutboxStore outbox;
   private final DeadEvents deadEvents;
   private final ConfirmingPublisher publisher;
   private final CrashPoints crashPoints;
+  private final MeterRegistry metrics;
 
   /** Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}. */
   public OutboxActivitiesImpl(
       OutboxStore outbox, DeadEvents deadEvents, ConfirmingPublisher publisher) {
-    this(outbox, deadEvents, publisher, CrashPoints.none());
+    this(outbox, deadEvents, publisher, CrashPoints.none(), new SimpleMeterRegistry());
   }
 
   /**
    * As above, passing {@link CrashPoint#PUBLISH_AFTER_CONFIRM} between the broker's confirm and the
    * SENT mark, {@link CrashPoint#PUBLISH_AFTER_SENT} after it, and {@link
-   * CrashPoint#OPERATOR_AFTER_COMMIT} after an operator's replay or discard committed.
+   * CrashPoint#OPERATOR_AFTER_COMMIT} after an operator's replay or discard committed; failed
+   * publish attempts counted in {@code metrics}.
    */
   public OutboxActivitiesImpl(
       OutboxStore outbox,
       DeadEvents deadEvents,
       ConfirmingPublisher publisher,
-      CrashPoints crashPoints) {
+      CrashPoints crashPoints,
+      MeterRegistry metrics) {
     this.outbox = outbox;
     this.deadEvents = deadEvents;
     this.publisher = publisher;
     this.crashPoints = crashPoints;
+    this.metrics = metrics;
   }
 
   @Override
   public PublishResult publish(PublishRequest request) {
+    try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
+      return publishNow(request);
+    }
+  }
+
+  private PublishResult publishNow(PublishRequest request) {
     OutboxRow row =
         outbox
             .find(request.eventId())
@@ -95,6 +116,9 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
               ? e.getMessage()
               : e.failure() + ": " + e.getMessage();
       outbox.recordPublishFailure(row.eventId(), cause);
+      metrics
+          .counter(PUBLISH_FAILURES, "event_type", row.eventType(), "failure", e.failure().name())
+          .increment();
       // One line per failed attempt: a broker outage is expected, its stack says nothing new.
       log.warn(
           "publish of {} ({}) attempt {} failed: {}",
@@ -113,8 +137,10 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
 
   @Override
   public void markDead(MarkDeadRequest request) {
-    if (outbox.markDead(request.eventId(), request.reason())) {
-      log.error("event {} is DEAD: {}", request.eventId(), request.reason());
+    try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
+      if (outbox.markDead(request.eventId(), request.reason())) {
+        log.error("event {} is DEAD: {}", request.eventId(), request.reason());
+      }
     }
   }
 

@@ -15,7 +15,7 @@ import java.util.function.BooleanSupplier;
  * answer in one. Probes run one at a time on their own thread; callers that come while one is in
  * flight wait for that same probe, so a burst of health checks never piles up connection attempts.
  */
-final class DatabaseProbe implements AutoCloseable {
+public final class DatabaseProbe implements AutoCloseable {
 
   private final BooleanSupplier databaseUp;
   private final ExecutorService thread =
@@ -24,7 +24,7 @@ final class DatabaseProbe implements AutoCloseable {
   private CompletableFuture<Boolean> inFlight;
 
   /** Probes with {@code databaseUp} (true when a trivial query answered). */
-  DatabaseProbe(BooleanSupplier databaseUp) {
+  public DatabaseProbe(BooleanSupplier databaseUp) {
     this.databaseUp = databaseUp;
   }
 
@@ -34,7 +34,7 @@ final class DatabaseProbe implements AutoCloseable {
    * @return false when it failed or has not answered yet (the probe goes on and serves the next
    *     caller)
    */
-  boolean upWithin(Duration wait) {
+  public boolean upWithin(Duration wait) {
     CompletableFuture<Boolean> probe;
     synchronized (this) {
       if (inFlight == null || inFlight.isDone()) {

@@ -12,6 +12,7 @@ import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.ReceivedCallback;
 import dev.payrelay.sql.WebhookInboxStore;
+import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
@@ -192,12 +193,25 @@ public final class WebhookService {
           new InboxCompletion(
               false, e.reason().name(), e.getMessage(), e.reason().httpStatus(), null, null));
     }
+    try (PaymentLogContext context = PaymentLogContext.of(callback.paymentId(), null)) {
+      return apply(inboxId, channelName, channel.get(), callback, context);
+    }
+  }
+
+  /** Applies a verified callback in the ledger's one transaction and answers the channel. */
+  private WebhookResponse apply(
+      long inboxId,
+      String channelName,
+      PaymentChannel channel,
+      VerifiedCallback callback,
+      PaymentLogContext context) {
     LedgerResult result = ledger.apply(callback, inboxId, PaymentLedger.CALLBACK);
+    context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
       outboxCommitted.run();
     }
-    ChannelReply reply = channel.get().reply(result.outcome());
+    ChannelReply reply = channel.reply(result.outcome());
     completeAfterCommit(
         inboxId,
         channelName,

@@ -11,8 +11,11 @@ import java.util.Map;
  * @param rowsByStatus row count for every {@link OutboxStatus} (0 when none)
  * @param oldestPendingAge how long ago, by the database clock, the oldest PENDING row was written;
  *     {@link Duration#ZERO} when nothing is PENDING
+ * @param oldestDispatchedAge how long ago, by the database clock, the oldest DISPATCHED row (handed
+ *     to Temporal, no broker confirm yet) was written; {@link Duration#ZERO} when none
  */
-public record OutboxSnapshot(Map<OutboxStatus, Long> rowsByStatus, Duration oldestPendingAge) {
+public record OutboxSnapshot(
+    Map<OutboxStatus, Long> rowsByStatus, Duration oldestPendingAge, Duration oldestDispatchedAge) {
 
   /** Fills missing statuses with 0 and copies the map. */
   public OutboxSnapshot {

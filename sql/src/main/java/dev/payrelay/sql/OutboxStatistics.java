@@ -14,9 +14,10 @@ import org.jooq.impl.DSL;
 
 /**
  * Reads the outbox's shape for metrics: rows per status (one {@code GROUP BY} over the smallest
- * index led by status, no table rows read) and the age of the oldest PENDING row by the database
- * clock (reads only PENDING rows, through the claim index). Two short read-only statements; no
- * locks taken.
+ * index led by status, no table rows read) and the age of the oldest PENDING and of the oldest
+ * DISPATCHED row by the database clock, from their {@code created_at} (each reads only the rows of
+ * its status, through the claim index led by status). Three short read-only statements; no locks
+ * taken.
  */
 public final class OutboxStatistics {
 
@@ -28,7 +29,7 @@ public final class OutboxStatistics {
   }
 
   /**
-   * Counts rows by status and measures the oldest PENDING row's age.
+   * Counts rows by status and measures the oldest PENDING and DISPATCHED rows' ages.
    *
    * <p>A status this build does not know (written by a newer build) is left out rather than failing
    * the whole snapshot.
@@ -43,10 +44,11 @@ public final class OutboxStatistics {
         .fetch()
         .forEach(
             r -> known(r.value1()).ifPresent(status -> rows.put(status, r.value2().longValue())));
-    return new OutboxSnapshot(rows, oldestPendingAge());
+    return new OutboxSnapshot(
+        rows, oldestAge(OutboxStatus.PENDING), oldestAge(OutboxStatus.DISPATCHED));
   }
 
-  private Duration oldestPendingAge() {
+  private Duration oldestAge(OutboxStatus status) {
     Field<Long> ageMicros =
         DSL.field(
             "TIMESTAMPDIFF(MICROSECOND, {0}, NOW(6))",
@@ -54,7 +56,7 @@ public final class OutboxStatistics {
     Long micros =
         dsl.select(ageMicros)
             .from(OUTBOX_EVENT)
-            .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.PENDING.name()))
+            .where(OUTBOX_EVENT.STATUS.eq(status.name()))
             .fetchOne(0, Long.class);
     // A row written "in the future" (clock moved back) is not negative age: it is new.
     return micros == null ? Duration.ZERO : Duration.ofNanos(Math.max(0, micros) * 1_000);

@@ -64,6 +64,9 @@ class OutboxStatisticsTest {
     assertThat(s.oldestPendingAge())
         .isGreaterThanOrEqualTo(Duration.ofSeconds(120))
         .isLessThan(Duration.ofSeconds(180));
+    assertThat(s.oldestDispatchedAge())
+        .isGreaterThanOrEqualTo(Duration.ofHours(2))
+        .isLessThan(Duration.ofHours(2).plusMinutes(1));
   }
 
   @Test
@@ -73,6 +76,7 @@ class OutboxStatisticsTest {
     assertThat(s.rowsByStatus()).containsOnlyKeys(OutboxStatus.values());
     assertThat(s.rowsByStatus().values()).containsOnly(0L);
     assertThat(s.oldestPendingAge()).isZero();
+    assertThat(s.oldestDispatchedAge()).isZero();
   }
 
   @Test

@@ -33,13 +33,10 @@ final class ApiCommand implements Callable<Integer> {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }
     PayrelayConfig config = checked.get();
-    Services services =
-        Services.open(
-            config.apiDatabase(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            config.crashPoints());
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Services services = Services.open(config.apiDatabase(), metrics, config.crashPoints());
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
-    TemporalConnection temporal = TemporalConnection.client(config.temporal());
+    TemporalConnection temporal = TemporalConnection.client(config.temporal(), metrics);
     ApiServer api =
         ApiRuntime.start(config, services, config.access().keys(), temporal.client(), () -> {});
     System.out.printf(

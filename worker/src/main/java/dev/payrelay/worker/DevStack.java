@@ -83,7 +83,7 @@ public final class DevStack implements AutoCloseable {
         services.database().maxPoolSize(),
         workerServices.database().poolName(),
         workerServices.database().maxPoolSize());
-    TemporalConnection temporal = TemporalConnection.open(config.temporal());
+    TemporalConnection temporal = TemporalConnection.open(config.temporal(), metrics);
     printTemporal(config.temporal(), temporal.kind(), out);
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), merchants(config.sandbox()));

@@ -4,6 +4,7 @@ import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.OutboxStore;
+import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
@@ -117,6 +118,12 @@ public final class OutboxDispatcher implements AutoCloseable {
   }
 
   private void dispatch(ClaimedEvent event) {
+    try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
+      handOff(event);
+    }
+  }
+
+  private void handOff(ClaimedEvent event) {
     try {
       handoff.accept(event);
     } catch (RuntimeException e) {
@@ -140,6 +147,8 @@ public final class OutboxDispatcher implements AutoCloseable {
     String result =
         !marked ? "already_advanced" : event.redispatch() ? "redispatched" : "dispatched";
     metrics.counter("payrelay.outbox.handoffs", "result", result).increment();
+    log.debug(
+        "event {} ({}) handed to its workflow: {}", event.eventId(), event.eventType(), result);
   }
 
   private void loop() {

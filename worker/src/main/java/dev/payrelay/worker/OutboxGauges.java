@@ -15,6 +15,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       DISPATCHED count means delivery is behind; any DEAD row needs an operator);
  *   <li>{@code payrelay.outbox.oldest_pending_seconds}: age of the oldest PENDING row by the
  *       database clock, 0 when none (alert on it: it rises when hand-off to Temporal stalls).
+ *   <li>{@code payrelay.outbox.oldest_dispatched_seconds}: age, from its creation, of the oldest
+ *       DISPATCHED row (handed to its workflow, no broker confirm yet) by the database clock, 0
+ *       when none (it rises when publishing stalls: broker down, returns, a lost workflow).
  * </ul>
  *
  * <p>Before the first refresh, and after a failed one, the gauges read NaN (unknown), never a stale
@@ -37,6 +40,13 @@ public final class OutboxGauges {
     }
     Gauge.builder("payrelay.outbox.oldest_pending_seconds", last, ref -> oldestPending(ref.get()))
         .description("Age of the oldest PENDING outbox row by the database clock, 0 when none")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder(
+            "payrelay.outbox.oldest_dispatched_seconds", last, ref -> oldestDispatched(ref.get()))
+        .description(
+            "Age of the oldest DISPATCHED (not yet SENT) outbox row by the database clock, 0 when"
+                + " none")
         .baseUnit("seconds")
         .register(registry);
   }
@@ -65,5 +75,9 @@ public final class OutboxGauges {
 
   private static double oldestPending(OutboxSnapshot snapshot) {
     return snapshot == null ? Double.NaN : snapshot.oldestPendingAge().toNanos() / 1e9;
+  }
+
+  private static double oldestDispatched(OutboxSnapshot snapshot) {
+    return snapshot == null ? Double.NaN : snapshot.oldestDispatchedAge().toNanos() / 1e9;
   }
 }

@@ -40,6 +40,8 @@ import java.util.Map;
  * @param profile {@code PAYRELAY_PROFILE} ({@code dev}, {@code prod}, unset): whether {@code api},
  *     {@code worker} and {@code sandbox} run in production mode ({@link Profile}, {@link
  *     ProductionChecks})
+ * @param operations the worker's metrics and health listener, the log format: {@link
+ *     OperationsSettings}
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -52,7 +54,8 @@ public record PayrelayConfig(
     OutboxMaintenanceSettings outbox,
     CrashPoints crashPoints,
     AccessSettings access,
-    Profile profile) {
+    Profile profile,
+    OperationsSettings operations) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -73,7 +76,8 @@ public record PayrelayConfig(
         outbox,
         crashPoints,
         access,
-        profile);
+        profile,
+        operations);
   }
 
   /** Whether the long-running roles run in production mode: see {@link Profile}. */
@@ -415,7 +419,8 @@ public record PayrelayConfig(
             Duration.ofSeconds(5)),
         CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
         access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
-        Profile.parse(e.text("PAYRELAY_PROFILE", null)));
+        Profile.parse(e.text("PAYRELAY_PROFILE", null)),
+        OperationsSettings.fromEnv(env));
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {

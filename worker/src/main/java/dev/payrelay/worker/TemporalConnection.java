@@ -1,8 +1,11 @@
 package dev.payrelay.worker;
 
+import com.uber.m3.tally.RootScopeBuilder;
+import com.uber.m3.tally.Scope;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
 import io.temporal.api.operatorservice.v1.DeleteNamespaceRequest;
@@ -13,6 +16,7 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.client.schedules.ScheduleClient;
 import io.temporal.client.schedules.ScheduleClientOptions;
+import io.temporal.common.reporter.MicrometerClientStatsReporter;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testserver.TestServer;
@@ -28,6 +32,13 @@ import org.slf4j.LoggerFactory;
  * local dev server (started as a child process by {@link #open} when it is not running), or, only
  * when asked for explicitly, the in-memory Java test server. {@link #open} also makes sure the
  * namespace exists and carries payrelay's search attributes.
+ *
+ * <p>Given a meter registry, the SDK's own metrics (Temporal SDK metrics reference: {@code
+ * temporal_workflow_task_schedule_to_start_latency}, {@code
+ * temporal_workflow_task_execution_failed}, {@code temporal_activity_execution_failed}, {@code
+ * temporal_request_failure}, ... tagged with namespace, task queue, workflow and activity type) go
+ * to it through the SDK's {@link MicrometerClientStatsReporter}, flushed every {@link
+ * #METRICS_REPORT_EVERY}; the client and every worker built on {@link #client()} report there.
  */
 public final class TemporalConnection implements AutoCloseable {
 
@@ -35,12 +46,19 @@ public final class TemporalConnection implements AutoCloseable {
   private static final Duration NAMESPACE_RETENTION = Duration.ofDays(30);
   private static final Duration SEARCH_ATTRIBUTES_WAIT = Duration.ofSeconds(30);
 
+  /**
+   * How often the SDK's tally scope flushes its counters and timers to the meter registry: a scrape
+   * sees SDK metrics at most this late.
+   */
+  public static final Duration METRICS_REPORT_EVERY = Duration.ofSeconds(1);
+
   private final AutoCloseable server;
   private final Kind kind;
   private final WorkflowServiceStubs stubs;
   private final String namespace;
   private final String apiKey;
   private final WorkflowClient client;
+  private final Scope metricsScope;
 
   /** What the connection talks to. */
   public enum Kind {
@@ -53,10 +71,14 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   private TemporalConnection(
-      AutoCloseable server, Kind kind, PayrelayConfig.TemporalSettings settings) {
+      AutoCloseable server,
+      Kind kind,
+      PayrelayConfig.TemporalSettings settings,
+      MeterRegistry metrics) {
     this.server = server;
     this.kind = kind;
-    this.stubs = TemporalStubs.connect(settings);
+    this.metricsScope = scope(metrics);
+    this.stubs = TemporalStubs.connect(settings, metricsScope);
     this.namespace = settings.namespace();
     this.apiKey = settings.security().apiKey();
     this.client =
@@ -77,6 +99,15 @@ public final class TemporalConnection implements AutoCloseable {
    *     answer (the message says how to start one)
    */
   public static TemporalConnection open(PayrelayConfig.TemporalSettings settings) {
+    return open(settings, null);
+  }
+
+  /**
+   * As {@link #open(PayrelayConfig.TemporalSettings)}, reporting the SDK's metrics (its workers'
+   * too) to {@code metrics}, or to nothing when it is null.
+   */
+  public static TemporalConnection open(
+      PayrelayConfig.TemporalSettings settings, MeterRegistry metrics) {
     AutoCloseable server = null;
     Kind kind = Kind.EXTERNAL;
     if (settings.isLocal()) {
@@ -96,7 +127,7 @@ public final class TemporalConnection implements AutoCloseable {
         kind = Kind.DEV_SERVER;
       }
     }
-    TemporalConnection connection = new TemporalConnection(server, kind, settings);
+    TemporalConnection connection = new TemporalConnection(server, kind, settings, metrics);
     connection.prepareNamespace();
     return connection;
   }
@@ -107,8 +138,27 @@ public final class TemporalConnection implements AutoCloseable {
    * encrypts payloads when payload keys are set ({@link TemporalSecurity#dataConverter()}).
    */
   public static TemporalConnection client(PayrelayConfig.TemporalSettings settings) {
+    return client(settings, null);
+  }
+
+  /**
+   * As {@link #client(PayrelayConfig.TemporalSettings)}, reporting the SDK's client metrics to
+   * {@code metrics}, or to nothing when it is null.
+   */
+  public static TemporalConnection client(
+      PayrelayConfig.TemporalSettings settings, MeterRegistry metrics) {
     return new TemporalConnection(
-        null, settings.isLocal() ? Kind.DEV_SERVER : Kind.EXTERNAL, settings);
+        null, settings.isLocal() ? Kind.DEV_SERVER : Kind.EXTERNAL, settings, metrics);
+  }
+
+  /** The SDK's tally scope over {@code metrics} (Temporal docs, "Java SDK metrics"), or null. */
+  private static Scope scope(MeterRegistry metrics) {
+    if (metrics == null) {
+      return null;
+    }
+    return new RootScopeBuilder()
+        .reporter(new MicrometerClientStatsReporter(metrics))
+        .reportEvery(com.uber.m3.util.Duration.ofMillis(METRICS_REPORT_EVERY.toMillis()));
   }
 
   /** The client for the configured namespace. */
@@ -298,6 +348,13 @@ public final class TemporalConnection implements AutoCloseable {
   @Override
   public void close() {
     stubs.shutdown();
+    if (metricsScope != null) {
+      try {
+        metricsScope.close();
+      } catch (com.uber.m3.tally.ScopeCloseException e) {
+        log.warn("error flushing Temporal SDK metrics: {}", e.toString());
+      }
+    }
     if (server != null) {
       try {
         server.close();

@@ -11,17 +11,22 @@ final class TemporalStubs {
   private TemporalStubs() {}
 
   /**
-   * Stubs to {@code settings.target()}; they connect lazily, on the first call.
+   * Stubs to {@code settings.target()}, reporting the SDK's metrics to {@code metricsScope} when it
+   * is not null; they connect lazily, on the first call.
    *
    * <p>The API key goes through the SDK's {@code addApiKey}, which sends {@code authorization:
    * Bearer <key>} with every call (Temporal Cloud API keys); the TLS context is the SDK's {@code
    * SimpleSslContextBuilder}'s; a server name overrides the channel's authority, which Netty also
    * uses as the SNI name and the name checked in the server's certificate.
    */
-  static WorkflowServiceStubs connect(PayrelayConfig.TemporalSettings settings) {
+  static WorkflowServiceStubs connect(
+      PayrelayConfig.TemporalSettings settings, com.uber.m3.tally.Scope metricsScope) {
     TemporalSecurity security = settings.security();
     WorkflowServiceStubsOptions.Builder options =
         WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target());
+    if (metricsScope != null) {
+      options.setMetricsScope(metricsScope);
+    }
     TemporalTls tls = security.tls();
     if (tls != null) {
       options.setSslContext(tls.sslContext()).setEnableHttps(true);

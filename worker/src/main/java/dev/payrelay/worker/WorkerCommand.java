@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
       "Run the Temporal worker and the outbox dispatcher.",
       "Payment workflows with their publish and grant activities, and the outbox hand-off to them.",
       "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, to the local Temporal dev server (started if not running).",
+      "With PAYRELAY_WORKER_METRICS_PORT set (0 = off, the default), serves /metrics, /health/live and /health/ready on PAYRELAY_WORKER_METRICS_HOST (default 127.0.0.1).",
       ProductionChecks.HELP
     })
 final class WorkerCommand implements Callable<Integer> {
@@ -44,17 +45,28 @@ final class WorkerCommand implements Callable<Integer> {
     }
     PayrelayConfig config = checked.get();
     String name = owner != null ? owner : InetAddress.getLocalHost().getHostName();
-    Services services =
-        Services.open(
-            config.workerDatabase(),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            config.crashPoints());
-    TemporalConnection temporal = TemporalConnection.open(config.temporal());
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    Services services = Services.open(config.workerDatabase(), metrics, config.crashPoints());
+    TemporalConnection temporal = TemporalConnection.open(config.temporal(), metrics);
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(
         "worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
+    OperationsSettings ops = config.operations();
+    MetricsListener listener =
+        ops.workerMetricsEnabled()
+            ? MetricsListener.start(
+                ops.workerMetricsHost(), ops.workerMetricsPort(), metrics, services::databaseUp)
+            : null;
+    if (listener != null) {
+      System.out.printf(
+          "worker metrics http://%s:%d/metrics (health /health/live, /health/ready)%n",
+          ops.workerMetricsHost(), listener.port());
+    }
     PayrelayCommand.runUntilStopped(
         () -> {
+          if (listener != null) {
+            listener.close();
+          }
           worker.close();
           temporal.close();
           services.close();

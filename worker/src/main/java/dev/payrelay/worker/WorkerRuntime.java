@@ -29,6 +29,7 @@ import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +55,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final OutboxMaintenance maintenance;
   private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
+  private final AttentionGauge attention;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
@@ -61,7 +63,9 @@ public final class WorkerRuntime implements AutoCloseable {
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
       DailyReconciliationTrigger daily,
-      List<PagedJob<?>> jobs) {
+      List<PagedJob<?>> jobs,
+      AttentionGauge attention) {
+    this.attention = attention;
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
@@ -105,12 +109,21 @@ public final class WorkerRuntime implements AutoCloseable {
                 sizing.publishChannels(),
                 "payrelay-" + owner));
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
-    WorkerFactory factory = WorkerFactory.newInstance(temporal.client(), sizing.factoryOptions());
+    WorkerFactory factory =
+        WorkerFactory.newInstance(
+            temporal.client(),
+            WorkerFactoryOptions.newBuilder(sizing.factoryOptions())
+                .setWorkerInterceptors(new PaymentLogInterceptor())
+                .build());
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(
-            services.outbox(), services.deadEvents(), publisher, services.crashPoints()),
+            services.outbox(),
+            services.deadEvents(),
+            publisher,
+            services.crashPoints(),
+            services.metrics()),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
         new ResolutionActivitiesImpl(services.resolutions(), services.crashPoints()),
         new LedgerActivitiesImpl(
@@ -141,7 +154,13 @@ public final class WorkerRuntime implements AutoCloseable {
             .start();
     List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
     return new WorkerRuntime(
-        publisher, factory, dispatcher, maintenance(config, services), daily, jobs);
+        publisher,
+        factory,
+        dispatcher,
+        maintenance(config, services),
+        daily,
+        jobs,
+        attention(temporal, services));
   }
 
   /**
@@ -265,6 +284,15 @@ public final class WorkerRuntime implements AutoCloseable {
         .start();
   }
 
+  /**
+   * The NEEDS_ATTENTION gauge, counting unless Temporal is the in-memory test server (no visibility
+   * counts there: the gauge stays NaN, unknown).
+   */
+  private static AttentionGauge attention(TemporalConnection temporal, Services services) {
+    AttentionGauge gauge = new AttentionGauge(temporal.client(), services.metrics());
+    return temporal.kind() == TemporalConnection.Kind.IN_MEMORY ? gauge : gauge.start();
+  }
+
   /** What starts the daily reconciliation in this worker. */
   public DailyReconciliationTrigger.Mode dailyReconciliation() {
     return daily.mode();
@@ -304,6 +332,7 @@ public final class WorkerRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    attention.close();
     maintenance.close();
     daily.close();
     jobs.forEach(PagedJob::close);

@@ -20,6 +20,19 @@ public final class WorkflowIds {
   }
 
   /**
+   * The payment id in a {@link #payment} workflow id.
+   *
+   * @return the payment id, or empty for any other workflow id
+   */
+  public static java.util.Optional<String> paymentIdOf(String workflowId) {
+    return workflowId != null
+            && workflowId.startsWith(PAYMENT_PREFIX)
+            && workflowId.length() > PAYMENT_PREFIX.length()
+        ? java.util.Optional.of(workflowId.substring(PAYMENT_PREFIX.length()))
+        : java.util.Optional.empty();
+  }
+
+  /**
    * {@code recon-{channel}-{date}}, date as ISO-8601 ({@code recon-sandbox-2026-03-11}): the id of
    * the day's {@link ReconciliationWorkflow}.
    */

@@ -1,0 +1,102 @@
+package dev.payrelay.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.sql.testing.TestDatabase;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code payrelay worker} as its own process, with {@code PAYRELAY_WORKER_METRICS_PORT}: it serves
+ * its meters (outbox gauges, NEEDS_ATTENTION, its pool, the Temporal SDK's) and health on that
+ * port, as Prometheus and a container healthcheck would read them.
+ */
+class WorkerProcessMetricsTest {
+
+  private static final HttpClient http = HttpClient.newHttpClient();
+  private static TestDatabase db;
+  private static ChildPayrelay worker;
+  private static int port;
+
+  @BeforeAll
+  static void start() throws Exception {
+    db = TestDatabase.create(WorkerProcessMetricsTest.class);
+    String exchange = "payrelay.test.workermetrics." + UUID.randomUUID().toString().substring(0, 8);
+    port = PayrelayHarness.freePort();
+    Map<String, String> env = new HashMap<>();
+    env.put("PAYRELAY_DB_URL", db.config().jdbcUrl());
+    env.put("PAYRELAY_DB_USER", db.config().user());
+    env.put("PAYRELAY_DB_PASSWORD", db.config().password());
+    env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
+    env.put("PAYRELAY_AMQP_QUEUES", exchange + ".events=payment.#");
+    env.putAll(RealTemporal.env(WorkerProcessMetricsTest.class));
+    env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
+    env.put("PAYRELAY_WORKER_METRICS_PORT", String.valueOf(port));
+    Path log = Path.of("target", "worker-metrics", "worker.log");
+    Files.deleteIfExists(log);
+    worker = ChildPayrelay.start(env, log, "worker", "--owner", "metrics-test");
+    worker.awaitLog("worker metrics http://127.0.0.1:" + port, Duration.ofSeconds(120));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      worker.close();
+    } finally {
+      db.close();
+    }
+  }
+
+  @Test
+  void workerProcess_servesItsMetrics_andHealth() throws Exception {
+    String eventId =
+        AgedOutboxRows.insert(db.database().dsl(), OutboxStatus.PENDING, Duration.ofHours(1));
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                PrometheusScrape s = PrometheusScrape.of(http, uri("/metrics"));
+                assertThat(s.sum("payrelay_outbox_oldest_pending_seconds"))
+                    .hasValueSatisfying(age -> assertThat(age).isBetween(3600.0, 4200.0));
+                // A new namespace: nothing waits for an operator, and the count says so.
+                assertThat(s.sum("payrelay_payments_needs_attention")).hasValue(0.0);
+                assertThat(
+                        s.sum(
+                            "hikaricp_connections_pending",
+                            "pool=\"" + PayrelayConfig.WORKER_POOL + "\""))
+                    .hasValue(0.0);
+                assertThat(s.sum("temporal_num_pollers", "task_queue=\"payrelay-payments\""))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+              });
+    } finally {
+      AgedOutboxRows.delete(db.database().dsl(), eventId);
+    }
+    assertThat(get("/health/live").statusCode()).isEqualTo(200);
+    HttpResponse<String> ready = get("/health/ready");
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body()).isEqualTo("{\"database\":true}");
+  }
+
+  private static URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
