@@ -104,6 +104,10 @@ public final class ApiKeys {
         }
         tenants.add(t);
       }
+      if (tenants.contains(ApiKey.ALL_TENANTS) && tenants.size() > 1) {
+        throw new IllegalArgumentException(
+            where + ": tenants is either * (every tenant) or a list of tenants, not both");
+      }
       if (!SHA256_HEX.matcher(f[4]).matches()) {
         throw new IllegalArgumentException(where + ": the hash must be 64 hex digits (SHA-256)");
       }

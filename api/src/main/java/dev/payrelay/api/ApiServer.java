@@ -54,8 +54,8 @@ import org.slf4j.LoggerFactory;
  *       {reason}}: 202 signal sent to the payment's workflow, 409 not DEAD (audited); {@code POST
  *       /v1/admin/outbox/replay} [admin, every tenant] {@code {reason, eventType?, limit?}} replays
  *       every matching DEAD event
- *   <li>{@code POST /v1/admin/reconciliations} [admin, every tenant] {@code {channel, date}}: 202,
- *       starts {@code recon-{channel}-{date}}; {@code GET
+ *   <li>{@code POST /v1/admin/reconciliations} [admin, every tenant] {@code {channel, date,
+ *       reason?}}: 202, starts {@code recon-{channel}-{date}}, audited; {@code GET
  *       /v1/admin/reconciliations/{channel}/{date}} [read, every tenant]: the day's run and counts
  *       per kind and repair status (404 if never run)
  *   <li>{@code GET /metrics}: Prometheus text exposition
@@ -351,7 +351,8 @@ public final class ApiServer implements AutoCloseable {
           if (r == null) {
             throw new BadRequestException("a JSON body {channel, date} is required");
           }
-          ctx.status(202).json(h.reconciliations().start(r.channel(), r.date()));
+          ctx.status(202)
+              .json(h.reconciliations().start(r.channel(), r.date(), r.reason(), caller(ctx)));
         },
         Role.ADMIN);
     app.get(
@@ -525,8 +526,10 @@ public final class ApiServer implements AutoCloseable {
    *
    * @param channel the channel, e.g. sandbox
    * @param date the statement day, yyyy-MM-dd
+   * @param reason why, for the audit row (optional)
+   * @param operator ignored: the operator is the API key's
    */
-  record ReconcileRequest(String channel, String date) {}
+  record ReconcileRequest(String channel, String date, String reason, String operator) {}
 
   /**
    * Body of the single-event operations: {@code {reason}}.

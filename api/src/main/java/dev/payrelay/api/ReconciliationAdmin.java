@@ -41,14 +41,22 @@ public final class ReconciliationAdmin {
   }
 
   /**
-   * Starts (or re-runs) the day's reconciliation.
+   * Starts (or re-runs) the day's reconciliation for {@code caller}, audited in {@code
+   * operator_action} under the key's operator.
    *
+   * @param reason why, as the operator gives it (null or blank: "on demand")
    * @throws BadRequestException for an unknown channel or a date that is not yyyy-MM-dd
    */
-  public StartAnswer start(String channel, String date) {
+  public StartAnswer start(String channel, String date, String reason, ApiKey caller) {
     LocalDate day = validate(channel, date);
     boolean started = ReconciliationStarts.start(temporal, channel, day, true);
-    return new StartAnswer(WorkflowIds.reconciliation(channel, day), started);
+    String workflowId = WorkflowIds.reconciliation(channel, day);
+    reconciliation.auditStart(
+        workflowId,
+        caller.operator(),
+        reason == null || reason.isBlank() ? "on demand" : reason,
+        started);
+    return new StartAnswer(workflowId, started);
   }
 
   /**

@@ -356,11 +356,13 @@ class ApiInputTest {
 
   @Test
   void credentialsInHeaders_areNotStored() throws Exception {
-    Map<String, String> headers = new HashMap<>(Map.of("Authorization", "Bearer top-secret"));
+    Map<String, String> headers =
+        new HashMap<>(Map.of("Authorization", "Bearer top-secret", "X-Api-Key", "top-secret-2"));
     webhook("sandbox", "{}".getBytes(), headers);
     List<String> stored =
         dsl.select(WEBHOOK_INBOX.HEADERS).from(WEBHOOK_INBOX).fetch(WEBHOOK_INBOX.HEADERS);
     assertThat(stored).noneMatch(h -> h.contains("top-secret"));
+    assertThat(stored).noneMatch(h -> h.contains("top-secret-2"));
     assertThat(stored).anyMatch(h -> h.contains("[redacted]"));
   }
 

@@ -21,6 +21,13 @@ import org.jooq.DSLContext;
  */
 public final class Reconciliation {
 
+  /** The {@code operator_action} target type of a reconciliation an operator started. */
+  public static final String AUDIT_TARGET = "RECONCILIATION";
+
+  /** The {@code operator_action} action of an operator's request to reconcile a day. */
+  public static final String AUDIT_ACTION = "RECONCILE";
+
+  private final DSLContext dsl;
   private final OurRecords ours;
   private final ReconciliationItems items;
   private final ReconciliationRuns runs;
@@ -28,10 +35,23 @@ public final class Reconciliation {
 
   /** Reconciliation over {@code dsl}; exceptions are announced through {@code outbox}. */
   public Reconciliation(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
+    this.dsl = dsl;
     this.ours = new OurRecords(dsl, payments);
     this.items = new ReconciliationItems(dsl);
     this.runs = new ReconciliationRuns(dsl);
     this.recorder = new GapRecorder(items, new PaymentExceptions(dsl, outbox));
+  }
+
+  /**
+   * Audits an operator's request to reconcile a day (a run can confirm payments and grant): one
+   * {@code operator_action} row, action {@link #AUDIT_ACTION}, target the day's workflow id,
+   * APPLIED, saying whether a run started or one was already running.
+   */
+  public void auditStart(String workflowId, String operator, String reason, boolean started) {
+    OperatorActions.record(
+        dsl,
+        new OperatorAction(null, operator, AUDIT_ACTION, AUDIT_TARGET, workflowId, reason),
+        OperatorAnswer.applied(started ? "started" : "already running"));
   }
 
   /**

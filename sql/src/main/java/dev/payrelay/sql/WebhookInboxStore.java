@@ -21,7 +21,7 @@ public final class WebhookInboxStore {
 
   /** Credentials a proxy or client may add; never stored. */
   private static final Set<String> SECRET_HEADERS =
-      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie");
+      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key");
 
   private final DSLContext dsl;
 

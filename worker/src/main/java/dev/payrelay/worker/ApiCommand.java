@@ -28,7 +28,8 @@ final class ApiCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    Optional<PayrelayConfig> checked =
+        payrelay.serverConfiguration(spec.commandLine().getErr(), true);
     if (checked.isEmpty()) {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }

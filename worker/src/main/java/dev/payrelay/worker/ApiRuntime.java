@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
+import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.ChannelAccount;
@@ -104,21 +105,30 @@ public final class ApiRuntime {
 
   /**
    * The Temporal UI's codec endpoint with the configured payload codec and UI origins. With
-   * encryption on, it decodes only for a request with a valid API key ({@code Authorization: Bearer
-   * prk_...}, any role), unless {@code PAYRELAY_CODEC_AUTH=open} (a UI without login on a trusted
-   * network); without encryption it has nothing to reveal and answers payloads unchanged.
+   * encryption on, it decodes only for a request with a valid API key for every tenant ({@code
+   * Authorization: Bearer prk_...}, any role; a payload names no tenant to check), unless {@code
+   * PAYRELAY_CODEC_AUTH=open} (a UI without login on a trusted network); without encryption it has
+   * nothing to reveal and answers payloads unchanged.
    */
   static CodecEndpoint codecEndpoint(PayrelayConfig config, ApiKeys keys) {
     TemporalSecurity security = config.temporal().security();
-    CodecEndpoint.Access access =
-        security.payloadCodec().isEmpty() || config.access().codecOpen()
-            ? CodecEndpoint.Access.OPEN
-            : authorization ->
-                authorization != null
-                    && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                    && keys.authenticate(authorization.substring(7).strip()).isPresent();
     return new CodecEndpoint(
-        security.payloadCodec().orElse(null), security.codecCorsOrigins(), access);
+        security.payloadCodec().orElse(null),
+        security.codecCorsOrigins(),
+        codecAccess(config, keys));
+  }
+
+  /** Who the codec endpoint decodes for: see {@link #codecEndpoint}. */
+  static CodecEndpoint.Access codecAccess(PayrelayConfig config, ApiKeys keys) {
+    if (config.temporal().security().payloadCodec().isEmpty() || config.access().codecOpen()) {
+      return CodecEndpoint.Access.OPEN;
+    }
+    return authorization ->
+        authorization != null
+            && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+            && keys.authenticate(authorization.substring(7).strip())
+                .filter(ApiKey::allTenants)
+                .isPresent();
   }
 
   /**

@@ -91,9 +91,17 @@ public final class PayrelayCommand implements Runnable {
    * @return empty when refused; the role then exits with {@link #CONFIGURATION_ERROR}
    */
   Optional<PayrelayConfig> serverConfiguration(PrintWriter err) {
+    return serverConfiguration(err, false);
+  }
+
+  /**
+   * As {@link #serverConfiguration(PrintWriter)}, with the API's own production rules when {@code
+   * servesApi} ({@link ProductionChecks#apiRefusals}).
+   */
+  Optional<PayrelayConfig> serverConfiguration(PrintWriter err, boolean servesApi) {
     try {
       PayrelayConfig config = configuration();
-      ProductionChecks.enforce(config);
+      ProductionChecks.enforce(config, servesApi);
       return Optional.of(config);
     } catch (IllegalArgumentException | ProductionChecks.ProductionRefusedException e) {
       err.println("payrelay: " + e.getMessage());

@@ -40,10 +40,21 @@ public final class ProductionChecks {
    *     setting
    */
   static void enforce(PayrelayConfig config) {
+    enforce(config, false);
+  }
+
+  /**
+   * As {@link #enforce(PayrelayConfig)}, with the API's own rules ({@link #apiRefusals}) too when
+   * {@code servesApi}.
+   */
+  static void enforce(PayrelayConfig config, boolean servesApi) {
     if (!config.isProduction()) {
       return;
     }
-    List<String> refusals = refusals(config);
+    List<String> refusals = new ArrayList<>(refusals(config));
+    if (servesApi) {
+      refusals.addAll(apiRefusals(config));
+    }
     if (!refusals.isEmpty()) {
       throw new ProductionRefusedException(reason(config), refusals);
     }
@@ -61,9 +72,53 @@ public final class ProductionChecks {
     for (ChannelAccountSettings account : config.sandbox().accounts()) {
       channelSecret(account.secretSource(), account.secret()).ifPresent(refusals::add);
     }
+    sharedChannelSecret(config.sandbox()).ifPresent(refusals::add);
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;
+  }
+
+  /**
+   * The API's own rules: at least one API key (without any, every payment and admin request is
+   * refused, which in production is a misconfiguration, not a state to run in), and a codec
+   * endpoint open to callers without a key ({@code PAYRELAY_CODEC_AUTH=open}) only on a separate
+   * admin listener: on the public one it would decrypt payment data for anyone.
+   *
+   * @return one line per broken rule, each starting with the setting's name; empty when none
+   */
+  static List<String> apiRefusals(PayrelayConfig config) {
+    List<String> refusals = new ArrayList<>();
+    if (config.access().keys().isEmpty()) {
+      refusals.add(
+          "PAYRELAY_API_KEYS (or PAYRELAY_API_KEYS_FILE) holds no key; make one with payrelay"
+              + " apikey");
+    }
+    if (config.access().codecOpen() && config.access().adminPort() == null) {
+      refusals.add(
+          "PAYRELAY_CODEC_AUTH=open without PAYRELAY_ADMIN_PORT would decrypt payloads for anyone"
+              + " reaching the public listener; set an admin port or PAYRELAY_CODEC_AUTH=key");
+    }
+    return refusals;
+  }
+
+  /**
+   * No two merchant accounts may share a secret: whoever holds one account's secret could then sign
+   * callbacks the other account's payments accept, the very thing accounts per tenant prevent.
+   */
+  static Optional<String> sharedChannelSecret(PayrelayConfig.SandboxSettings sandbox) {
+    java.util.Map<String, String> sourceBySecret = new java.util.HashMap<>();
+    sourceBySecret.put(sandbox.secret(), sandbox.secretSetting());
+    for (ChannelAccountSettings account : sandbox.accounts()) {
+      String other = sourceBySecret.putIfAbsent(account.secret(), account.secretSource());
+      if (other != null) {
+        return Optional.of(
+            account.secretSource()
+                + " is the same secret as "
+                + other
+                + "; each merchant account needs its own");
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -104,15 +159,18 @@ public final class ProductionChecks {
   }
 
   /**
-   * The AMQP URI must name a user other than {@code guest}: RabbitMQ's default user (password
-   * {@code guest}), which the Java client also logs in as when the URI names no user (per the
-   * RabbitMQ URI spec and {@code ConnectionFactory} defaults).
+   * The AMQP URI must name a user other than {@code guest}, with a password: {@code guest} is
+   * RabbitMQ's default user (password {@code guest}), which the Java client also logs in as when
+   * the URI names no user (per the RabbitMQ URI spec and {@code ConnectionFactory} defaults).
    */
   static Optional<String> amqpLogin(String uri) {
     String user;
+    String password;
     try {
       String userInfo = new URI(uri).getUserInfo();
-      user = userInfo == null ? "" : userInfo.split(":", 2)[0];
+      String[] login = userInfo == null ? new String[] {""} : userInfo.split(":", 2);
+      user = login[0];
+      password = login.length > 1 ? login[1] : "";
     } catch (URISyntaxException e) {
       return Optional.of("PAYRELAY_AMQP_URI is not a URI: " + e.getReason());
     }
@@ -125,6 +183,9 @@ public final class ProductionChecks {
       return Optional.of(
           "PAYRELAY_AMQP_URI logs in as RabbitMQ's default guest user; use a"
               + " dedicated user with a password");
+    }
+    if (password.isEmpty()) {
+      return Optional.of("PAYRELAY_AMQP_URI logs in as " + user + " with an empty password");
     }
     return Optional.empty();
   }

@@ -52,6 +52,12 @@ final class ReconcileCommand implements Callable<Integer> {
       description = "Print the day's last summary without starting a run.")
   boolean summaryOnly;
 
+  @Option(
+      names = "--reason",
+      defaultValue = "on demand (payrelay reconcile)",
+      description = "Why, for the audit row (default: ${DEFAULT-VALUE}).")
+  String reason;
+
   @Option(names = "--json", description = "Print the admin API's summary JSON.")
   boolean json;
 
@@ -66,7 +72,9 @@ final class ReconcileCommand implements Callable<Integer> {
       boolean finished = true;
       if (!summaryOnly) {
         JsonNode started =
-            admin.post("/v1/admin/reconciliations", Map.of("channel", channel, "date", day));
+            admin.post(
+                "/v1/admin/reconciliations",
+                Map.of("channel", channel, "date", day, "reason", reason));
         if (!json) {
           out.printf(
               "%s %s%n",

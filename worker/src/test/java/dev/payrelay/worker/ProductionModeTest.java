@@ -3,6 +3,9 @@ package dev.payrelay.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.payrelay.api.ApiKey;
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -194,5 +197,60 @@ class ProductionModeTest {
       sandbox.awaitLog("sandbox channel listening", Duration.ofSeconds(60));
       assertThat(sandbox.isAlive()).isTrue();
     }
+  }
+
+  @Test
+  void api_withoutAnyKey_orWithAnOpenCodecOnThePublicListener_isRefused() {
+    ApiKeys.Issued key = ApiKeys.issue(Role.ADMIN, "ops", java.util.Set.of(ApiKey.ALL_TENANTS));
+    Map<String, String> keyed = productionWith("PAYRELAY_API_KEYS", key.line());
+    Map<String, String> openCodec = new HashMap<>(keyed);
+    openCodec.put("PAYRELAY_CODEC_AUTH", "open");
+    Map<String, String> openCodecOnAdmin = new HashMap<>(openCodec);
+    openCodecOnAdmin.put("PAYRELAY_ADMIN_PORT", "8082");
+
+    CliRun noKeys = CliRun.of(production(), "api");
+
+    assertThat(noKeys.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(noKeys.err()).contains("PAYRELAY_API_KEYS (or PAYRELAY_API_KEYS_FILE) holds no key");
+    assertThat(ProductionChecks.apiRefusals(PayrelayConfig.fromEnv(keyed))).isEmpty();
+    assertThat(ProductionChecks.apiRefusals(PayrelayConfig.fromEnv(openCodec)))
+        .singleElement()
+        .asString()
+        .startsWith("PAYRELAY_CODEC_AUTH=open without PAYRELAY_ADMIN_PORT");
+    assertThat(ProductionChecks.apiRefusals(PayrelayConfig.fromEnv(openCodecOnAdmin))).isEmpty();
+    assertThat(ProductionChecks.refusals(PayrelayConfig.fromEnv(production()))).isEmpty();
+  }
+
+  @Test
+  void twoMerchantAccountsWithOneSecret_areRefused_namingBoth() throws Exception {
+    Path accounts = Files.createTempFile("accounts", ".json");
+    Files.writeString(
+        accounts,
+        """
+        {"accounts": [{"channel": "sandbox", "merchantId": "m_globex", "tenants": ["globex"],
+                       "secretEnv": "GLOBEX_SECRET"}]}
+        """);
+    Map<String, String> shared = production();
+    shared.put("PAYRELAY_CHANNEL_ACCOUNTS_FILE", accounts.toString());
+    shared.put("GLOBEX_SECRET", GOOD_SECRET);
+    Map<String, String> own = new HashMap<>(shared);
+    own.put("GLOBEX_SECRET", GOOD_SECRET + "-globex");
+
+    assertThat(ProductionChecks.refusals(PayrelayConfig.fromEnv(shared)))
+        .singleElement()
+        .asString()
+        .contains("secretEnv GLOBEX_SECRET")
+        .contains("is the same secret as PAYRELAY_SANDBOX_SECRET")
+        .doesNotContain(GOOD_SECRET);
+    assertThat(ProductionChecks.refusals(PayrelayConfig.fromEnv(own))).isEmpty();
+  }
+
+  @Test
+  void amqpLoginWithAnEmptyPassword_isRefused() {
+    assertThat(
+            ProductionChecks.refusals(
+                PayrelayConfig.fromEnv(
+                    productionWith("PAYRELAY_AMQP_URI", "amqp://payrelay:@127.0.0.1:5672/%2f"))))
+        .containsExactly("PAYRELAY_AMQP_URI logs in as payrelay with an empty password");
   }
 }

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -120,11 +121,23 @@ class UnknownStateEndToEndTest {
     HttpResponse<String> started =
         payrelay.post(
             payrelay.api("/v1/admin/reconciliations"),
-            ("{\"channel\":\"sandbox\",\"date\":\"" + today + "\"}").getBytes(),
+            ("{\"channel\":\"sandbox\",\"date\":\""
+                    + today
+                    + "\",\"reason\":\"callback lost\",\"operator\":\"mallory\"}")
+                .getBytes(),
             Map.of("Content-Type", "application/json"));
 
     assertThat(started.statusCode()).isEqualTo(202);
     assertThat(started.body()).contains("recon-sandbox-" + today);
+    // Audited under the key's operator; the body's is ignored.
+    assertThat(
+            dsl.select(OPERATOR_ACTION.OPERATOR_NAME, OPERATOR_ACTION.REASON)
+                .from(OPERATOR_ACTION)
+                .where(OPERATOR_ACTION.ACTION.eq("RECONCILE"))
+                .and(OPERATOR_ACTION.TARGET_ID.eq("recon-sandbox-" + today))
+                .fetch()
+                .map(r -> r.value1() + " " + r.value2()))
+        .containsExactly("alice callback lost");
     await()
         .atMost(TIMEOUT)
         .until(() -> "PAID".equals(status(paymentId)) && granted(paymentId) == 1);
