@@ -42,9 +42,8 @@ public final class CodecEndpoint {
   /** The base path; the UI's codec endpoint is {@code <api base URL>} + this. */
   public static final String PATH = "/v1/codec";
 
-  /** The origins of the local dev server's Web UI ({@code temporal server start-dev}, :8233). */
-  public static final List<String> LOCAL_UI_ORIGINS =
-      List.of("http://127.0.0.1:8233", "http://localhost:8233");
+  /** The origins of the local dev server's Web UI at its default port 8233. */
+  public static final List<String> LOCAL_UI_ORIGINS = localUiOrigins(8233);
 
   /** Decides on a request's {@code Authorization} header (null when absent). */
   @FunctionalInterface
@@ -58,6 +57,17 @@ public final class CodecEndpoint {
 
   private static final Logger log = LoggerFactory.getLogger(CodecEndpoint.class);
   private static final String ALLOWED_HEADERS = "Content-Type, X-Namespace, Authorization";
+
+  /**
+   * The origins of a local dev server's Web UI ({@code temporal server start-dev --ui-port}): the
+   * browser sends {@code http://127.0.0.1:<port>} or {@code http://localhost:<port>} as {@code
+   * Origin} (RFC 6454: scheme, host and port), depending on the address the user opened.
+   *
+   * @param uiPort the UI's port, 1..65535
+   */
+  public static List<String> localUiOrigins(int uiPort) {
+    return List.of("http://127.0.0.1:" + uiPort, "http://localhost:" + uiPort);
+  }
 
   private final PayloadCodec codec;
   private final Set<String> origins;

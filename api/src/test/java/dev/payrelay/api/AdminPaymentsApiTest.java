@@ -109,6 +109,18 @@ class AdminPaymentsApiTest {
     assertThat(error(r)).contains("Temporal is unreachable at " + temporalTarget);
   }
 
+  @Test
+  void pageTokenThatIsNotBase64url_is400NamingIt_andTemporalIsNeverAsked() throws Exception {
+    // They arrive decoded as "%%%", "not base64/" ('+' is a space in a query) and "a b".
+    for (String token : new String[] {"%25%25%25", "not+base64/", "a%20b"}) {
+      HttpResponse<String> r = get("/v1/admin/payments?state=PAID&pageToken=" + token);
+
+      // A 503 here would mean the token was dropped and the query sent without it.
+      assertThat(r.statusCode()).as(token).isEqualTo(400);
+      assertThat(error(r)).as(token).startsWith("pageToken is not a token this listing returned");
+    }
+  }
+
   private static String error(HttpResponse<String> r) throws Exception {
     JsonNode body = ApiServer.jsonMapper().readTree(r.body());
     return body.path("error").asText();

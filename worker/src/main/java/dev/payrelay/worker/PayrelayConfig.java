@@ -197,7 +197,8 @@ public record PayrelayConfig(
    *
    * @param cli {@code PAYRELAY_TEMPORAL_CLI}, default {@code temporal} (on the PATH)
    * @param port {@code PAYRELAY_TEMPORAL_PORT}, default 7233: the gRPC frontend
-   * @param uiPort {@code PAYRELAY_TEMPORAL_UI_PORT}, default 8233: the Web UI
+   * @param uiPort {@code PAYRELAY_TEMPORAL_UI_PORT}, default 8233: the Web UI (and the codec
+   *     endpoint's default CORS origins, {@link TemporalSecurity})
    * @param dataDir {@code PAYRELAY_DATA_DIR}, default {@code .payrelay}: holds {@code temporal.db}
    *     (SQLite; workflows survive a restart) and {@code temporal.log}
    * @param inMemory the Java test server instead ({@code payrelay dev --embedded-temporal}): in
@@ -366,6 +367,8 @@ public record PayrelayConfig(
     String apiHost = e.text("PAYRELAY_API_HOST", "127.0.0.1");
     int apiPort = e.integer("PAYRELAY_API_PORT", 8080);
     int sandboxPort = e.integer("PAYRELAY_SANDBOX_PORT", 8090);
+    // The local dev server's UI, and so the codec endpoint's default CORS origins.
+    int uiPort = e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233);
     return new PayrelayConfig(
         new DatabaseConfig(
             e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
@@ -385,7 +388,7 @@ public record PayrelayConfig(
             new LocalTemporal(
                 e.text("PAYRELAY_TEMPORAL_CLI", "temporal"),
                 e.integer("PAYRELAY_TEMPORAL_PORT", 7233),
-                e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233),
+                uiPort,
                 Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay")),
                 "true".equalsIgnoreCase(e.text("PAYRELAY_TEMPORAL_IN_MEMORY", "false"))),
             new ChannelQueryPolicy(
@@ -397,7 +400,7 @@ public record PayrelayConfig(
             Duration.ofSeconds(e.integer("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", 300)),
             Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_SECONDS", 15)),
             Duration.ofSeconds(e.integer("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", 30)),
-            TemporalSecurity.fromEnv(env)),
+            TemporalSecurity.fromEnv(env, uiPort)),
         new ApiSettings(
             apiHost,
             apiPort,

@@ -31,8 +31,10 @@ import java.util.Optional;
  *     with a key, stored in each payload); {@code PAYRELAY_PAYLOAD_OLD_KEYS=id:base64[,id:base64]}
  *     keeps rotated-out keys for decoding only
  * @param codecCorsOrigins {@code PAYRELAY_CODEC_CORS_ORIGIN}: the Temporal UI origins (comma
- *     separated) allowed to call the API's codec endpoint from a browser; default the local dev UI,
- *     {@code http://127.0.0.1:8233,http://localhost:8233}
+ *     separated) allowed to call the API's codec endpoint from a browser; default the local dev
+ *     server's UI at its port {@code PAYRELAY_TEMPORAL_UI_PORT} ({@link
+ *     CodecEndpoint#localUiOrigins}), {@code http://127.0.0.1:8233,http://localhost:8233} with the
+ *     default port
  */
 public record TemporalSecurity(
     TemporalTls tls, String apiKey, PayloadKeyRing payloadKeys, List<String> codecCorsOrigins) {
@@ -45,16 +47,18 @@ public record TemporalSecurity(
   /**
    * Reads the settings named in the record's description from an environment map.
    *
+   * @param localUiPort the local dev server's Web UI port ({@code PAYRELAY_TEMPORAL_UI_PORT}, read
+   *     by {@link PayrelayConfig}): the codec endpoint's default CORS origins are that UI's
    * @throws IllegalArgumentException naming the setting that is malformed, contradicts another, or
    *     names a file that cannot be read
    */
-  public static TemporalSecurity fromEnv(Map<String, String> env) {
+  public static TemporalSecurity fromEnv(Map<String, String> env, int localUiPort) {
     String apiKey = secret(env, "PAYRELAY_TEMPORAL_API_KEY");
     return new TemporalSecurity(
         TemporalTls.fromEnv(env, apiKey != null),
         apiKey,
         payloadKeys(env),
-        origins(text(env, "PAYRELAY_CODEC_CORS_ORIGIN")));
+        origins(text(env, "PAYRELAY_CODEC_CORS_ORIGIN"), localUiPort));
   }
 
   /**
@@ -127,9 +131,9 @@ public record TemporalSecurity(
     }
   }
 
-  private static List<String> origins(String spec) {
+  private static List<String> origins(String spec, int localUiPort) {
     if (spec == null) {
-      return CodecEndpoint.LOCAL_UI_ORIGINS;
+      return CodecEndpoint.localUiOrigins(localUiPort);
     }
     return List.of(spec.split(",")).stream()
         .map(String::trim)

@@ -9,6 +9,7 @@ import io.temporal.common.SearchAttributeKey;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +35,94 @@ class DeployFilesTest {
 
   @BeforeAll
   static void read() throws Exception {
-    String text = Files.readString(ROOT.resolve("docker-compose.yml"));
-    // SnakeYAML resolves the anchors (&payrelay-env, &restart) as compose does.
-    Object yaml = new Yaml(new SafeConstructor(new LoaderOptions())).load(interpolate(text));
-    services = new ObjectMapper().valueToTree(yaml).path("services");
+    services = compose(Map.of());
     assertThat(services.isObject()).as("services in docker-compose.yml").isTrue();
+  }
+
+  /** The compose file's services with the given variables set and every other one unset. */
+  private static JsonNode compose(Map<String, String> variables) throws Exception {
+    String text = Files.readString(ROOT.resolve("docker-compose.yml"));
+    // SnakeYAML resolves the anchors (&payrelay-env, &restart) and merge keys (<<) as compose does.
+    Object yaml =
+        new Yaml(new SafeConstructor(new LoaderOptions())).load(interpolate(text, variables));
+    return new ObjectMapper().valueToTree(yaml).path("services");
+  }
+
+  @Test
+  void everyPublishedPort_isOnLoopbackOnly_exceptTheApisPublicPort() {
+    int apiPort = PayrelayConfig.fromEnv(payrelayEnv("payrelay-api")).api().port();
+    String apiPublic = "payrelay-api " + apiPort + ":" + apiPort;
+    List<String> published = new ArrayList<>();
+    services
+        .properties()
+        .forEach(
+            service ->
+                service
+                    .getValue()
+                    .path("ports")
+                    .forEach(port -> published.add(service.getKey() + " " + port.asText())));
+    assertThat(published)
+        .as("published ports")
+        .contains(
+            apiPublic,
+            "mysql 127.0.0.1:3306:3306",
+            "rabbitmq 127.0.0.1:5672:5672",
+            "rabbitmq 127.0.0.1:15672:15672",
+            "temporal 127.0.0.1:7233:7233",
+            "temporal-ui 127.0.0.1:8233:8080",
+            "payrelay-worker 127.0.0.1:8081:8081",
+            "payrelay-sandbox 127.0.0.1:8090:8090");
+    assertThat(published)
+        .filteredOn(p -> !p.equals(apiPublic))
+        .allSatisfy(p -> assertThat(p.split(" ")[1]).as(p).startsWith("127.0.0.1:"));
+  }
+
+  @Test
+  void api_servesAdminAndMetricsOnItsOwnListener_publishedOnLoopbackOnly() {
+    PayrelayConfig api = PayrelayConfig.fromEnv(payrelayEnv("payrelay-api"));
+    Integer adminPort = api.access().adminPort();
+    assertThat(adminPort).as("PAYRELAY_ADMIN_PORT of payrelay-api").isEqualTo(8082);
+    assertThat(adminPort).isNotEqualTo(api.api().port());
+    // Inside its container the listener must take connections from the published port.
+    assertThat(api.access().adminHost()).isEqualTo("0.0.0.0");
+    assertThat(services.path("payrelay-api").path("ports").toString())
+        .contains("\"127.0.0.1:" + adminPort + ":" + adminPort + "\"");
+    // The merge (<<) kept the shared settings.
+    assertThat(payrelayEnv("payrelay-api")).containsAllEntriesOf(payrelayEnv("payrelay-worker"));
+    // The CLI in any payrelay container reaches the admin API by the service's name.
+    for (String name : List.of("payrelay-migrate", "payrelay-worker", "payrelay-api")) {
+      URI admin = PayrelayConfig.fromEnv(payrelayEnv(name)).access().adminUrl();
+      assertThat(admin).as(name).isEqualTo(URI.create("http://payrelay-api:" + adminPort));
+    }
+  }
+
+  @Test
+  void databaseUserAndBrokerUri_comeFromVariables_defaultingToTheLocalOnes() throws Exception {
+    PayrelayConfig defaults = PayrelayConfig.fromEnv(payrelayEnv("payrelay-worker"));
+    assertThat(defaults.database().user()).isEqualTo("root");
+    assertThat(defaults.amqp().uri()).isEqualTo("amqp://guest:guest@rabbitmq:5672/%2f");
+    String uri = "amqps://relay:s3cret@mq.example:5671/payrelay";
+    JsonNode prod =
+        compose(
+            Map.of(
+                "PAYRELAY_DB_USER", "payrelay_app",
+                "PAYRELAY_AMQP_URI", uri,
+                "PAYRELAY_PROFILE", "prod"));
+    for (String name : List.of("payrelay-migrate", "payrelay-api", "payrelay-worker")) {
+      assertThat(env(prod.path(name)))
+          .as(name)
+          .containsEntry("PAYRELAY_DB_USER", "payrelay_app")
+          .containsEntry("PAYRELAY_AMQP_URI", uri)
+          .containsEntry("PAYRELAY_PROFILE", "prod");
+    }
+  }
+
+  @Test
+  void imageBuildContext_leavesOutTheDevKeyAndOtherLocalState() throws Exception {
+    List<String> ignored =
+        Files.readAllLines(ROOT.resolve(".dockerignore")).stream().map(String::strip).toList();
+    // `payrelay dev` keeps its admin API key and Temporal's database in .payrelay/.
+    assertThat(ignored).contains(".payrelay/", "**/.payrelay", ".env", "**/target", ".git");
   }
 
   @Test
@@ -129,21 +213,32 @@ class DeployFilesTest {
 
   /** A payrelay service's environment as strings (YAML may read some values as numbers). */
   private static Map<String, String> payrelayEnv(String service) {
+    return env(services.path(service));
+  }
+
+  /** A service's environment as strings. */
+  private static Map<String, String> env(JsonNode service) {
     Map<String, String> env = new HashMap<>();
-    services
-        .path(service)
+    service
         .path("environment")
         .properties()
         .forEach(e -> env.put(e.getKey(), e.getValue().asText()));
     return env;
   }
 
-  /** {@code ${NAME:-default}} as compose reads it with NAME unset; {@code $$} is a literal $. */
-  private static String interpolate(String text) {
+  /**
+   * {@code ${NAME:-default}} as compose reads it: NAME's value when set and not empty, else the
+   * default; {@code $$} is a literal $.
+   */
+  private static String interpolate(String text, Map<String, String> variables) {
     Matcher m = VARIABLE.matcher(text);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(m.group(2) == null ? "" : m.group(2)));
+      String value = variables.get(m.group(1));
+      if (value == null || value.isEmpty()) {
+        value = m.group(2) == null ? "" : m.group(2);
+      }
+      m.appendReplacement(out, Matcher.quoteReplacement(value));
     }
     m.appendTail(out);
     return out.toString().replace("$$", "$");

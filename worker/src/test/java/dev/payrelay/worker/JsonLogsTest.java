@@ -80,6 +80,49 @@ class JsonLogsTest {
             });
   }
 
+  @Test
+  void workflowLines_carryOnlyTheSdksWorkflowId_andTheReadmesQueryFindsBothSides()
+      throws Exception {
+    String paymentId = payrelay.createPayment(700, "USD", "c2");
+    assertThat(payrelay.payAtSandbox(paymentId, "{}").statusCode()).isEqualTo(200);
+    String workflowId = WorkflowIds.payment(paymentId);
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              // README "Logs": jq 'select(.mdc.paymentId == "pay_…" or .mdc.WorkflowId ==
+              // "payment-pay_…")'
+              List<JsonNode> found =
+                  jsonLines().stream()
+                      .filter(
+                          l ->
+                              l.path("mdc").path("paymentId").asText().equals(paymentId)
+                                  || l.path("mdc").path("WorkflowId").asText().equals(workflowId))
+                      .toList();
+              assertThat(found)
+                  .extracting(l -> l.path("loggerName").asText())
+                  .contains(
+                      "dev.payrelay.api.WebhookService",
+                      "dev.payrelay.worker.OutboxDispatcher",
+                      "dev.payrelay.activities.OutboxActivitiesImpl",
+                      "dev.payrelay.workflows.PaymentStory");
+              // Workflow code's lines (Workflow.getLogger) carry the SDK's MDC, not payrelay's.
+              assertThat(found)
+                  .filteredOn(
+                      l ->
+                          l.path("loggerName")
+                              .asText()
+                              .equals("dev.payrelay.workflows.PaymentStory"))
+                  .allSatisfy(
+                      l -> {
+                        assertThat(l.path("mdc").has(PaymentLogContext.PAYMENT_ID)).isFalse();
+                        assertThat(l.path("mdc").path("RunId").asText()).isNotEmpty();
+                        assertThat(l.path("formattedMessage").asText()).contains(paymentId);
+                      });
+            });
+  }
+
   private static void assertIds(JsonNode line, String paymentId, String workflowId) {
     JsonNode mdc = line.path("mdc");
     assertThat(mdc.path(PaymentLogContext.PAYMENT_ID).asText()).isEqualTo(paymentId);

@@ -165,6 +165,24 @@ class PaymentListingEndToEndTest {
     assertThat(bad.err()).contains("state must be one of");
   }
 
+  @Test
+  void pageTokenTheServerRefuses_is400NamingIt_andTheCliExitsBadInput() throws Exception {
+    // Valid base64url, so only Temporal can tell it is not one of its tokens.
+    String forged = "AAAA";
+    PaymentListingFilter filter = PaymentListingFilter.of("NEEDS_ATTENTION", null, null);
+
+    assertThatThrownBy(() -> listing.list(filter, 10, forged))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("pageToken");
+    HttpResponse<String> r = get("/v1/admin/payments?state=NEEDS_ATTENTION&pageToken=" + forged);
+    CliRun cli = cli("admin", "payments", "--state", "NEEDS_ATTENTION", "--page-token", forged);
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+    assertThat(r.body()).contains("pageToken");
+    assertThat(cli.exit()).as(cli.err()).isEqualTo(AdminPaymentsCommand.BAD_INPUT);
+    assertThat(cli.err()).contains("pageToken");
+  }
+
   private static CliRun cli(String... args) {
     return CliRun.of(payrelay.env, args);
   }

@@ -19,7 +19,7 @@ class TemporalSecurityTest {
 
   @Test
   void noSettings_plainTextNoKeyNoCodec_localUiOrigins() {
-    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of());
+    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of(), 8233);
 
     assertThat(s.tls()).isNull();
     assertThat(s.apiKey()).isNull();
@@ -42,7 +42,8 @@ class TemporalSecurityTest {
                 "PAYRELAY_PAYLOAD_KEY_ID",
                 "2026-11",
                 "PAYRELAY_PAYLOAD_OLD_KEYS",
-                "2026-01:" + old));
+                "2026-01:" + old),
+            8233);
 
     assertThat(s.dataConverter()).isInstanceOf(CodecDataConverter.class);
     assertThat(s.payloadKeys().currentId()).isEqualTo("2026-11");
@@ -51,7 +52,7 @@ class TemporalSecurityTest {
 
   @Test
   void payloadKey_withoutItsId_isRefusedNamingTheSetting() {
-    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_PAYLOAD_KEY", KEY)))
+    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_PAYLOAD_KEY", KEY), 8233))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY_ID");
   }
 
@@ -61,7 +62,7 @@ class TemporalSecurityTest {
     assertThatThrownBy(
             () ->
                 TemporalSecurity.fromEnv(
-                    Map.of("PAYRELAY_PAYLOAD_KEY", short16, "PAYRELAY_PAYLOAD_KEY_ID", "k")))
+                    Map.of("PAYRELAY_PAYLOAD_KEY", short16, "PAYRELAY_PAYLOAD_KEY_ID", "k"), 8233))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY")
         .hasMessageContaining("32 bytes")
         .hasMessageNotContaining(short16);
@@ -77,7 +78,8 @@ class TemporalSecurityTest {
                         "PAYRELAY_PAYLOAD_KEY_FILE",
                         missing.toString(),
                         "PAYRELAY_PAYLOAD_KEY_ID",
-                        "k")))
+                        "k"),
+                    8233))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY_FILE")
         .hasMessageContaining(missing.toString());
   }
@@ -92,11 +94,12 @@ class TemporalSecurityTest {
                         "PAYRELAY_TEMPORAL_API_KEY",
                         "other",
                         "PAYRELAY_TEMPORAL_API_KEY_FILE",
-                        file.toString())))
+                        file.toString()),
+                    8233))
         .hasMessageContaining("not both");
 
     TemporalSecurity s =
-        TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_API_KEY_FILE", file.toString()));
+        TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_API_KEY_FILE", file.toString()), 8233);
     assertThat(s.apiKey()).isEqualTo("secret-api-key");
     assertThat(s.tls()).as("an API key implies TLS").isNotNull();
     assertThat(s.toString()).doesNotContain("secret-api-key");
@@ -106,7 +109,9 @@ class TemporalSecurityTest {
   void clientCertificateWithoutItsKey_isRefusedNamingTheMissingOne() throws Exception {
     Path cert = Files.writeString(dir.resolve("client.pem"), "x");
     assertThatThrownBy(
-            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CERT", cert.toString())))
+            () ->
+                TemporalSecurity.fromEnv(
+                    Map.of("PAYRELAY_TEMPORAL_TLS_CERT", cert.toString()), 8233))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_KEY is missing");
   }
 
@@ -120,7 +125,8 @@ class TemporalSecurityTest {
                     Map.of(
                         "PAYRELAY_TEMPORAL_TLS", "false",
                         "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
-                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString()),
+                    8233))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS=false");
   }
 
@@ -135,29 +141,49 @@ class TemporalSecurityTest {
                 TemporalSecurity.fromEnv(
                     Map.of(
                         "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
-                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString()),
+                    8233))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CERT/PAYRELAY_TEMPORAL_TLS_KEY")
         .hasMessageContaining("client.pem");
     assertThatThrownBy(
-            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CA", ca.toString())))
+            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CA", ca.toString()), 8233))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CA")
         .hasMessageContaining("ca.pem");
   }
 
   @Test
   void tlsTrue_alone_usesTheJvmTrustStore() {
-    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "true"));
+    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "true"), 8233);
     assertThat(s.tls()).isNotNull();
     assertThat(s.tls().toString()).contains("JVM trust store");
-    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "yes")))
+    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "yes"), 8233))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS must be true or false");
+  }
+
+  @Test
+  void codecOrigins_defaultToTheLocalUiAtItsConfiguredPort() {
+    // PayrelayConfig passes PAYRELAY_TEMPORAL_UI_PORT: `payrelay dev` starts the UI there.
+    PayrelayConfig dev = PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_UI_PORT", "18233"));
+
+    assertThat(dev.temporal().security().codecCorsOrigins())
+        .containsExactly("http://127.0.0.1:18233", "http://localhost:18233");
+    assertThat(
+            PayrelayConfig.fromEnv(
+                    Map.of(
+                        "PAYRELAY_TEMPORAL_UI_PORT", "18233",
+                        "PAYRELAY_CODEC_CORS_ORIGIN", "https://temporal.example.com"))
+                .temporal()
+                .security()
+                .codecCorsOrigins())
+        .containsExactly("https://temporal.example.com");
   }
 
   @Test
   void codecOrigins_areConfigurable() {
     TemporalSecurity s =
         TemporalSecurity.fromEnv(
-            Map.of("PAYRELAY_CODEC_CORS_ORIGIN", "https://temporal.example.com/, http://x:1"));
+            Map.of("PAYRELAY_CODEC_CORS_ORIGIN", "https://temporal.example.com/, http://x:1"),
+            8233);
     assertThat(s.codecCorsOrigins()).containsExactly("https://temporal.example.com", "http://x:1");
   }
 }

@@ -48,7 +48,8 @@ public final class PaymentListing {
    * @param pageToken null (or blank) for the first page, else a previous page's {@code
    *     nextPageToken} for the same filter
    * @throws IllegalArgumentException for a limit out of range or a page token that is not one of
-   *     ours (malformed, or refused by the server)
+   *     ours: not base64url (RFC 4648 §5), or refused by the server while it lists the same query
+   *     without a token (one more ListWorkflowExecutions call tells the two apart)
    * @throws PaymentListingUnavailableException when Temporal is unreachable, does not support
    *     listing, or refuses the query
    */
@@ -74,27 +75,52 @@ public final class PaymentListing {
       throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", got " + limit);
     }
     boolean paging = pageToken != null && !pageToken.isBlank();
-    ListWorkflowExecutionsRequest request =
-        ListWorkflowExecutionsRequest.newBuilder()
-            .setNamespace(client.getOptions().getNamespace())
-            .setQuery(query)
-            .setPageSize(limit)
-            .setNextPageToken(paging ? decode(pageToken) : ByteString.EMPTY)
-            .build();
     ListWorkflowExecutionsResponse response;
     try {
-      response =
-          client
-              .getWorkflowServiceStubs()
-              .blockingStub()
-              .withDeadlineAfter(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-              .listWorkflowExecutions(request);
+      response = call(query, limit, paging ? decode(pageToken) : ByteString.EMPTY);
     } catch (StatusRuntimeException e) {
-      throw refused(e, paging);
+      throw refused(e, paging && refusedTheToken(e, query));
     }
     List<PaymentListingRow> rows = response.getExecutionsList().stream().map(this::row).toList();
     ByteString next = response.getNextPageToken();
     return new PaymentListingPage(query, rows, next.isEmpty() ? null : encode(next));
+  }
+
+  private ListWorkflowExecutionsResponse call(String query, int limit, ByteString pageToken) {
+    return client
+        .getWorkflowServiceStubs()
+        .blockingStub()
+        .withDeadlineAfter(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+        .listWorkflowExecutions(
+            ListWorkflowExecutionsRequest.newBuilder()
+                .setNamespace(client.getOptions().getNamespace())
+                .setQuery(query)
+                .setPageSize(limit)
+                .setNextPageToken(pageToken)
+                .build());
+  }
+
+  /**
+   * Whether a failure of a request with a page token was the token's fault. A token the visibility
+   * store cannot read comes back as INVALID_ARGUMENT, or as UNKNOWN ("something went wrong, please
+   * retry": the frontend masks the store's error; the dev server's SQLite store does this) or
+   * INTERNAL. Each of those can also be the query's or the server's fault, so the same query is
+   * asked again for its first page: if that works, the token was refused.
+   */
+  private boolean refusedTheToken(StatusRuntimeException e, String query) {
+    return switch (e.getStatus().getCode()) {
+      case INVALID_ARGUMENT, UNKNOWN, INTERNAL -> listsFromTheStart(query);
+      default -> false;
+    };
+  }
+
+  private boolean listsFromTheStart(String query) {
+    try {
+      call(query, 1, ByteString.EMPTY);
+      return true;
+    } catch (StatusRuntimeException e) {
+      return false;
+    }
   }
 
   private PaymentListingRow row(WorkflowExecutionInfo info) {
@@ -113,22 +139,30 @@ public final class PaymentListing {
         info.hasCloseTime() ? m.getCloseTime() : null);
   }
 
-  private RuntimeException refused(StatusRuntimeException e, boolean paging) {
+  private RuntimeException refused(StatusRuntimeException e, boolean tokenRefused) {
     Status.Code code = e.getStatus().getCode();
     String target = client.getWorkflowServiceStubs().getOptions().getTarget();
     String namespace = client.getOptions().getNamespace();
     String why = e.getStatus().getDescription();
+    if (tokenRefused) {
+      return new IllegalArgumentException(
+          "pageToken was not accepted by Temporal ("
+              + code
+              + ": "
+              + why
+              + "): pass only the nextPageToken of the previous page of the same query, or none"
+              + " for the first page",
+          e);
+    }
     return switch (code) {
       case INVALID_ARGUMENT ->
-          paging
-              ? new IllegalArgumentException("pageToken was not accepted by Temporal: " + why, e)
-              : new PaymentListingUnavailableException(
-                  "Temporal refused the listing query (are payrelay's search attributes registered"
-                      + " on namespace "
-                      + namespace
-                      + "?): "
-                      + why,
-                  e);
+          new PaymentListingUnavailableException(
+              "Temporal refused the listing query (are payrelay's search attributes registered"
+                  + " on namespace "
+                  + namespace
+                  + "?): "
+                  + why,
+              e);
       case UNIMPLEMENTED ->
           new PaymentListingUnavailableException(
               "the Temporal server at "
@@ -149,7 +183,8 @@ public final class PaymentListing {
     try {
       return ByteString.copyFrom(Base64.getUrlDecoder().decode(pageToken.trim()));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("pageToken is not a token this listing returned", e);
+      throw new IllegalArgumentException(
+          "pageToken is not a token this listing returned (not base64url)", e);
     }
   }
 
