@@ -194,6 +194,13 @@ public final class ApiServer implements AutoCloseable {
                   });
             });
     j.beforeMatched(this::authenticate);
+    j.beforeMatched(
+        ctx -> {
+          // Webhooks are left to their own handling, which records every callback it refuses.
+          if (!ctx.routeRoles().isEmpty()) {
+            QueryStrings.requireWellFormed(ctx.queryString());
+          }
+        });
     errors(j);
     return j;
   }

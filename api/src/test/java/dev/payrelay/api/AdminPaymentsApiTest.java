@@ -9,6 +9,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -118,6 +119,39 @@ class AdminPaymentsApiTest {
       // A 503 here would mean the token was dropped and the query sent without it.
       assertThat(r.statusCode()).as(token).isEqualTo(400);
       assertThat(error(r)).as(token).startsWith("pageToken is not a token this listing returned");
+    }
+  }
+
+  @Test
+  void pageTokenThatIsNotPercentEncoding_is400NamingIt_notDroppedAndTheQuerySent()
+      throws Exception {
+    for (String token : new String[] {"%%%", "abc%", "%zz"}) {
+      String[] r = rawGet("/v1/admin/payments?state=PAID&pageToken=" + token);
+
+      // A 503 here would mean the token was read as absent and the query sent without it.
+      assertThat(r[0]).as(token).contains(" 400 ");
+      assertThat(r[1]).as(token).contains("pageToken is not valid percent-encoding");
+    }
+  }
+
+  /**
+   * A GET written on a socket as given, for request targets {@link URI} refuses (a bare {@code %}):
+   * its status line and its body.
+   */
+  private static String[] rawGet(String target) throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", api.port())) {
+      String request =
+          "GET "
+              + target
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+              + READER.token()
+              + "\r\nConnection: close\r\n\r\n";
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+      String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int body = response.indexOf("\r\n\r\n");
+      return new String[] {
+        response.lines().findFirst().orElse(""), body < 0 ? "" : response.substring(body + 4)
+      };
     }
   }
 
