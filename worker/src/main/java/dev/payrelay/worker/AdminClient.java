@@ -49,12 +49,14 @@ final class AdminClient {
 
   private final URI base;
   private final String key;
+  private final String keySource;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   AdminClient(PayrelayConfig.AccessSettings access) {
     this.base = access.adminUrl();
     this.key = access.clientKey();
+    this.keySource = access.clientKeySource();
   }
 
   /** GET {@code path} with query parameters (null values left out); the answer's JSON. */
@@ -111,7 +113,12 @@ final class AdminClient {
           case 400, 404, 409, 422 -> REFUSED;
           default -> UNAVAILABLE;
         };
-    throw new Failure(code, r.statusCode() + ": " + error);
+    throw new Failure(
+        code,
+        r.statusCode()
+            + ": "
+            + error
+            + (r.statusCode() == 401 ? " (the key sent came from " + keySource + ")" : ""));
   }
 
   private static JsonNode parse(String body) {

@@ -292,6 +292,8 @@ public record PayrelayConfig(
    * @param clientKey the key the CLI sends: {@code PAYRELAY_API_KEY}, else the first line of the
    *     file {@code PAYRELAY_API_KEY_FILE}, else the dev key {@code payrelay dev} keeps in its data
    *     directory ({@link #DEV_KEY_FILE}); null when there is none
+   * @param clientKeySource where {@code clientKey} came from (a setting or the dev key file), for
+   *     messages; null when there is no key
    * @param codecOpen {@code PAYRELAY_CODEC_AUTH}: {@code key} (default) — with payload encryption
    *     on, the codec endpoint decodes only for a request with a valid API key (the Temporal CLI's
    *     {@code --codec-auth "Bearer prk_..."}); {@code open} — for anyone who reaches it, for a
@@ -303,6 +305,7 @@ public record PayrelayConfig(
       Integer adminPort,
       URI adminUrl,
       String clientKey,
+      String clientKeySource,
       boolean codecOpen) {
 
     /** The file under the data directory where {@code payrelay dev} keeps its API key. */
@@ -440,14 +443,17 @@ public record PayrelayConfig(
                 "PAYRELAY_ADMIN_URL",
                 "http://127.0.0.1:" + (adminPort == null ? apiPort : adminPort)));
     String clientKey = e.text("PAYRELAY_API_KEY", null);
+    String clientKeySource = clientKey == null ? null : "PAYRELAY_API_KEY";
     String clientKeyFile = e.text("PAYRELAY_API_KEY_FILE", null);
     if (clientKey == null && clientKeyFile != null) {
       clientKey =
           read(clientKeyFile, "PAYRELAY_API_KEY_FILE").strip().lines().findFirst().orElse(null);
+      clientKeySource = "PAYRELAY_API_KEY_FILE " + clientKeyFile;
     }
     Path devKey = dataDir.resolve(AccessSettings.DEV_KEY_FILE);
     if (clientKey == null && Files.isReadable(devKey)) {
       clientKey = read(devKey.toString(), "the dev key file").strip();
+      clientKeySource = "dev's key file " + devKey;
     }
     String codecAuth = e.text("PAYRELAY_CODEC_AUTH", "key");
     if (!codecAuth.equals("key") && !codecAuth.equals("open")) {
@@ -460,6 +466,7 @@ public record PayrelayConfig(
         adminPort,
         adminUrl,
         clientKey,
+        clientKeySource,
         codecAuth.equals("open"));
   }
 

@@ -130,7 +130,7 @@ class OperatorCliEndToEndTest {
     assertThat(read.exit()).isEqualTo(AdminClient.NOT_ALLOWED);
     assertThat(read.err()).contains("403").contains("this needs operate");
     assertThat(unknown.exit()).isEqualTo(AdminClient.NOT_ALLOWED);
-    assertThat(unknown.err()).contains("401");
+    assertThat(unknown.err()).contains("401").contains("the key sent came from PAYRELAY_API_KEY");
     assertThat(readList.exit()).as(readList.err()).isZero();
     assertThat(readList.out()).contains(paymentId);
     assertThat(
