@@ -46,6 +46,9 @@ import org.jooq.DSLContext;
  */
 public final class WorkerRuntime implements AutoCloseable {
 
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(WorkerRuntime.class);
+
   /** Rows per safety-net pass: a pass is a few seconds of signals at most. */
   private static final int SWEEP_BATCH = 100;
 
@@ -100,6 +103,8 @@ public final class WorkerRuntime implements AutoCloseable {
     requirePool(services, sizing);
     PayrelayConfig.AmqpSettings amqp = config.amqp();
     declareTopology(amqp, amqp.queues());
+    // The publisher declares the topology again on every connection it opens and after a 404 for
+    // the exchange: a broker that was down at start, came back empty, or lost the exchange.
     ConfirmingPublisher publisher =
         new ConfirmingPublisher(
             new AmqpConfig(
@@ -107,7 +112,9 @@ public final class WorkerRuntime implements AutoCloseable {
                 amqp.exchange(),
                 amqp.confirmTimeout(),
                 sizing.publishChannels(),
-                "payrelay-" + owner));
+                "payrelay-" + owner),
+            java.time.Clock.systemUTC(),
+            amqp.queues());
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
     WorkerFactory factory =
         WorkerFactory.newInstance(
@@ -313,16 +320,25 @@ public final class WorkerRuntime implements AutoCloseable {
     dispatcher.wake();
   }
 
+  /**
+   * Declares the topology at start, so consumers can bind to the exchange at once. A broker that
+   * cannot be reached does not stop the worker: grants, channel queries and expiry need no broker,
+   * and the publisher declares the topology when it first connects.
+   */
   private static void declareTopology(PayrelayConfig.AmqpSettings amqp, List<QueueBinding> queues) {
     ConnectionFactory factory = new ConnectionFactory();
+    factory.setConnectionTimeout((int) amqp.confirmTimeout().toMillis());
     try {
       factory.setUri(amqp.uri());
       try (Connection connection = factory.newConnection("payrelay-topology")) {
         new AmqpTopology().declare(connection, amqp.exchange(), queues);
       }
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "cannot declare AMQP topology at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
+      log.warn(
+          "RabbitMQ at {} not ready at start ({}); the worker runs without it, publishing waits"
+              + " and declares the topology when the broker answers",
+          redact(amqp.uri()),
+          redact(String.valueOf(e)));
     }
   }
 

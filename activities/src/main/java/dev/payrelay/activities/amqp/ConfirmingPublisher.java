@@ -1,11 +1,16 @@
 package dev.payrelay.activities.amqp;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ShutdownSignalException;
 import dev.payrelay.workflows.activities.PublishFailure;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +51,7 @@ public final class ConfirmingPublisher implements AutoCloseable {
 
   private final AmqpConfig config;
   private final Clock clock;
+  private final List<QueueBinding> topology;
   private final PublisherConnection connection;
   private final ChannelPool pool;
 
@@ -61,9 +67,26 @@ public final class ConfirmingPublisher implements AutoCloseable {
    * @throws IllegalArgumentException when the URI is malformed
    */
   public ConfirmingPublisher(AmqpConfig config, Clock clock) {
+    this(config, clock, null);
+  }
+
+  /**
+   * A publisher that owns the topology: the exchange and {@code queues} ({@link AmqpTopology}) are
+   * declared on every connection it opens, and again whenever the broker answers a publish with 404
+   * NOT_FOUND for the exchange (deleted at runtime, or a broker that came back empty), so the
+   * publish's next retry finds them. Declarations are idempotent.
+   *
+   * @param queues the queues to declare and bind; null for a publisher that declares nothing
+   * @throws IllegalArgumentException when the URI is malformed
+   */
+  public ConfirmingPublisher(AmqpConfig config, Clock clock, List<QueueBinding> queues) {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.connection = new PublisherConnection(config);
+    this.topology = queues == null ? null : List.copyOf(queues);
+    this.connection =
+        topology == null
+            ? new PublisherConnection(config)
+            : new PublisherConnection(config, this::declareTopology);
     this.pool = new ChannelPool(config.channelPoolSize(), connection);
   }
 
@@ -104,10 +127,46 @@ public final class ConfirmingPublisher implements AutoCloseable {
           "published {} to {} as {}", message.eventId(), config.exchange(), message.routingKey());
     } catch (PublishException e) {
       log.warn("publish of {} failed: {}", message.eventId(), e.getMessage());
+      if (topology != null && exchangeNotFound(e)) {
+        redeclareAfterNotFound();
+      }
       throw e;
     } finally {
       pool.giveBack(slot);
     }
+  }
+
+  private void declareTopology(Connection c) throws IOException, TimeoutException {
+    new AmqpTopology().declare(c, config.exchange(), topology);
+  }
+
+  /** Declares the topology again after a 404; a failure is logged (the retry will tell). */
+  private void redeclareAfterNotFound() {
+    try {
+      declareTopology(connection.open());
+      log.warn(
+          "exchange {} was missing (404 NOT_FOUND); declared the topology again",
+          config.exchange());
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      log.warn(
+          "exchange {} missing; declaring it again failed: {}", config.exchange(), e.toString());
+    }
+  }
+
+  /**
+   * Whether the broker closed the channel with 404 NOT_FOUND (AMQP 0-9-1 channel.close reply code
+   * 404: here, the exchange does not exist).
+   */
+  static boolean exchangeNotFound(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ShutdownSignalException s
+          && !s.isHardError()
+          && s.getReason() instanceof AMQP.Channel.Close close
+          && close.getReplyCode() == AMQP.NOT_FOUND) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** True when the connection is open and not blocked by the broker; does not connect. */

@@ -27,8 +27,24 @@ final class PublisherConnection implements AutoCloseable {
   private volatile Connection connection;
   private volatile boolean blocked;
   private volatile boolean closed;
+  private final OnOpen onOpen;
+
+  /** What to do on every connection just opened, before any publish uses it. */
+  interface OnOpen {
+    void opened(Connection connection) throws IOException, TimeoutException;
+  }
 
   PublisherConnection(AmqpConfig config) {
+    this(config, c -> {});
+  }
+
+  /**
+   * A connection that runs {@code onOpen} on each connection it opens (e.g. declaring the topology,
+   * so a broker that restarted empty, or was down at start, gets it back); a failure there is
+   * logged and the connection used anyway.
+   */
+  PublisherConnection(AmqpConfig config, OnOpen onOpen) {
+    this.onOpen = onOpen;
     this.factory = factoryFor(config);
     this.name = config.connectionName();
     this.timeoutMillis = config.confirmTimeoutMillis();
@@ -59,6 +75,11 @@ final class PublisherConnection implements AutoCloseable {
       blocked = false;
       connection = fresh;
       log.info("AMQP connection {} opened to {}:{}", name, factory.getHost(), factory.getPort());
+      try {
+        onOpen.opened(fresh);
+      } catch (IOException | TimeoutException | RuntimeException e) {
+        log.warn("AMQP connection {}: declaring the topology failed: {}", name, e.toString());
+      }
       return fresh;
     }
   }
