@@ -108,12 +108,18 @@ class WorkflowLifecycleEndToEndTest {
             .count();
     assertThat(closes).as("closed at the channel once").isEqualTo(1);
     assertThat(expires).as("expired once").isEqualTo(1);
-    assertThat(
-            client
-                .newWorkflowStub(PaymentWorkflow.class, WorkflowIds.payment(paymentId))
-                .state()
-                .state())
-        .isEqualTo(PaymentWorkflowState.EXPIRED);
+    // Visibility lags: a run the PaymentClosed hand-off started may not be listed yet, and until
+    // its first ledger read its state query still shows AWAITING_PAYMENT. Wait for what it ends as.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .ignoreExceptions()
+        .until(
+            () ->
+                client
+                    .newWorkflowStub(PaymentWorkflow.class, WorkflowIds.payment(paymentId))
+                    .state()
+                    .state(),
+            PaymentWorkflowState.EXPIRED::equals);
   }
 
   private static WorkflowExecutionStatus running() {
