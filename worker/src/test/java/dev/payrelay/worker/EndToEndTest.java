@@ -363,14 +363,7 @@ class EndToEndTest {
   }
 
   private static String paymentState(String paymentId) {
-    return payrelay
-        .stack
-        .temporal()
-        .client()
-        .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
-        .describe()
-        .getTypedSearchAttributes()
-        .get(PaymentSearchAttributes.PAYMENT_STATE);
+    return payrelay.paymentState(paymentId);
   }
 
   private static String status(String paymentId) {

@@ -8,8 +8,6 @@ import static org.awaitility.Awaitility.await;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;
-import dev.payrelay.workflows.PaymentSearchAttributes;
-import dev.payrelay.workflows.WorkflowIds;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
@@ -51,18 +49,7 @@ class OperatorCliEndToEndTest {
     await()
         .atMost(Duration.ofSeconds(30))
         .ignoreExceptions()
-        .until(
-            () ->
-                "NEEDS_ATTENTION"
-                    .equals(
-                        payrelay
-                            .stack
-                            .temporal()
-                            .client()
-                            .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
-                            .describe()
-                            .getTypedSearchAttributes()
-                            .get(PaymentSearchAttributes.PAYMENT_STATE)));
+        .until(() -> "NEEDS_ATTENTION".equals(payrelay.paymentState(paymentId)));
     return paymentId;
   }
 

@@ -324,14 +324,7 @@ class PayloadEncryptionEndToEndTest {
   }
 
   private static String paymentState(String paymentId) {
-    return payrelay
-        .stack
-        .temporal()
-        .client()
-        .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
-        .describe()
-        .getTypedSearchAttributes()
-        .get(PaymentSearchAttributes.PAYMENT_STATE);
+    return payrelay.paymentState(paymentId);
   }
 
   private static int granted(String paymentId) {

@@ -12,6 +12,7 @@ import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.ReconciliationWorkflow;
 import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
@@ -133,6 +134,17 @@ final class PayrelayHarness implements AutoCloseable {
       throw new IllegalStateException("create answered " + r.statusCode() + ": " + r.body());
     }
     return JSON.readTree(r.body()).path("payment").path("paymentId").asText();
+  }
+
+  /** The payment workflow's PaymentState search attribute, as Temporal visibility holds it now. */
+  String paymentState(String paymentId) {
+    return stack
+        .temporal()
+        .client()
+        .newUntypedWorkflowStub(WorkflowIds.payment(paymentId))
+        .describe()
+        .getTypedSearchAttributes()
+        .get(PaymentSearchAttributes.PAYMENT_STATE);
   }
 
   /** Has the sandbox pay a payment, with an optional JSON body of overrides ("{}" for none). */
