@@ -147,7 +147,7 @@ final class PublisherConnection implements AutoCloseable {
     };
   }
 
-  private static ConnectionFactory factoryFor(AmqpConfig config) {
+  static ConnectionFactory factoryFor(AmqpConfig config) {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(config.uri());

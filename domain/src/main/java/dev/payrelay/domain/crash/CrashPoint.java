@@ -31,7 +31,9 @@ public enum CrashPoint {
   /**
    * An operator action (resolve, replay, discard, requery, extend) committed with its audit row.
    */
-  OPERATOR_AFTER_COMMIT("operator.after-commit");
+  OPERATOR_AFTER_COMMIT("operator.after-commit"),
+  /** A consumer's inbox row and business change committed; the delivery is not yet acked. */
+  CONSUMER_AFTER_COMMIT("consumer.after-commit");
 
   private final String label;
 

@@ -1,0 +1,43 @@
+package dev.payrelay.activities.amqp;
+
+import java.util.Objects;
+
+/**
+ * The names of one consumer's queues, all declared by {@link ConsumerTopology}.
+ *
+ * <ul>
+ *   <li>{@code payrelay.consumer.<name>}: the work queue, bound to the events exchange
+ *   <li>{@code payrelay.consumer.<name>.retry.<n>}: the delay queue before attempt {@code n + 1}
+ *   <li>{@code payrelay.consumer.<name>.quarantine}: the parking queue an operator replays from
+ * </ul>
+ *
+ * @param consumer the consumer's name, as in {@link ConsumerSettings#name()}
+ */
+public record ConsumerQueues(String consumer) {
+
+  /** The direct exchange every dead-lettered message goes through, routed by queue name. */
+  public static final String DEAD_LETTER_EXCHANGE = "payrelay.dead-letter";
+
+  /** Validates. */
+  public ConsumerQueues {
+    Objects.requireNonNull(consumer, "consumer");
+  }
+
+  /** The work queue. */
+  public String work() {
+    return "payrelay.consumer." + consumer;
+  }
+
+  /** The delay queue a message waits in before attempt {@code level + 1}; level from 1. */
+  public String retry(int level) {
+    if (level < 1) {
+      throw new IllegalArgumentException("retry level must be >= 1: " + level);
+    }
+    return work() + ".retry." + level;
+  }
+
+  /** The quarantine (parking) queue. */
+  public String quarantine() {
+    return work() + ".quarantine";
+  }
+}

@@ -1,0 +1,42 @@
+package dev.payrelay.sql;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Tells database failures that may pass (try the same work again later) from those that will not.
+ * Transient: a deadlock victim (MySQL error 1213, SQLSTATE 40001), a lock wait timeout (1205), a
+ * lost or refused connection (SQLSTATE class 08, JDBC's {@code SQLRecoverableException} and {@code
+ * SQLNonTransientConnectionException}), and the pool's or driver's {@code SQLTransientException}
+ * (e.g. HikariCP's connection-timeout).
+ */
+public final class DatabaseErrors {
+
+  private DatabaseErrors() {}
+
+  /** Whether {@code failure} or one of its causes is a transient database error as listed above. */
+  public static boolean isTransient(Throwable failure) {
+    if (failure instanceof DataAccessException access && Transactions.isRetryable(access)) {
+      return true;
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLTransientException
+          || t instanceof SQLRecoverableException
+          || t instanceof SQLNonTransientConnectionException) {
+        return true;
+      }
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("08")) {
+        return true;
+      }
+      if (t instanceof DatabaseUnavailableException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+package dev.payrelay.sql;
+
+import static dev.payrelay.sql.generated.Tables.NOTIFICATION;
+
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * The reference consumer's effect: notifications to buyers, one per {@code (user, payment,
+ * template)} by the table's business key {@code uk_notification_business}, whichever event or copy
+ * of it asks.
+ */
+public final class Notifications {
+
+  /** The template of "your courses are unlocked", sent when a payment is confirmed. */
+  public static final String COURSES_UNLOCKED = "courses-unlocked";
+
+  private static final String BUSINESS_KEY = "uk_notification_business";
+
+  private Notifications() {}
+
+  /**
+   * Records a notification in the caller's transaction {@code tx}.
+   *
+   * @param userId the buyer, 1..128 characters
+   * @param paymentId the payment it is about, 1..64 characters
+   * @param template what to tell, 1..64 characters, e.g. {@link #COURSES_UNLOCKED}
+   * @param eventId the event that asked for it (kept for the trail)
+   * @return true when this call inserted it; false when the business key already had one (the
+   *     statement's failure does not abort the surrounding InnoDB transaction)
+   * @throws DataAccessException for any other database error
+   */
+  public static boolean record(
+      DSLContext tx, String userId, String paymentId, String template, String eventId) {
+    try {
+      tx.insertInto(NOTIFICATION)
+          .set(NOTIFICATION.USER_ID, userId)
+          .set(NOTIFICATION.PAYMENT_ID, paymentId)
+          .set(NOTIFICATION.TEMPLATE, template)
+          .set(NOTIFICATION.EVENT_ID, eventId)
+          .set(NOTIFICATION.CREATED_AT, SqlTime.now())
+          .execute();
+      return true;
+    } catch (DataAccessException e) {
+      if (UniqueKeys.isViolationOf(e, BUSINESS_KEY)) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** How many notifications {@code paymentId} has with {@code template} (0 or 1 per buyer). */
+  public static int count(DSLContext dsl, String paymentId, String template) {
+    return dsl.fetchCount(
+        NOTIFICATION,
+        NOTIFICATION.PAYMENT_ID.eq(paymentId).and(NOTIFICATION.TEMPLATE.eq(template)));
+  }
+}
