@@ -33,10 +33,9 @@ final class ConfirmingChannel {
     channel.confirmSelect();
     channel.addReturnListener(
         r -> {
-          String messageId = r.getProperties().getMessageId();
-          if (messageId != null) {
-            returns.put(messageId, new Returned(r.getReplyCode(), r.getReplyText()));
-          }
+          returns.put(
+              returnKey(r.getProperties().getMessageId()),
+              new Returned(r.getReplyCode(), r.getReplyText()));
         });
   }
 
@@ -55,7 +54,7 @@ final class ConfirmingChannel {
       byte[] body,
       int timeoutMillis)
       throws PublishException {
-    String messageId = props.getMessageId();
+    String messageId = returnKey(props.getMessageId());
     returns.remove(messageId);
     boolean acked;
     try {
@@ -114,5 +113,10 @@ final class ConfirmingChannel {
   private PublishException unusable(PublishFailure failure, String message, Exception cause) {
     usable = false;
     return new PublishException(failure, message, cause);
+  }
+
+  /** Returns are matched by message id; a message without one is matched by the empty key. */
+  private static String returnKey(String messageId) {
+    return messageId == null ? "" : messageId;
   }
 }

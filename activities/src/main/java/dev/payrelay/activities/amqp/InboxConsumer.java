@@ -119,6 +119,7 @@ public final class InboxConsumer implements AutoCloseable {
   private final AtomicLong quarantineDepth = new AtomicLong(-1);
   private final MeterRegistry metrics;
   private final Counter retries;
+  private final Counter channelErrors;
   private volatile Connection connection;
   private volatile List<Channel> channels = List.of();
   private volatile boolean closed;
@@ -173,6 +174,11 @@ public final class InboxConsumer implements AutoCloseable {
     this.retries =
         Counter.builder("payrelay.consumer.retries")
             .description("Deliveries sent to a delay queue after a failed handling")
+            .tag("consumer", name)
+            .register(metrics);
+    this.channelErrors =
+        Counter.builder("payrelay.consumer.channel_errors")
+            .description("Channels the broker closed with an error, e.g. 406 on an unknown tag")
             .tag("consumer", name)
             .register(metrics);
     Gauge.builder("payrelay.consumer.oldest_unacked_seconds", this, InboxConsumer::oldestUnackedAge)
@@ -240,16 +246,20 @@ public final class InboxConsumer implements AutoCloseable {
         }
       }
     }
-    dispatch.shutdown();
-    try {
-      dispatch.awaitTermination(amqp.confirmTimeoutMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(amqp.confirmTimeoutMillis());
+    while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
     }
     Connection current = connection;
     if (current != null) {
       current.abort(amqp.confirmTimeoutMillis());
     }
+    dispatch.shutdown();
   }
 
   private void supervise() {
@@ -386,7 +396,11 @@ public final class InboxConsumer implements AutoCloseable {
 
     @Override
     public void handleShutdownSignal(String consumerTag, ShutdownSignalException signal) {
-      if (!closed) {
+      if (!signal.isHardError() && !signal.isInitiatedByApplication()) {
+        channelErrors.increment();
+        log.error(
+            "consumer {}: the broker closed a channel: {}", settings.name(), signal.getMessage());
+      } else if (!closed) {
         log.info("consumer {}: channel shut down: {}", settings.name(), signal.getMessage());
       }
     }

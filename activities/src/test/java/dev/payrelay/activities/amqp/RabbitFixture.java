@@ -63,6 +63,12 @@ final class RabbitFixture implements AutoCloseable {
     return name;
   }
 
+  /** Deletes {@code queue} on close too (a name the code under test chose). */
+  String ownQueue(String queue) {
+    queues.add(queue);
+    return queue;
+  }
+
   Connection admin() {
     return admin;
   }
