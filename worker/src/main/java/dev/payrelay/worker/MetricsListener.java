@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The worker process's small HTTP listener for Prometheus and orchestrators (the API process serves
@@ -21,7 +23,10 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code GET /metrics}: the process's meters in the Prometheus text exposition format 0.0.4
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
  *   <li>{@code GET /health/ready}: 200 when the delivery pool's database answered within {@link
- *       ApiServer#READY_WAIT}, else 503 with {@code Retry-After} (readiness)
+ *       ApiServer#READY_WAIT}, else 503 with {@code Retry-After} (readiness). The body also says
+ *       what of the broker is connected, e.g. {@code {"database":true,"broker":{"publisher":false,
+ *       "consumer.notifications":false}}}: the worker stays ready without RabbitMQ (grants, channel
+ *       queries and expiry need no broker), while publishing and consuming wait for it
  *   <li>anything else: 404; a method other than GET or HEAD: 405
  * </ul>
  *
@@ -44,10 +49,16 @@ public final class MetricsListener implements AutoCloseable {
    * Starts listening on {@code host:port} (0 = any free port).
    *
    * @param databaseUp whether a trivial query answered (e.g. {@link Services#databaseUp()})
+   * @param broker what of the broker is connected, by name (e.g. {@link
+   *     WorkerRuntime#brokerStatus()})
    * @throws IOException if the address cannot be bound
    */
   public static MetricsListener start(
-      String host, int port, PrometheusMeterRegistry metrics, BooleanSupplier databaseUp)
+      String host,
+      int port,
+      PrometheusMeterRegistry metrics,
+      BooleanSupplier databaseUp,
+      Supplier<Map<String, Boolean>> broker)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
     DatabaseProbe database = new DatabaseProbe(databaseUp);
@@ -55,7 +66,7 @@ public final class MetricsListener implements AutoCloseable {
         "/",
         exchange -> {
           try (exchange) {
-            serve(exchange, metrics, database);
+            serve(exchange, metrics, database, broker);
           }
         });
     ExecutorService thread =
@@ -67,7 +78,10 @@ public final class MetricsListener implements AutoCloseable {
   }
 
   private static void serve(
-      HttpExchange exchange, PrometheusMeterRegistry metrics, DatabaseProbe database)
+      HttpExchange exchange,
+      PrometheusMeterRegistry metrics,
+      DatabaseProbe database,
+      Supplier<Map<String, Boolean>> broker)
       throws IOException {
     String method = exchange.getRequestMethod();
     if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -84,7 +98,14 @@ public final class MetricsListener implements AutoCloseable {
               .getResponseHeaders()
               .set("Retry-After", String.valueOf(ApiServer.RETRY_AFTER.toSeconds()));
         }
-        reply(exchange, up ? 200 : 503, "application/json", "{\"database\":" + up + "}");
+        StringBuilder body = new StringBuilder("{\"database\":").append(up).append(",\"broker\":{");
+        String separator = "";
+        for (Map.Entry<String, Boolean> part : broker.get().entrySet()) {
+          body.append(separator).append('"').append(part.getKey()).append("\":");
+          body.append(part.getValue());
+          separator = ",";
+        }
+        reply(exchange, up ? 200 : 503, "application/json", body.append("}}").toString());
       }
       default -> reply(exchange, 404, "application/json", "{\"error\":\"not found\"}");
     }

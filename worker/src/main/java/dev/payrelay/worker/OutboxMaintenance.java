@@ -76,7 +76,7 @@ public final class OutboxMaintenance implements AutoCloseable {
     return deleted;
   }
 
-  private static void logFailure(String what, Runnable task) {
+  static void logFailure(String what, Runnable task) {
     try {
       task.run();
     } catch (RuntimeException e) {

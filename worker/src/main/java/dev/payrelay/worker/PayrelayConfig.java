@@ -42,6 +42,7 @@ import java.util.Map;
  *     ProductionChecks})
  * @param operations the worker's metrics and health listener, the log format: {@link
  *     OperationsSettings}
+ * @param consumers the worker's event consumers on the consumer kit: {@link ConsumersSettings}
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -55,7 +56,8 @@ public record PayrelayConfig(
     CrashPoints crashPoints,
     AccessSettings access,
     Profile profile,
-    OperationsSettings operations) {
+    OperationsSettings operations,
+    ConsumersSettings consumers) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -77,7 +79,8 @@ public record PayrelayConfig(
         crashPoints,
         access,
         profile,
-        operations);
+        operations,
+        consumers);
   }
 
   /** Whether the long-running roles run in production mode: see {@link Profile}. */
@@ -88,6 +91,11 @@ public record PayrelayConfig(
   /** The API's ingestion pool: webhooks, payment creation, admin requests. */
   public DatabaseConfig apiDatabase() {
     return database.withPool(API_POOL, sizing.apiPool());
+  }
+
+  /** The consumers' pool: one connection per consumer channel ({@link ConsumersSettings}). */
+  public DatabaseConfig consumerDatabase() {
+    return database.withPool(ConsumersSettings.POOL_NAME, consumers.pool());
   }
 
   /** The worker's delivery pool: dispatcher, activities, safety nets, housekeeping. */
@@ -372,6 +380,7 @@ public record PayrelayConfig(
     int sandboxPort = e.integer("PAYRELAY_SANDBOX_PORT", 8090);
     // The local dev server's UI, and so the codec endpoint's default CORS origins.
     int uiPort = e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233);
+    Duration outboxRetention = Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7));
     return new PayrelayConfig(
         new DatabaseConfig(
             e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
@@ -419,14 +428,15 @@ public record PayrelayConfig(
             Duration.ofMinutes(5),
             Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 600))),
         new OutboxMaintenanceSettings(
-            Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7)),
+            outboxRetention,
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
         CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
         access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
         Profile.parse(e.text("PAYRELAY_PROFILE", null)),
-        OperationsSettings.fromEnv(env));
+        OperationsSettings.fromEnv(env),
+        ConsumersSettings.fromEnv(env, outboxRetention));
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {

@@ -55,7 +55,11 @@ final class WorkerCommand implements Callable<Integer> {
     MetricsListener listener =
         ops.workerMetricsEnabled()
             ? MetricsListener.start(
-                ops.workerMetricsHost(), ops.workerMetricsPort(), metrics, services::databaseUp)
+                ops.workerMetricsHost(),
+                ops.workerMetricsPort(),
+                metrics,
+                services::databaseUp,
+                worker::brokerStatus)
             : null;
     if (listener != null) {
       System.out.printf(

@@ -14,6 +14,7 @@ import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.EventHandoff;
 import dev.payrelay.sql.GrantGaps;
@@ -32,7 +33,10 @@ import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
@@ -59,6 +63,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
   private final AttentionGauge attention;
+  private final ConsumerRuntime consumers;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
@@ -67,8 +72,10 @@ public final class WorkerRuntime implements AutoCloseable {
       OutboxMaintenance maintenance,
       DailyReconciliationTrigger daily,
       List<PagedJob<?>> jobs,
-      AttentionGauge attention) {
+      AttentionGauge attention,
+      ConsumerRuntime consumers) {
     this.attention = attention;
+    this.consumers = consumers;
     this.publisher = publisher;
     this.factory = factory;
     this.dispatcher = dispatcher;
@@ -160,6 +167,10 @@ public final class WorkerRuntime implements AutoCloseable {
                 services.crashPoints())
             .start();
     List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
+    ConsumerRuntime consumers =
+        config.consumers().notifications()
+            ? ConsumerRuntime.start(config, owner, services.metrics(), new EventJson())
+            : null;
     return new WorkerRuntime(
         publisher,
         factory,
@@ -167,7 +178,8 @@ public final class WorkerRuntime implements AutoCloseable {
         maintenance(config, services),
         daily,
         jobs,
-        attention(temporal, services));
+        attention(temporal, services),
+        consumers);
   }
 
   /**
@@ -346,8 +358,30 @@ public final class WorkerRuntime implements AutoCloseable {
     return uri.replaceAll("//[^@/]*@", "//***@");
   }
 
+  /**
+   * What readiness reports of the broker: {@code publisher} (its connection is open and not
+   * blocked; it connects on its first publish, so false before any) and {@code
+   * consumer.notifications} (its connection and channels are open) when that consumer runs.
+   */
+  public Map<String, Boolean> brokerStatus() {
+    Map<String, Boolean> status = new LinkedHashMap<>();
+    status.put("publisher", publisher.isHealthy());
+    if (consumers != null) {
+      status.put("consumer." + ConsumersSettings.NOTIFICATIONS, consumers.isConnected());
+    }
+    return status;
+  }
+
+  /** The notifications consumer, when it runs (for tests). */
+  Optional<ConsumerRuntime> consumers() {
+    return Optional.ofNullable(consumers);
+  }
+
   @Override
   public void close() {
+    if (consumers != null) {
+      consumers.close();
+    }
     attention.close();
     maintenance.close();
     daily.close();

@@ -8,6 +8,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -17,12 +19,23 @@ class MetricsListenerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test
-  void servesMetrics_liveness_andReadinessByTheDatabase() throws Exception {
+  void servesMetrics_liveness_andReadinessByTheDatabase_reportingTheBroker() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.counter("payrelay.test.things", "kind", "a").increment(3);
     AtomicBoolean databaseUp = new AtomicBoolean(true);
+    AtomicBoolean brokerUp = new AtomicBoolean(true);
     try (MetricsListener listener =
-        MetricsListener.start("127.0.0.1", 0, registry, databaseUp::get)) {
+        MetricsListener.start(
+            "127.0.0.1",
+            0,
+            registry,
+            databaseUp::get,
+            () -> {
+              Map<String, Boolean> broker = new LinkedHashMap<>();
+              broker.put("publisher", brokerUp.get());
+              broker.put("consumer.notifications", brokerUp.get());
+              return broker;
+            })) {
       HttpResponse<String> metrics = get(listener, "/metrics");
       assertThat(metrics.statusCode()).isEqualTo(200);
       assertThat(metrics.headers().firstValue("Content-Type"))
@@ -31,7 +44,16 @@ class MetricsListenerTest {
           .hasValue(3.0);
 
       assertThat(get(listener, "/health/live").statusCode()).isEqualTo(200);
-      assertThat(get(listener, "/health/ready").body()).isEqualTo("{\"database\":true}");
+      assertThat(get(listener, "/health/ready").body())
+          .isEqualTo(
+              "{\"database\":true,\"broker\":{\"publisher\":true,\"consumer.notifications\":true}}");
+      // Without the broker the worker still does what needs none: ready, and saying what waits.
+      brokerUp.set(false);
+      HttpResponse<String> brokerDown = get(listener, "/health/ready");
+      assertThat(brokerDown.statusCode()).isEqualTo(200);
+      assertThat(brokerDown.body())
+          .isEqualTo(
+              "{\"database\":true,\"broker\":{\"publisher\":false,\"consumer.notifications\":false}}");
 
       databaseUp.set(false);
       HttpResponse<String> notReady = get(listener, "/health/ready");

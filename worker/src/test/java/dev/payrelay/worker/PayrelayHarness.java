@@ -86,6 +86,10 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
     env.put("PAYRELAY_API_KEYS", KEY.line());
     env.put("PAYRELAY_API_KEY", KEY.token());
+    // The notifications consumer runs only where a test asks for it (it binds payment.confirmed,
+    // which tests of unroutable publishes unbind), with queues of this class's own.
+    env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
+    env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
     env.putAll(extraEnv);
     this.env = Map.copyOf(env);
     config = PayrelayConfig.fromEnv(env);
@@ -271,6 +275,14 @@ final class PayrelayHarness implements AutoCloseable {
     stack.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
+      if (config.consumers().notifications()) {
+        var queues = config.consumers().notificationsConsumer().queues();
+        ch.queueDelete(queues.work());
+        ch.queueDelete(queues.quarantine());
+        for (int level = 1; level <= config.consumers().retryDelays().size(); level++) {
+          ch.queueDelete(queues.retry(level));
+        }
+      }
       ch.exchangeDelete(config.amqp().exchange());
     }
     amqp.close();

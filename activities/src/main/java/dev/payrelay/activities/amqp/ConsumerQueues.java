@@ -6,26 +6,37 @@ import java.util.Objects;
  * The names of one consumer's queues, all declared by {@link ConsumerTopology}.
  *
  * <ul>
- *   <li>{@code payrelay.consumer.<name>}: the work queue, bound to the events exchange
- *   <li>{@code payrelay.consumer.<name>.retry.<n>}: the delay queue before attempt {@code n + 1}
- *   <li>{@code payrelay.consumer.<name>.quarantine}: the parking queue an operator replays from
+ *   <li>{@code <prefix>.consumer.<name>}: the work queue, bound to the events exchange
+ *   <li>{@code <prefix>.consumer.<name>.retry.<n>}: the delay queue before attempt {@code n + 1}
+ *   <li>{@code <prefix>.consumer.<name>.quarantine}: the parking queue an operator replays from
  * </ul>
  *
+ * @param prefix the first part of every name, {@link #DEFAULT_PREFIX} unless several payrelay
+ *     installations (or test runs) share one broker vhost
  * @param consumer the consumer's name, as in {@link ConsumerSettings#name()}
  */
-public record ConsumerQueues(String consumer) {
+public record ConsumerQueues(String prefix, String consumer) {
+
+  /** The prefix of {@link #ConsumerQueues(String)}. */
+  public static final String DEFAULT_PREFIX = "payrelay";
 
   /** The direct exchange every dead-lettered message goes through, routed by queue name. */
   public static final String DEAD_LETTER_EXCHANGE = "payrelay.dead-letter";
 
   /** Validates. */
   public ConsumerQueues {
+    Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(consumer, "consumer");
+  }
+
+  /** The queues of {@code consumer} under {@link #DEFAULT_PREFIX}. */
+  public ConsumerQueues(String consumer) {
+    this(DEFAULT_PREFIX, consumer);
   }
 
   /** The work queue. */
   public String work() {
-    return "payrelay.consumer." + consumer;
+    return prefix + ".consumer." + consumer;
   }
 
   /** The delay queue a message waits in before attempt {@code level + 1}; level from 1. */

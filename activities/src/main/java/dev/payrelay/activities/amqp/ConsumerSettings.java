@@ -26,6 +26,8 @@ import java.util.Objects;
  * @param deliveryLimit the work queue's {@code x-delivery-limit}: how often the broker redelivers a
  *     message whose consumer died or dropped its channel before acking, before it dead-letters it
  *     to the quarantine queue (the safety net for a message that crashes the process); 1..1000
+ * @param queuePrefix the first part of the queue names ({@link ConsumerQueues}); 1..100 of {@code
+ *     [A-Za-z0-9._-]}
  */
 public record ConsumerSettings(
     String name,
@@ -33,7 +35,8 @@ public record ConsumerSettings(
     int concurrency,
     int prefetch,
     List<Duration> retryDelays,
-    int deliveryLimit) {
+    int deliveryLimit,
+    String queuePrefix) {
 
   /** Prefetch per channel chosen by {@link #sizedToPool}. */
   public static final int PREFETCH_PER_CHANNEL = 2;
@@ -73,6 +76,29 @@ public record ConsumerSettings(
     requireRange(concurrency, 1, 64, "concurrency");
     requireRange(prefetch, 1, 1000, "prefetch");
     requireRange(deliveryLimit, 1, 1000, "deliveryLimit");
+    Objects.requireNonNull(queuePrefix, "queuePrefix");
+    if (!queuePrefix.matches("[A-Za-z0-9._-]{1,100}")) {
+      throw new IllegalArgumentException(
+          "queue prefix must be 1..100 of [A-Za-z0-9._-]: " + queuePrefix);
+    }
+  }
+
+  /** Settings with queues under {@link ConsumerQueues#DEFAULT_PREFIX}. */
+  public ConsumerSettings(
+      String name,
+      List<String> bindings,
+      int concurrency,
+      int prefetch,
+      List<Duration> retryDelays,
+      int deliveryLimit) {
+    this(
+        name,
+        bindings,
+        concurrency,
+        prefetch,
+        retryDelays,
+        deliveryLimit,
+        ConsumerQueues.DEFAULT_PREFIX);
   }
 
   /**
@@ -91,12 +117,20 @@ public record ConsumerSettings(
 
   /** A copy with other retry delays. */
   public ConsumerSettings withRetryDelays(List<Duration> delays) {
-    return new ConsumerSettings(name, bindings, concurrency, prefetch, delays, deliveryLimit);
+    return new ConsumerSettings(
+        name, bindings, concurrency, prefetch, delays, deliveryLimit, queuePrefix);
   }
 
   /** A copy with another delivery limit. */
   public ConsumerSettings withDeliveryLimit(int limit) {
-    return new ConsumerSettings(name, bindings, concurrency, prefetch, retryDelays, limit);
+    return new ConsumerSettings(
+        name, bindings, concurrency, prefetch, retryDelays, limit, queuePrefix);
+  }
+
+  /** A copy whose queues are under {@code prefix}. */
+  public ConsumerSettings withQueuePrefix(String prefix) {
+    return new ConsumerSettings(
+        name, bindings, concurrency, prefetch, retryDelays, deliveryLimit, prefix);
   }
 
   /** How many times a message is handled at most before it is quarantined: retries + 1. */
@@ -106,7 +140,7 @@ public record ConsumerSettings(
 
   /** The queue names of this consumer. */
   public ConsumerQueues queues() {
-    return new ConsumerQueues(name);
+    return new ConsumerQueues(queuePrefix, name);
   }
 
   private static void requireRange(int value, int min, int max, String what) {

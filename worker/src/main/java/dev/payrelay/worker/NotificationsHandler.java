@@ -1,0 +1,77 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.activities.amqp.ConsumedMessage;
+import dev.payrelay.activities.amqp.MessageHandler;
+import dev.payrelay.activities.amqp.PoisonMessageException;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentConfirmed;
+import dev.payrelay.sql.Notifications;
+import java.nio.charset.StandardCharsets;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reference consumer's business change: on {@code PaymentConfirmed} (payload version {@value
+ * PaymentConfirmed#VERSION}) it records the buyer's "your courses are unlocked" notification
+ * ({@link Notifications#COURSES_UNLOCKED}), once per (user, payment, template) by the table's
+ * business key, in the inbox transaction of the consumer kit.
+ *
+ * <p>Poison (quarantined at once): another payload version, a body that is not that JSON, or one
+ * without user or payment id. Another event type (its queue is bound to {@code payment.confirmed}
+ * only, so it arrives only by a misrouted replay) is acknowledged without effect.
+ */
+final class NotificationsHandler implements MessageHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(NotificationsHandler.class);
+
+  private final EventJson json;
+
+  NotificationsHandler(EventJson json) {
+    this.json = json;
+  }
+
+  @Override
+  public void handle(ConsumedMessage message, DSLContext tx) {
+    if (!EventType.PAYMENT_CONFIRMED.wireName().equals(message.eventType())) {
+      log.info(
+          "notifications: event {} is a {}, not a PaymentConfirmed; nothing to tell",
+          message.eventId(),
+          message.eventType());
+      return;
+    }
+    if (message.payloadVersion() != PaymentConfirmed.VERSION) {
+      throw new PoisonMessageException(
+          "unknown payload version " + message.payloadVersion() + " of PaymentConfirmed");
+    }
+    PaymentConfirmed confirmed;
+    try {
+      confirmed =
+          json.decode(new String(message.body(), StandardCharsets.UTF_8), PaymentConfirmed.class);
+    } catch (RuntimeException e) {
+      throw new PoisonMessageException(
+          "PaymentConfirmed body does not parse: " + e.getMessage(), e);
+    }
+    if (isBlank(confirmed.userId()) || isBlank(confirmed.paymentId())) {
+      throw new PoisonMessageException("PaymentConfirmed without userId or paymentId");
+    }
+    boolean inserted =
+        Notifications.record(
+            tx,
+            confirmed.userId(),
+            confirmed.paymentId(),
+            Notifications.COURSES_UNLOCKED,
+            message.eventId());
+    log.info(
+        "notifications: {} {} for payment {} (event {})",
+        inserted ? "told" : "had already told",
+        confirmed.userId(),
+        confirmed.paymentId(),
+        message.eventId());
+  }
+
+  private static boolean isBlank(String text) {
+    return text == null || text.isBlank();
+  }
+}
