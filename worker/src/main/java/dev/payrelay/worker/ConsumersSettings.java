@@ -86,6 +86,22 @@ public record ConsumersSettings(
         .withQueuePrefix(queuePrefix);
   }
 
+  /** The same settings with the consumers' queues under {@code prefix}. */
+  public ConsumersSettings withQueuePrefix(String prefix) {
+    return new ConsumersSettings(
+        notifications, pool, retryDelays, deliveryLimit, inboxRetention, prefix);
+  }
+
+  /** Every queue of the notifications consumer: work, delay queues, quarantine. */
+  public List<String> notificationsQueues() {
+    ConsumerQueues queues = notificationsConsumer().queues();
+    List<String> names = new ArrayList<>(List.of(queues.work(), queues.quarantine()));
+    for (int level = 1; level <= retryDelays.size(); level++) {
+      names.add(queues.retry(level));
+    }
+    return names;
+  }
+
   /**
    * Parses {@code 1s,5s,30s,2m} into durations; {@code none} or empty means no retry.
    *

@@ -155,7 +155,12 @@ final class Soak {
               names.namespace(),
               passed ? " as asked" : " for inspection");
     }
-    tap.deleteTopology(names.exchange(), names.queue());
+    tap.deleteTopology(
+        names.exchange(),
+        names.queue(),
+        ConsumersSettings.fromEnv(Map.of(), java.time.Duration.ZERO)
+            .withQueuePrefix(names.exchange())
+            .notificationsQueues());
     stack.dropDatabase();
     try {
       stack.deleteNamespace();

@@ -57,6 +57,7 @@ record SoakEnvironment(Map<String, String> children, Map<String, String> direct)
     direct.put("PAYRELAY_AMQP_URI", amqpUri);
     direct.put("PAYRELAY_AMQP_EXCHANGE", names.exchange());
     direct.put("PAYRELAY_AMQP_QUEUES", names.queue() + "=payment.#");
+    direct.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", names.exchange());
     direct.put("PAYRELAY_TEMPORAL_ADDRESS", temporal);
     direct.put("PAYRELAY_TEMPORAL_NAMESPACE", names.namespace());
     direct.put("PAYRELAY_API_HOST", "127.0.0.1");

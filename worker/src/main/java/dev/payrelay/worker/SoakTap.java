@@ -55,9 +55,15 @@ final class SoakTap implements AutoCloseable {
     return Map.copyOf(deliveries);
   }
 
-  /** Deletes the queue and the exchange (a soak that passed leaves nothing behind). */
-  void deleteTopology(String exchange, String queue) throws Exception {
+  /**
+   * Deletes the queue, the consumer's queues and the exchange (a soak that passed leaves nothing
+   * behind).
+   */
+  void deleteTopology(String exchange, String queue, List<String> consumerQueues) throws Exception {
     channel.queueDelete(queue);
+    for (String q : consumerQueues) {
+      channel.queueDelete(q);
+    }
     channel.exchangeDelete(exchange);
   }
 

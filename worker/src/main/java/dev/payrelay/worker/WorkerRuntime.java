@@ -121,7 +121,10 @@ public final class WorkerRuntime implements AutoCloseable {
                 sizing.publishChannels(),
                 "payrelay-" + owner),
             java.time.Clock.systemUTC(),
-            amqp.queues());
+            amqp.queues(),
+            config.consumers().notifications()
+                ? List.of(config.consumers().notificationsConsumer())
+                : List.of());
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
     WorkerFactory factory =
         WorkerFactory.newInstance(

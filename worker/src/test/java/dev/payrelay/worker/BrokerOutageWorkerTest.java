@@ -9,6 +9,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.domain.Money;
+import dev.payrelay.sql.Notifications;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -53,6 +54,8 @@ class BrokerOutageWorkerTest {
     env.put("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", "2000");
     env.putAll(RealTemporal.env(BrokerOutageWorkerTest.class));
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
+    env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
+    env.put("PAYRELAY_CONSUMER_RETRY_DELAYS", "200ms,400ms");
     config = PayrelayConfig.fromEnv(env);
     temporal = TemporalConnection.open(config.temporal());
     services = Services.over(db.database());
@@ -65,6 +68,9 @@ class BrokerOutageWorkerTest {
   static void tearDown() throws Exception {
     try (Channel ch = direct.createChannel()) {
       ch.queueDelete(queue);
+      for (String q : config.consumers().notificationsQueues()) {
+        ch.queueDelete(q);
+      }
       ch.exchangeDelete(exchange);
     }
     direct.close();
@@ -87,9 +93,15 @@ class BrokerOutageWorkerTest {
           .atMost(Duration.ofSeconds(60))
           .until(() -> dsl.fetchCount(ENTITLEMENT, ENTITLEMENT.PURCHASE_ID.eq(p.paymentId())) == 2);
       assertThat(sent(dsl, p.paymentId())).as("nothing published while the broker is cut").isZero();
+      assertThat(worker.brokerStatus())
+          .containsEntry("publisher", false)
+          .containsEntry("consumer.notifications", false);
 
       broker.restore();
       await().atMost(Duration.ofSeconds(120)).until(() -> sent(dsl, p.paymentId()) == 2);
+      // The consumer connected when the broker came back, and took the event in.
+      await().atMost(Duration.ofSeconds(60)).until(() -> notified(dsl, p.paymentId()));
+      assertThat(worker.brokerStatus()).containsEntry("consumer.notifications", true);
 
       try (Channel ch = direct.createChannel()) {
         ch.exchangeDelete(exchange);
@@ -98,10 +110,16 @@ class BrokerOutageWorkerTest {
           Payments.paid(services.payments(), services.ledger(), Money.parse("5.00", "USD"), "c3");
       await().atMost(Duration.ofSeconds(120)).until(() -> sent(dsl, q.paymentId()) == 2);
       assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.STATUS.eq("DEAD"))).isZero();
+      // The consumer's binding went with the exchange and was declared again with it.
+      await().atMost(Duration.ofSeconds(60)).until(() -> notified(dsl, q.paymentId()));
       try (Channel ch = direct.createChannel()) {
         assertThat(ch.messageCount(queue)).as("all four events routed to the queue").isEqualTo(4);
       }
     }
+  }
+
+  private static boolean notified(DSLContext dsl, String paymentId) {
+    return Notifications.count(dsl, paymentId, Notifications.COURSES_UNLOCKED) == 1;
   }
 
   private static int sent(DSLContext dsl, String paymentId) {

@@ -18,6 +18,7 @@ import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.sql.Notifications;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.io.IOException;
@@ -107,6 +108,7 @@ class CrashPointsEndToEndTest {
     env.put("PAYRELAY_API_KEYS", PayrelayHarness.KEY.line());
     env.put("PAYRELAY_API_KEY", PayrelayHarness.KEY.token());
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
+    env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
     env.put("PAYRELAY_DISPATCH_POLL_MAX_MS", "200");
     env.put("PAYRELAY_DISPATCH_LEASE_SECONDS", "300");
     env.put("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", "600");
@@ -130,6 +132,9 @@ class CrashPointsEndToEndTest {
     sandbox.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
+      for (String q : PayrelayConfig.fromEnv(env).consumers().notificationsQueues()) {
+        ch.queueDelete(q);
+      }
       ch.exchangeDelete(exchange);
     }
     amqp.close();
@@ -157,6 +162,7 @@ class CrashPointsEndToEndTest {
                     .names()));
     covered.add(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT.name());
     covered.add(CrashPoint.OPERATOR_AFTER_COMMIT.name());
+    covered.add(CrashPoint.CONSUMER_AFTER_COMMIT.name());
     assertThat(covered)
         .containsExactlyInAnyOrderElementsOf(
             java.util.Arrays.stream(CrashPoint.values()).map(Enum::name).toList());
@@ -232,6 +238,40 @@ class CrashPointsEndToEndTest {
                     .and(OPERATOR_ACTION.ACTION.eq("ACCEPT_AS_PAID"))))
         .as("the retried activity answered from its audit row, not by acting again")
         .isEqualTo(1);
+  }
+
+  @Test
+  void consumerAfterCommit(TestInfo test) throws Exception {
+    testName = test.getTestMethod().orElseThrow().getName();
+    api = start("api", Map.of());
+    // The notifications consumer binds payment.confirmed only: its first commit is this payment's.
+    worker =
+        start("worker", withCrash(CrashPoint.CONSUMER_AFTER_COMMIT, Map.of()), "--owner", OWNER);
+    String paymentId = createPaymentAndAwaitCreatedSent();
+    pay(paymentId, "{}");
+
+    assertThat(worker.awaitExit(CRASHED)).isEqualTo(CrashPoints.HALT_STATUS);
+    assertThat(notifications(paymentId)).as("the consumer's commit went through").isEqualTo(1);
+    worker = start("worker", Map.of(), "--owner", OWNER);
+
+    assertBooksBalanced(paymentId);
+    String work = PayrelayConfig.fromEnv(env).consumers().notificationsConsumer().queues().work();
+    // The unacked delivery came back to the restarted consumer, which found its inbox row.
+    await()
+        .atMost(RECOVERED)
+        .until(
+            () -> {
+              try (Channel ch = amqp.createChannel()) {
+                return ch.queueDeclarePassive(work).getMessageCount() == 0
+                    && ch.queueDeclarePassive(work).getConsumerCount() > 0;
+              }
+            });
+    worker.awaitLog("already processed; acking", RECOVERED);
+    assertThat(notifications(paymentId)).isEqualTo(1);
+  }
+
+  private static int notifications(String paymentId) {
+    return Notifications.count(dsl, paymentId, Notifications.COURSES_UNLOCKED);
   }
 
   /**

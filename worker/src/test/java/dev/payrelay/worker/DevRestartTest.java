@@ -64,6 +64,8 @@ class DevRestartTest {
     env.put("PAYRELAY_DB_USER", db.config().user());
     env.put("PAYRELAY_DB_PASSWORD", db.config().password());
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
+    // Not about the consumer: its queues would outlive this class.
+    env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
     env.put("PAYRELAY_AMQP_QUEUES", exchange + ".events=payment.#");
     env.put("PAYRELAY_TEMPORAL_PORT", String.valueOf(temporalPort));
     env.put("PAYRELAY_TEMPORAL_UI_PORT", String.valueOf(PayrelayHarness.freePort()));

@@ -275,13 +275,8 @@ final class PayrelayHarness implements AutoCloseable {
     stack.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
-      if (config.consumers().notifications()) {
-        var queues = config.consumers().notificationsConsumer().queues();
-        ch.queueDelete(queues.work());
-        ch.queueDelete(queues.quarantine());
-        for (int level = 1; level <= config.consumers().retryDelays().size(); level++) {
-          ch.queueDelete(queues.retry(level));
-        }
+      for (String q : config.consumers().notificationsQueues()) {
+        ch.queueDelete(q);
       }
       ch.exchangeDelete(config.amqp().exchange());
     }

@@ -3,6 +3,9 @@ package dev.payrelay.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.net.URI;
@@ -30,6 +33,7 @@ class WorkerProcessMetricsTest {
   private static TestDatabase db;
   private static ChildPayrelay worker;
   private static int port;
+  private static PayrelayConfig config;
 
   @BeforeAll
   static void start() throws Exception {
@@ -45,6 +49,8 @@ class WorkerProcessMetricsTest {
     env.putAll(RealTemporal.env(WorkerProcessMetricsTest.class));
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     env.put("PAYRELAY_WORKER_METRICS_PORT", String.valueOf(port));
+    env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
+    config = PayrelayConfig.fromEnv(env);
     Path log = Path.of("target", "worker-metrics", "worker.log");
     Files.deleteIfExists(log);
     worker = ChildPayrelay.start(env, log, "worker", "--owner", "metrics-test");
@@ -55,6 +61,16 @@ class WorkerProcessMetricsTest {
   static void stop() throws Exception {
     try {
       worker.close();
+      ConnectionFactory factory = new ConnectionFactory();
+      factory.setUri(config.amqp().uri());
+      try (Connection amqp = factory.newConnection("payrelay-test-workermetrics");
+          Channel ch = amqp.createChannel()) {
+        for (String q : config.consumers().notificationsQueues()) {
+          ch.queueDelete(q);
+        }
+        ch.queueDelete(config.amqp().exchange() + ".events");
+        ch.exchangeDelete(config.amqp().exchange());
+      }
     } finally {
       db.close();
     }
@@ -81,6 +97,22 @@ class WorkerProcessMetricsTest {
                     .hasValue(0.0);
                 assertThat(s.sum("temporal_num_pollers", "task_queue=\"payrelay-payments\""))
                     .hasValueSatisfying(n -> assertThat(n).isPositive());
+                // The notifications consumer: connected, its quarantine read and empty.
+                assertThat(s.sum("payrelay_consumer_connected", "consumer=\"notifications\""))
+                    .hasValue(1.0);
+                assertThat(
+                        s.sum("payrelay_consumer_quarantine_depth", "consumer=\"notifications\""))
+                    .hasValue(0.0);
+                assertThat(
+                        s.sum(
+                            "payrelay_consumer_oldest_unacked_seconds",
+                            "consumer=\"notifications\""))
+                    .hasValue(0.0);
+                assertThat(
+                        s.sum(
+                            "hikaricp_connections_pending",
+                            "pool=\"" + ConsumersSettings.POOL_NAME + "\""))
+                    .hasValue(0.0);
               });
     } finally {
       AgedOutboxRows.delete(db.database().dsl(), eventId);
@@ -88,7 +120,9 @@ class WorkerProcessMetricsTest {
     assertThat(get("/health/live").statusCode()).isEqualTo(200);
     HttpResponse<String> ready = get("/health/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
-    assertThat(ready.body()).isEqualTo("{\"database\":true}");
+    assertThat(ready.body())
+        .startsWith("{\"database\":true,\"broker\":{")
+        .contains("\"consumer.notifications\":true");
   }
 
   private static URI uri(String path) {

@@ -52,6 +52,7 @@ public final class ConfirmingPublisher implements AutoCloseable {
   private final AmqpConfig config;
   private final Clock clock;
   private final List<QueueBinding> topology;
+  private final List<ConsumerTopology> consumers;
   private final PublisherConnection connection;
   private final ChannelPool pool;
 
@@ -80,9 +81,25 @@ public final class ConfirmingPublisher implements AutoCloseable {
    * @throws IllegalArgumentException when the URI is malformed
    */
   public ConfirmingPublisher(AmqpConfig config, Clock clock, List<QueueBinding> queues) {
+    this(config, clock, queues, List.of());
+  }
+
+  /**
+   * As {@link #ConfirmingPublisher(AmqpConfig, Clock, List)}, declaring each consumer's queues and
+   * bindings ({@link ConsumerTopology}) with the rest: an exchange deleted and declared again has
+   * lost every binding, and a consumer whose binding is gone would silently miss events that still
+   * reach other queues.
+   *
+   * @param consumers the consumers whose topology this publisher keeps; their settings must match
+   *     the consumers' own (the broker refuses a queue declared with other arguments: 406)
+   */
+  public ConfirmingPublisher(
+      AmqpConfig config, Clock clock, List<QueueBinding> queues, List<ConsumerSettings> consumers) {
     this.config = Objects.requireNonNull(config, "config");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.topology = queues == null ? null : List.copyOf(queues);
+    this.consumers =
+        consumers.stream().map(c -> new ConsumerTopology(config.exchange(), c)).toList();
     this.connection =
         topology == null
             ? new PublisherConnection(config)
@@ -138,6 +155,9 @@ public final class ConfirmingPublisher implements AutoCloseable {
 
   private void declareTopology(Connection c) throws IOException, TimeoutException {
     new AmqpTopology().declare(c, config.exchange(), topology);
+    for (ConsumerTopology consumer : consumers) {
+      consumer.declare(c);
+    }
   }
 
   /** Declares the topology again after a 404; a failure is logged (the retry will tell). */

@@ -64,10 +64,11 @@ import org.slf4j.MDC;
  *
  * <p>The connection is the consumer's own, without the client's automatic recovery: when it or a
  * channel closes, a supervisor opens a new connection and new channels (at most once a second),
- * declaring the topology again. A handler that finishes on a channel that closed meanwhile does not
- * ack (its delivery tag would name nothing on a new channel and the broker would close that channel
- * with 406 PRECONDITION_FAILED): the broker redelivers the message, and the inbox answers
- * DUPLICATE.
+ * declaring the topology again. It declares the topology every 15 seconds as well, so bindings lost
+ * with an exchange deleted at runtime come back. A handler that finishes on a channel that closed
+ * meanwhile does not ack (its delivery tag would name nothing on a new channel and the broker would
+ * close that channel with 406 PRECONDITION_FAILED): the broker redelivers the message, and the
+ * inbox answers DUPLICATE.
  *
  * <p>Meters, tagged {@code consumer}: {@code payrelay.consumer.processing} (timer, tag {@code
  * outcome}: processed, duplicate, retried, quarantined, requeued), {@code
@@ -272,6 +273,7 @@ public final class InboxConsumer implements AutoCloseable {
           && connection.isOpen()
           && Duration.between(depthCheckedAt, now).compareTo(DEPTH_EVERY) >= 0) {
         depthCheckedAt = now;
+        redeclare();
         readQuarantineDepth();
       }
     } catch (RuntimeException e) {
@@ -331,6 +333,19 @@ public final class InboxConsumer implements AutoCloseable {
         }
         lastFailure = failure;
       }
+    }
+  }
+
+  /**
+   * Declares the topology again on the open connection: an exchange deleted at runtime takes this
+   * consumer's bindings with it, and nothing else would tell a consumer whose channels stay open.
+   */
+  private void redeclare() {
+    try {
+      topology.declare(connection);
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      log.warn(
+          "consumer {}: declaring its topology again failed: {}", settings.name(), e.toString());
     }
   }
 
@@ -467,7 +482,7 @@ public final class InboxConsumer implements AutoCloseable {
         return Outcome.PROCESSED;
       }
       case DUPLICATE -> {
-        log.debug("consumer {}: event {} already processed; acking", settings.name(), eventId);
+        log.info("consumer {}: event {} already processed; acking", settings.name(), eventId);
         ack(channel, envelope);
         return Outcome.DUPLICATE;
       }
