@@ -3,6 +3,10 @@ package dev.payrelay.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
@@ -52,7 +56,10 @@ class DashboardMetricsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    payrelay = new PayrelayHarness(DashboardMetricsTest.class, Map.of("PAYRELAY_AMQP_QUEUES", ""));
+    payrelay =
+        new PayrelayHarness(
+            DashboardMetricsTest.class,
+            Map.of("PAYRELAY_AMQP_QUEUES", "", "PAYRELAY_CONSUMER_NOTIFICATIONS", "true"));
   }
 
   @AfterAll
@@ -84,8 +91,23 @@ class DashboardMetricsTest {
             "hikaricp_connections_pending",
             "temporal_workflow_task_schedule_to_start_latency_seconds_bucket",
             "temporal_workflow_task_execution_failed_total",
-            "payrelay_outbox_publish_failures_total");
+            "payrelay_outbox_publish_failures_total",
+            "payrelay_consumer_quarantine_depth",
+            "payrelay_consumer_processing_seconds_count");
 
+    // A message for the notifications consumer (a version it does not know: quarantined), so its
+    // processing timer has a series. Payments' own events wait behind the unroutable PaymentCreated.
+    try (Channel ch = payrelay.amqpChannel()) {
+      ch.basicPublish(
+          payrelay.config.amqp().exchange(),
+          "payment.confirmed",
+          new AMQP.BasicProperties.Builder()
+              .messageId(UUID.randomUUID().toString())
+              .type("PaymentConfirmed")
+              .headers(Map.of("payload_version", 99))
+              .build(),
+          "{}".getBytes(StandardCharsets.UTF_8));
+    }
     String paymentId = payrelay.createPayment(1050, "USD", "c1");
     assertThat(payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}").statusCode())
         .isEqualTo(200);

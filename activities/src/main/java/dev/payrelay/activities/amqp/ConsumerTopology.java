@@ -73,7 +73,7 @@ public final class ConsumerTopology {
             queues.retry(level), true, false, false, deadLetteringTo(queues.work()));
       }
     }
-    log.info(
+    log.debug(
         "declared consumer {}: {} bound by {}, {} delay queue(s), {}",
         settings.name(),
         queues.work(),

@@ -313,9 +313,10 @@ public final class InboxConsumer implements AutoCloseable {
         channels = List.copyOf(opened);
         lastFailure = null;
         log.info(
-            "consumer {} consuming {} on {} channel(s), prefetch {} each",
+            "consumer {} consuming {} (bound by {}) on {} channel(s), prefetch {} each",
             settings.name(),
             queues.work(),
+            settings.bindings(),
             opened.size(),
             settings.prefetch());
       } catch (IOException | TimeoutException | RuntimeException e) {
