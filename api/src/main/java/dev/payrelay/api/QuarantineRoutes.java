@@ -91,9 +91,11 @@ final class QuarantineRoutes {
       }
       distinct.add(id);
     }
-    if (distinct.size() > QuarantineAdmin.MAX_MESSAGES || r.limit() != null) {
-      throw new BadRequestException(
-          "give at most " + QuarantineAdmin.MAX_MESSAGES + " event ids, and limit only with all");
+    if (distinct.size() > QuarantineAdmin.MAX_MESSAGES) {
+      throw new BadRequestException("give at most " + QuarantineAdmin.MAX_MESSAGES + " event ids");
+    }
+    if (r.limit() != null) {
+      throw new BadRequestException("limit goes with all: true, not with eventIds");
     }
     return new QuarantineAdmin.Selection(List.copyOf(distinct), 0);
   }

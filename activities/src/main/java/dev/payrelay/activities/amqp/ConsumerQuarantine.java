@@ -1,17 +1,13 @@
 package dev.payrelay.activities.amqp;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
-import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,13 +22,23 @@ import org.slf4j.LoggerFactory;
  * move or returned ({@code basic.nack} with requeue, or the connection's close). Two operators
  * working on the same queue at once each see only what the other does not hold.
  *
- * <p>Returning a message counts in a quorum queue's per-message delivery count. The quarantine
+ * <p>A move publishes the message to the consumer's work queue through the default exchange
+ * (routing key = the queue's name), {@code mandatory}, with its original {@code message_id}, type,
+ * body and headers minus the quarantine's (so the consumer starts a fresh retry budget), waits for
+ * the publisher confirm, and only then acks it off the quarantine queue. If the process dies
+ * between the confirm and the ack, the message is in both queues (the broker returns the unacked
+ * quarantine copy when the connection drops): harmless, because the consumer's inbox answers
+ * DUPLICATE for an event id it already processed with the same body (DESIGN invariant 7). A failed
+ * publish leaves the message in quarantine only.
+ *
+ * <p>Returning a message may count in a quorum queue's per-message delivery count. The quarantine
  * queue is declared without {@code x-delivery-limit} ({@link ConsumerTopology}), so on RabbitMQ 3.x
- * the count is never acted on. RabbitMQ 4.0 gives every quorum queue a default delivery limit of
- * 20, after which a message is dropped (the quarantine queue has no dead-letter exchange); 4.3
- * stops counting {@code basic.nack} returns (only {@code basic.reject} counts), which is why this
- * class returns with {@code basic.nack}. On 4.0 to 4.2, set a policy {@code delivery-limit: -1} on
- * {@code payrelay.consumer.*.quarantine} before listing a queue more than a few times.
+ * the count is never acted on and peeking is harmless. RabbitMQ 4.0 gives every quorum queue a
+ * default delivery limit of 20 (4.0 release notes), after which a message is dropped, since the
+ * quarantine queue has no dead-letter exchange; RabbitMQ 4.3 counts only {@code basic.reject}
+ * returns, not {@code basic.nack} ones (rabbitmq-server#15387), which is why this class returns
+ * with {@code basic.nack}. On 4.0 to 4.2, set a policy {@code delivery-limit: -1} on {@code
+ * payrelay.consumer.*.quarantine} before listing a queue often.
  */
 public final class ConsumerQuarantine {
 
@@ -69,7 +75,7 @@ public final class ConsumerQuarantine {
 
   /**
    * The first {@code limit} messages of {@code consumer}'s quarantine queue and its depth; every
-   * message is returned to the queue, in place, before this returns.
+   * message is returned to the queue before this returns.
    *
    * @param consumer a consumer name, 1..64 of {@code [a-z0-9-]}
    * @param limit 1..{@value #MAX_MESSAGES}
@@ -80,9 +86,9 @@ public final class ConsumerQuarantine {
   public QuarantinePeek list(String consumer, int limit) throws IOException {
     ConsumerQueues queues = queuesOf(consumer);
     requireLimit(limit);
-    try (Session session = open(consumer)) {
+    try (QuarantineSession session = open(consumer)) {
       long depth = session.depth(queues.quarantine());
-      Channel channel = session.connection.createChannel();
+      Channel channel = session.createChannel();
       List<QuarantinedMessage> seen = new ArrayList<>();
       long last = 0;
       for (GetResponse r; seen.size() < limit && (r = get(channel, queues)) != null; ) {
@@ -98,8 +104,8 @@ public final class ConsumerQuarantine {
 
   /**
    * Moves the first message with each of {@code eventIds} from {@code consumer}'s quarantine queue
-   * to its work queue; every other message it looked at is returned untouched. See {@link #move}
-   * for what a move is.
+   * to its work queue (a move as the class comment says); every other message it looked at is
+   * returned untouched.
    *
    * <p>The queue is scanned from its head until every id is found, the queue is empty, or it has
    * scanned its depth at the start (a message quarantined again meanwhile is not seen twice), at
@@ -116,34 +122,25 @@ public final class ConsumerQuarantine {
    */
   public List<QuarantineReplay> replay(
       String consumer, Set<String> eventIds, ReplayListener listener) throws IOException {
-    ConsumerQueues queues = queuesOf(consumer);
     Set<String> wanted = new LinkedHashSet<>(eventIds);
     if (wanted.isEmpty() || wanted.size() > MAX_MESSAGES) {
       throw new IllegalArgumentException("give 1.." + MAX_MESSAGES + " event ids");
     }
-    List<QuarantineReplay> outcomes = new ArrayList<>();
-    try (Session session = open(consumer)) {
-      long scan = Math.min(session.depth(queues.quarantine()), MAX_SCAN);
-      session.depth(queues.work());
-      Channel channel = session.connection.createChannel();
-      ConfirmingChannel publisher = new ConfirmingChannel(channel);
-      long last = 0;
-      for (long n = 0; n < scan && !wanted.isEmpty(); n++) {
-        GetResponse r = get(channel, queues);
-        if (r == null) {
-          break;
-        }
-        String id = r.getProps().getMessageId();
-        if (id != null && wanted.remove(id)) {
-          outcomes.add(move(channel, publisher, queues, r, listener));
-        } else {
-          last = r.getEnvelope().getDeliveryTag();
-        }
-      }
-      if (last > 0) {
-        channel.basicNack(last, true, true);
-      }
-    }
+    List<QuarantineReplay> outcomes =
+        moveWhere(
+            consumer,
+            new Choice() {
+              @Override
+              public boolean wants(String id) {
+                return wanted.remove(id);
+              }
+
+              @Override
+              public boolean satisfied() {
+                return wanted.isEmpty();
+              }
+            },
+            listener);
     for (String id : wanted) {
       QuarantineReplay missing = new QuarantineReplay(id, QuarantineReplay.Result.NOT_FOUND);
       listener.replayed(missing);
@@ -153,10 +150,11 @@ public final class ConsumerQuarantine {
   }
 
   /**
-   * Moves the first {@code limit} messages that have an event id from {@code consumer}'s quarantine
-   * queue to its work queue, as {@link #replay(String, Set, ReplayListener)} does; messages without
-   * one ({@link QuarantineReason#NO_MESSAGE_ID}: the consumer would quarantine them again) are
-   * returned untouched.
+   * Moves the first {@code limit} messages that have a usable event id (1..64 characters, as the
+   * consumer requires) from {@code consumer}'s quarantine queue to its work queue, scanning as
+   * {@link #replay(String, Set, ReplayListener)} does; messages without one ({@link
+   * QuarantineReason#NO_MESSAGE_ID}: the consumer would quarantine them again) are returned
+   * untouched.
    *
    * @param limit 1..{@value #MAX_MESSAGES}
    * @return one REPLAYED outcome per message moved, in the queue's order (an id quarantined twice
@@ -167,45 +165,63 @@ public final class ConsumerQuarantine {
    */
   public List<QuarantineReplay> replayFirst(String consumer, int limit, ReplayListener listener)
       throws IOException {
-    ConsumerQueues queues = queuesOf(consumer);
     requireLimit(limit);
+    return moveWhere(
+        consumer,
+        new Choice() {
+          private int taken;
+
+          @Override
+          public boolean wants(String id) {
+            taken++;
+            return true;
+          }
+
+          @Override
+          public boolean satisfied() {
+            return taken >= limit;
+          }
+        },
+        listener);
+  }
+
+  /** Which of the scanned messages with a usable event id to move, and when to stop. */
+  private interface Choice {
+    boolean wants(String eventId);
+
+    boolean satisfied();
+  }
+
+  private List<QuarantineReplay> moveWhere(String consumer, Choice choice, ReplayListener listener)
+      throws IOException {
+    ConsumerQueues queues = queuesOf(consumer);
     List<QuarantineReplay> outcomes = new ArrayList<>();
-    try (Session session = open(consumer)) {
+    try (QuarantineSession session = open(consumer)) {
       long scan = Math.min(session.depth(queues.quarantine()), MAX_SCAN);
       session.depth(queues.work());
-      Channel channel = session.connection.createChannel();
+      Channel channel = session.createChannel();
       ConfirmingChannel publisher = new ConfirmingChannel(channel);
-      long last = 0;
-      for (long n = 0; n < scan && outcomes.size() < limit; n++) {
+      long held = 0;
+      for (long n = 0; n < scan && !choice.satisfied(); n++) {
         GetResponse r = get(channel, queues);
         if (r == null) {
           break;
         }
-        if (r.getProps().getMessageId() != null) {
+        String id = r.getProps().getMessageId();
+        if (id != null && !id.isBlank() && id.length() <= 64 && choice.wants(id)) {
           outcomes.add(move(channel, publisher, queues, r, listener));
         } else {
-          last = r.getEnvelope().getDeliveryTag();
+          held = r.getEnvelope().getDeliveryTag();
         }
       }
-      if (last > 0) {
-        channel.basicNack(last, true, true);
+      if (held > 0) {
+        channel.basicNack(held, true, true);
       }
     }
     return outcomes;
   }
 
-  /**
-   * One move: publishes the message to the work queue through the default exchange (routing key =
-   * the queue's name), {@code mandatory}, with its original {@code message_id}, type, body and
-   * headers minus the quarantine's ({@link QuarantineHeaders#forReplay}), waits for the publisher
-   * confirm, and only then acks it off the quarantine queue.
-   *
-   * <p>If the process dies between the confirm and the ack, the message is in both queues: the
-   * broker returns the unacked quarantine copy when the connection drops, and the work queue's copy
-   * is handled. Replaying that copy later is harmless: the consumer's inbox answers DUPLICATE for
-   * an event id it already processed with the same body (DESIGN invariant 7). A failed publish
-   * leaves the message in quarantine only.
-   */
+  /** One move, as the class comment says. */
   private QuarantineReplay move(
       Channel channel,
       ConfirmingChannel publisher,
@@ -248,53 +264,7 @@ public final class ConsumerQuarantine {
     }
   }
 
-  private Session open(String consumer) throws IOException {
-    try {
-      return new Session(consumer, factory.newConnection(amqp.connectionName() + "-quarantine"));
-    } catch (TimeoutException e) {
-      throw new IOException("no AMQP connection within " + amqp.confirmTimeout(), e);
-    }
-  }
-
-  /**
-   * One call's connection. Closing it returns every message still held, whatever happened (AMQP
-   * 0-9-1: unacknowledged deliveries are requeued when their channel closes).
-   */
-  private final class Session implements AutoCloseable {
-    private final String consumer;
-    private final Connection connection;
-
-    Session(String consumer, Connection connection) {
-      this.consumer = consumer;
-      this.connection = connection;
-    }
-
-    /** The ready messages of {@code queue}, by a passive declare on a throwaway channel. */
-    long depth(String queue) throws IOException {
-      Channel channel = connection.createChannel();
-      try {
-        long count = channel.queueDeclarePassive(queue).getMessageCount();
-        channel.close();
-        return count;
-      } catch (IOException e) {
-        if (e.getCause() instanceof ShutdownSignalException s
-            && s.getReason() instanceof AMQP.Channel.Close close
-            && close.getReplyCode() == AMQP.NOT_FOUND) {
-          throw new UnknownConsumerException(consumer, queue);
-        }
-        throw e;
-      } catch (TimeoutException e) {
-        throw new IOException("closing a channel timed out", e);
-      }
-    }
-
-    @Override
-    public void close() {
-      try {
-        connection.close(amqp.confirmTimeoutMillis());
-      } catch (IOException | RuntimeException e) {
-        connection.abort(amqp.confirmTimeoutMillis());
-      }
-    }
+  private QuarantineSession open(String consumer) throws IOException {
+    return QuarantineSession.open(factory, amqp, consumer);
   }
 }
