@@ -181,6 +181,47 @@ class ConsumerQuarantineTest {
   }
 
   @Test
+  void aMessageTheBrokerDeadLettered_isListedWithItsFirstRoutingKey_andReplayedWithoutDeathHeaders()
+      throws Exception {
+    ConsumerQueues queues = consumerWith("limit");
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.confirmSelect();
+      channel.basicPublish(
+          exchange,
+          "payment.refunded",
+          true,
+          new AMQP.BasicProperties.Builder().messageId("d1").type("PaymentRefunded").build(),
+          body("d1"));
+      channel.waitForConfirmsOrDie(5_000);
+      // A consumer that dies before its ack, eleven times: the work queue's x-delivery-limit (10)
+      // makes the broker dead-letter it to the quarantine queue.
+      for (int i = 0; i < 11; i++) {
+        GetResponse r = channel.basicGet(queues.work(), false);
+        if (r == null) {
+          break;
+        }
+        channel.basicNack(r.getEnvelope().getDeliveryTag(), false, true);
+      }
+    }
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> rabbit.messageCount(queues.quarantine()) == 1);
+
+    QuarantinedMessage listed = quarantine.list(queues.consumer(), 1).messages().get(0);
+    quarantine.replay(queues.consumer(), java.util.Set.of("d1"), r -> {});
+
+    assertThat(listed.reason()).isEqualTo("DELIVERY_LIMIT");
+    assertThat(listed.routingKey()).isEqualTo("payment.refunded");
+    GetResponse moved = rabbit.get(queues.work());
+    assertThat(moved.getProps().getMessageId()).isEqualTo("d1");
+    assertThat(moved.getProps().getHeaders())
+        .doesNotContainKeys("x-death", "x-first-death-reason", "x-last-death-reason")
+        .containsKey(InboxConsumer.ROUTING_KEY_HEADER);
+    assertThat(moved.getProps().getHeaders().get(InboxConsumer.ROUTING_KEY_HEADER).toString())
+        .isEqualTo("payment.refunded");
+  }
+
+  @Test
   void anUnknownConsumer_isRefusedByName() {
     String name = "absent-" + rabbit.suffix();
 
