@@ -19,7 +19,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The admin API's {@link QuarantineAdmin} over the broker ({@link ConsumerQuarantine}) and the
  * audit table ({@link QuarantineReplays}): each move's audit row is written as soon as the move is
- * done, so a replay cut short by a database failure has rows for every move before it.
+ * done, so a replay cut short by a database failure has rows for every move before it. The move
+ * whose row failed is already in the work queue; it is logged (INFO, {@code replayed event ...})
+ * but has no row, and the request fails (503 when the database is unreachable). The broker and the
+ * database share no transaction, so one of the two must come first: the move does, so a row never
+ * claims a move that did not happen.
  */
 final class BrokerQuarantineAdmin implements QuarantineAdmin {
 
