@@ -18,6 +18,8 @@ import java.util.function.BooleanSupplier;
  *     (their first bytes) and refused with 413
  * @param keys the API keys accepted on the payment and admin endpoints
  * @param codec the Temporal UI's codec endpoint, {@code /v1/codec/...}
+ * @param quarantine the consumers' quarantine queues, {@code /v1/admin/consumers/...}; null leaves
+ *     those routes out (404), for tests without a broker
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -30,4 +32,5 @@ public record ApiHandlers(
     BooleanSupplier databaseUp,
     int webhookBodyLimit,
     ApiKeys keys,
-    CodecEndpoint codec) {}
+    CodecEndpoint codec,
+    QuarantineAdmin quarantine) {}

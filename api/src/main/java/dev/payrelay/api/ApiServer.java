@@ -58,6 +58,17 @@ import org.slf4j.LoggerFactory;
  *       reason?}}: 202, starts {@code recon-{channel}-{date}}, audited; {@code GET
  *       /v1/admin/reconciliations/{channel}/{date}} [read, every tenant]: the day's run and counts
  *       per kind and repair status (404 if never run)
+ *   <li>{@code GET /v1/admin/consumers/{consumer}/quarantine?limit=100} [read, every tenant]: the
+ *       first messages (1..500) of the consumer's quarantine queue, without their bodies, and its
+ *       depth: {@code {consumer, queue, depth, messages:[{eventId, eventType, routingKey, reason,
+ *       detail, quarantinedAt, attempt, bodyBytes}]}}; they stay in the queue
+ *   <li>{@code POST /v1/admin/consumers/{consumer}/quarantine/replay} [admin, every tenant] {@code
+ *       {reason, eventIds:[...]}} or {@code {reason, all:true, limit?}}: moves those messages back
+ *       to the consumer's work queue with their original event id and a fresh retry budget, one
+ *       audit row ({@code QUARANTINE_REPLAY}) per event id; 200 {@code {consumer, operator, reason,
+ *       results:[{eventId, result: REPLAYED|NOT_FOUND, auditId}]}}; 400 no reason, both or neither
+ *       selections, a limit outside 1..500; 404 no such consumer on the broker; 503 with {@code
+ *       Retry-After} when RabbitMQ cannot be reached
  *   <li>{@code GET /metrics}: Prometheus text exposition
  *   <li>{@code POST /v1/codec/decode} and {@code /encode} (with the admin endpoints): the Temporal
  *       UI's codec server, {@link CodecEndpoint}
@@ -259,7 +270,7 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /** Refuses (403) a caller limited to some tenants, for endpoints that span every tenant. */
-  private static ApiKey everyTenant(Context ctx) {
+  static ApiKey everyTenant(Context ctx) {
     ApiKey key = caller(ctx);
     if (!key.allTenants()) {
       throw new ForbiddenException(
@@ -373,6 +384,9 @@ public final class ApiServer implements AutoCloseable {
         "/metrics",
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     h.codec().register(app);
+    if (h.quarantine() != null) {
+      QuarantineRoutes.register(app, h.quarantine(), mapper);
+    }
   }
 
   private static void errors(Javalin app) {

@@ -10,11 +10,11 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@link #READ}: look — a payment's trail, the admin listings (payments, outbox,
- *       reconciliation summaries);
+ *       reconciliation summaries, consumers' quarantine queues);
  *   <li>{@link #OPERATE}: create payments and fix one payment — resolve it, replay or discard one
  *       of its DEAD events;
  *   <li>{@link #ADMIN}: actions across many payments — replay every DEAD event, start a
- *       reconciliation.
+ *       reconciliation, replay messages from a consumer's quarantine queue.
  * </ul>
  */
 public enum Role implements RouteRole {

@@ -62,7 +62,8 @@ class AdminPaymentsApiTest {
                     0,
                     ApiKeys.of(java.util.List.of(READER.key())),
                     new CodecEndpoint(
-                        null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN)))
+                        null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
+                    null))
             .start("127.0.0.1", 0);
   }
 

@@ -107,7 +107,8 @@ final class TestApi implements AutoCloseable {
                 () -> true,
                 4096,
                 keys,
-                new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN)),
+                new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
+                null), // quarantine queues: worker's QuarantineEndToEndTest
             separateAdmin);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
   }

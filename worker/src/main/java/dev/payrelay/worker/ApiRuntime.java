@@ -1,5 +1,7 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.activities.amqp.AmqpConfig;
+import dev.payrelay.activities.amqp.ConsumerQuarantine;
 import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiKey;
@@ -17,6 +19,7 @@ import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.sql.PaymentAudit;
+import dev.payrelay.sql.QuarantineReplays;
 import dev.payrelay.workflows.PaymentListing;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
@@ -99,8 +102,22 @@ public final class ApiRuntime {
             services::databaseUp,
             config.api().webhookBodyLimit(),
             keys,
-            codecEndpoint(config, keys)),
+            codecEndpoint(config, keys),
+            quarantineAdmin(config, services)),
         config.access().adminPort() != null);
+  }
+
+  /**
+   * The consumers' quarantine queues on the configured broker, audited in the database. Each
+   * request opens its own AMQP connection, so the API starts and serves everything else while
+   * RabbitMQ is down; those requests then answer 503.
+   */
+  static BrokerQuarantineAdmin quarantineAdmin(PayrelayConfig config, Services services) {
+    PayrelayConfig.AmqpSettings amqp = config.amqp();
+    return new BrokerQuarantineAdmin(
+        new ConsumerQuarantine(
+            new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-api")),
+        new QuarantineReplays(services.database().dsl()));
   }
 
   /**

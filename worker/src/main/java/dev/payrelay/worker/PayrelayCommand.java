@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       SandboxCommand.class,
       ResolveCommand.class,
       OutboxCommand.class,
+      ConsumersCommand.class,
       ReconcileCommand.class,
       CheckCommand.class,
       AdminCommand.class,
