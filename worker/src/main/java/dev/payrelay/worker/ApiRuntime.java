@@ -116,7 +116,8 @@ public final class ApiRuntime {
     PayrelayConfig.AmqpSettings amqp = config.amqp();
     return new BrokerQuarantineAdmin(
         new ConsumerQuarantine(
-            new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-api")),
+            new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-api"),
+            config.consumers().queuePrefix()),
         new QuarantineReplays(services.database().dsl()));
   }
 

@@ -3,18 +3,18 @@ package dev.payrelay.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -96,7 +96,8 @@ class DashboardMetricsTest {
             "payrelay_consumer_processing_seconds_count");
 
     // A message for the notifications consumer (a version it does not know: quarantined), so its
-    // processing timer has a series. Payments' own events wait behind the unroutable PaymentCreated.
+    // processing timer has a series. Payments' own events wait behind the unroutable
+    // PaymentCreated.
     try (Channel ch = payrelay.amqpChannel()) {
       ch.basicPublish(
           payrelay.config.amqp().exchange(),

@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import static dev.payrelay.sql.generated.Tables.CONSUMER_INBOX;
 import static dev.payrelay.sql.generated.Tables.NOTIFICATION;
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -13,6 +14,7 @@ import dev.payrelay.activities.amqp.ConsumerQueues;
 import dev.payrelay.activities.amqp.InboxConsumer;
 import dev.payrelay.sql.Notifications;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -117,6 +119,58 @@ class NotificationsConsumerEndToEndTest {
     assertThat(reasons.get(poisonId)).startsWith("POISON: unknown payload version 2");
     assertThat(reasons.get(garbledId)).startsWith("POISON: PaymentConfirmed body does not parse");
     assertThat(dsl.fetchCount(NOTIFICATION, NOTIFICATION.PAYMENT_ID.eq("p-v2"))).isZero();
+  }
+
+  @Test
+  void exhaustedWhileTheTableIsMissing_thenReplayedAfterTheFix_isToldOnce_andAudited()
+      throws Exception {
+    String paymentId = payrelay.createPayment(800, "EUR", "course-r");
+    // The cause: the consumer's table is gone, so every attempt fails until the retries run out.
+    dsl.execute("RENAME TABLE notification TO notification_away");
+    String eventId;
+    try {
+      assertThat(payrelay.payAtSandbox(paymentId, "{}").statusCode()).isEqualTo(200);
+      await().atMost(WAIT).until(() -> quarantineDepth() == 1);
+      eventId = confirmedEvent(paymentId).getEventId();
+    } finally {
+      dsl.execute("RENAME TABLE notification_away TO notification");
+    }
+    assertThat(notifications(paymentId)).isZero();
+
+    HttpResponse<String> replay =
+        payrelay.postJson(
+            "/v1/admin/consumers/" + ConsumersSettings.NOTIFICATIONS + "/quarantine/replay",
+            "{\"reason\":\"notification table restored\",\"eventIds\":[\"" + eventId + "\"]}");
+    assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+    assertThat(replay.body()).contains("REPLAYED");
+
+    await().atMost(WAIT).until(() -> notifications(paymentId) == 1);
+    assertThat(quarantineDepth()).isZero();
+    assertThat(
+            dsl.fetchCount(
+                OPERATOR_ACTION,
+                OPERATOR_ACTION
+                    .ACTION
+                    .eq("QUARANTINE_REPLAY")
+                    .and(
+                        OPERATOR_ACTION.TARGET_ID.eq(
+                            ConsumersSettings.NOTIFICATIONS + "/" + eventId))
+                    .and(OPERATOR_ACTION.OPERATOR_NAME.eq("alice"))
+                    .and(OPERATOR_ACTION.RESULT.eq("REPLAYED"))))
+        .isEqualTo(1);
+    // A second replay of the same id finds nothing, and says so in its own audit row.
+    HttpResponse<String> again =
+        payrelay.postJson(
+            "/v1/admin/consumers/" + ConsumersSettings.NOTIFICATIONS + "/quarantine/replay",
+            "{\"reason\":\"once more\",\"eventIds\":[\"" + eventId + "\"]}");
+    assertThat(again.body()).contains("NOT_FOUND");
+    assertThat(notifications(paymentId)).isEqualTo(1);
+  }
+
+  private static long quarantineDepth() throws Exception {
+    try (Channel ch = payrelay.amqpChannel()) {
+      return ch.messageCount(queues.quarantine());
+    }
   }
 
   private static void publish(String eventId, int payloadVersion, String body) throws Exception {

@@ -55,6 +55,7 @@ public final class ConsumerQuarantine {
 
   private final AmqpConfig amqp;
   private final ConnectionFactory factory;
+  private final String queuePrefix;
 
   /**
    * Quarantine access over {@code amqp}'s broker; its confirm timeout bounds the TCP connect, every
@@ -62,8 +63,17 @@ public final class ConsumerQuarantine {
    * used.
    */
   public ConsumerQuarantine(AmqpConfig amqp) {
+    this(amqp, ConsumerQueues.DEFAULT_PREFIX);
+  }
+
+  /**
+   * As {@link #ConsumerQuarantine(AmqpConfig)}, for consumers whose queues are under {@code
+   * queuePrefix} ({@link ConsumerSettings#queuePrefix()}).
+   */
+  public ConsumerQuarantine(AmqpConfig amqp, String queuePrefix) {
     this.amqp = amqp;
     this.factory = PublisherConnection.factoryFor(amqp);
+    this.queuePrefix = queuePrefix;
   }
 
   /** Called right after each move (or, at the end, for each id not found); may throw to stop. */
@@ -251,11 +261,11 @@ public final class ConsumerQuarantine {
     return channel.basicGet(queues.quarantine(), false);
   }
 
-  private static ConsumerQueues queuesOf(String consumer) {
+  private ConsumerQueues queuesOf(String consumer) {
     if (consumer == null || !consumer.matches("[a-z0-9-]{1,64}")) {
       throw new IllegalArgumentException("consumer name must be 1..64 of [a-z0-9-]: " + consumer);
     }
-    return new ConsumerQueues(consumer);
+    return new ConsumerQueues(queuePrefix, consumer);
   }
 
   private static void requireLimit(int limit) {
