@@ -102,6 +102,15 @@ public final class DevStack implements AutoCloseable {
           q.queue(),
           q.routingKeyPattern());
     }
+    if (config.consumers().notifications()) {
+      var consumer = config.consumers().notificationsConsumer();
+      out.printf(
+          "consumer   %s on %s bound %s (quarantine %s)%n",
+          consumer.name(),
+          consumer.queues().work(),
+          String.join(",", consumer.bindings()),
+          consumer.queues().quarantine());
+    }
     ApiKeys keys = config.access().keys();
     if (keys.isEmpty()) {
       Path file = config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);

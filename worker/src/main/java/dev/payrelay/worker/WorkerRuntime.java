@@ -12,6 +12,8 @@ import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
+import dev.payrelay.activities.amqp.ConsumerSettings;
+import dev.payrelay.activities.amqp.ConsumerTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.event.EventJson;
@@ -109,7 +111,11 @@ public final class WorkerRuntime implements AutoCloseable {
     Sizing sizing = config.sizing();
     requirePool(services, sizing);
     PayrelayConfig.AmqpSettings amqp = config.amqp();
-    declareTopology(amqp, amqp.queues());
+    List<ConsumerSettings> ownConsumers =
+        config.consumers().notifications()
+            ? List.of(config.consumers().notificationsConsumer())
+            : List.of();
+    declareTopology(amqp, amqp.queues(), ownConsumers);
     // The publisher declares the topology again on every connection it opens and after a 404 for
     // the exchange: a broker that was down at start, came back empty, or lost the exchange.
     ConfirmingPublisher publisher =
@@ -122,9 +128,7 @@ public final class WorkerRuntime implements AutoCloseable {
                 "payrelay-" + owner),
             java.time.Clock.systemUTC(),
             amqp.queues(),
-            config.consumers().notifications()
-                ? List.of(config.consumers().notificationsConsumer())
-                : List.of());
+            ownConsumers);
     List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
     WorkerFactory factory =
         WorkerFactory.newInstance(
@@ -336,17 +340,24 @@ public final class WorkerRuntime implements AutoCloseable {
   }
 
   /**
-   * Declares the topology at start, so consumers can bind to the exchange at once. A broker that
-   * cannot be reached does not stop the worker: grants, channel queries and expiry need no broker,
-   * and the publisher declares the topology when it first connects.
+   * Declares the topology at start, the worker's consumers' queues and bindings included, so no
+   * event published after the worker started can miss a consumer that is still connecting. A broker
+   * that cannot be reached does not stop the worker: grants, channel queries and expiry need no
+   * broker, and the publisher and the consumers declare the topology when they connect.
    */
-  private static void declareTopology(PayrelayConfig.AmqpSettings amqp, List<QueueBinding> queues) {
+  private static void declareTopology(
+      PayrelayConfig.AmqpSettings amqp,
+      List<QueueBinding> queues,
+      List<ConsumerSettings> consumers) {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setConnectionTimeout((int) amqp.confirmTimeout().toMillis());
     try {
       factory.setUri(amqp.uri());
       try (Connection connection = factory.newConnection("payrelay-topology")) {
         new AmqpTopology().declare(connection, amqp.exchange(), queues);
+        for (ConsumerSettings consumer : consumers) {
+          new ConsumerTopology(amqp.exchange(), consumer).declare(connection);
+        }
       }
     } catch (Exception e) {
       log.warn(

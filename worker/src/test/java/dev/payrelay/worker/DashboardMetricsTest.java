@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -99,15 +100,21 @@ class DashboardMetricsTest {
     // processing timer has a series. Payments' own events wait behind the unroutable
     // PaymentCreated.
     try (Channel ch = payrelay.amqpChannel()) {
+      AtomicBoolean returned = new AtomicBoolean();
+      ch.addReturnListener(r -> returned.set(true));
+      ch.confirmSelect();
       ch.basicPublish(
           payrelay.config.amqp().exchange(),
           "payment.confirmed",
+          true,
           new AMQP.BasicProperties.Builder()
               .messageId(UUID.randomUUID().toString())
               .type("PaymentConfirmed")
               .headers(Map.of("payload_version", 99))
               .build(),
           "{}".getBytes(StandardCharsets.UTF_8));
+      ch.waitForConfirmsOrDie(5_000);
+      assertThat(returned).as("routed to the consumer's queue").isFalse();
     }
     String paymentId = payrelay.createPayment(1050, "USD", "c1");
     assertThat(payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}").statusCode())

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -173,8 +174,11 @@ class NotificationsConsumerEndToEndTest {
     }
   }
 
+  /** Publishes mandatory and confirmed; fails if the broker returned it (no queue bound). */
   private static void publish(String eventId, int payloadVersion, String body) throws Exception {
     try (Channel ch = payrelay.amqpChannel()) {
+      AtomicBoolean returned = new AtomicBoolean();
+      ch.addReturnListener(r -> returned.set(true));
       ch.confirmSelect();
       ch.basicPublish(
           payrelay.config.amqp().exchange(),
@@ -188,6 +192,7 @@ class NotificationsConsumerEndToEndTest {
               .build(),
           body.getBytes(StandardCharsets.UTF_8));
       ch.waitForConfirmsOrDie(5_000);
+      assertThat(returned).as("routed to the consumer's queue").isFalse();
     }
   }
 
