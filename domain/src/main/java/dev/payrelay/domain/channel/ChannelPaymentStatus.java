@@ -9,5 +9,14 @@ public enum ChannelPaymentStatus {
   /** Closed at the channel; it can no longer be paid. */
   CLOSED,
   /** The channel has no record of the payment. */
-  NOT_FOUND
+  NOT_FOUND,
+  /** Paid, then the money went back to the buyer, in whole or in part (a refund). */
+  REFUNDED,
+  /** Paid, then the buyer contested it with the card issuer or channel (a dispute, chargeback). */
+  DISPUTED,
+  /**
+   * A status the adapter does not know (e.g. one the channel added after this adapter was written):
+   * recorded and acknowledged so the channel stops retrying, never believed.
+   */
+  UNKNOWN
 }
