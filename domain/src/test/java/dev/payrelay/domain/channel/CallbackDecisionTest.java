@@ -201,7 +201,7 @@ class CallbackDecisionTest {
       }
     }
 
-    assertThat(rows).hasSize(5 * 2 * 2 * 3 * 2 * 4 * 2);
+    assertThat(rows).hasSize(5 * 2 * 2 * 3 * 2 * ChannelPaymentStatus.values().length * 2);
     assertThat(disagreements).isEmpty();
     // TXN_CONFLICT is decided elsewhere (a txn already used by another payment); every other
     // outcome must be reachable from this function.
