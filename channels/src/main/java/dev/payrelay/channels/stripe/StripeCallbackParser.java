@@ -1,0 +1,118 @@
+package dev.payrelay.channels.stripe;
+
+import com.stripe.exception.EventDataObjectDeserializationException;
+import com.stripe.model.Charge;
+import com.stripe.model.Dispute;
+import com.stripe.model.Event;
+import com.stripe.model.PaymentIntent;
+import com.stripe.model.StripeObject;
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.CallbackRejectedException;
+import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+
+/**
+ * Turns a verified Stripe {@link Event} into a {@link VerifiedCallback}.
+ *
+ * <p>The notification id is the event id ({@code evt_...}, the same on Stripe's retries); the
+ * merchant is our account (the signing secret proved it); the channel transaction is the
+ * PaymentIntent ({@code pi_...}). Our payment id is the PaymentIntent's {@code
+ * metadata.payment_id}: read directly from a {@code payment_intent.*} event, and looked up through
+ * {@link IntentLookup} for {@code charge.*} events (a Charge or Dispute names its PaymentIntent).
+ * The amount is {@code amount_received} for a succeeded intent, {@code amount_refunded} for a
+ * refunded charge, else {@code amount}. Events about other objects parse to UNKNOWN with no
+ * payment, transaction or amount.
+ */
+final class StripeCallbackParser {
+
+  /** Finds our payment id on a PaymentIntent that a Charge or Dispute names. */
+  interface IntentLookup {
+    /**
+     * @return our payment id from the intent's metadata, or null if it carries none
+     * @throws CallbackRejectedException if Stripe cannot be asked; Stripe retries the webhook
+     */
+    String paymentIdOf(String paymentIntentId) throws CallbackRejectedException;
+  }
+
+  /** The PaymentIntent metadata key that carries our payment id. */
+  static final String PAYMENT_ID_KEY = "payment_id";
+
+  private final String accountId;
+  private final IntentLookup lookup;
+
+  StripeCallbackParser(String accountId, IntentLookup lookup) {
+    this.accountId = accountId;
+    this.lookup = lookup;
+  }
+
+  /**
+   * @throws CallbackRejectedException MALFORMED when the event's object cannot be read or its
+   *     amount or currency is missing or not exactly convertible to minor units
+   */
+  VerifiedCallback parse(Event event) throws CallbackRejectedException {
+    ChannelPaymentStatus status = StripeStatuses.ofEventType(event.getType());
+    StripeObject object = dataObject(event);
+    if (object == null) {
+      throw new CallbackRejectedException(
+          Reason.MALFORMED, "event " + event.getId() + " has no data.object");
+    }
+    try {
+      return switch (object) {
+        case PaymentIntent pi ->
+            callback(
+                event,
+                pi.getMetadata() == null ? null : pi.getMetadata().get(PAYMENT_ID_KEY),
+                pi.getId(),
+                StripeAmounts.toMoney(
+                    status == ChannelPaymentStatus.PAID ? pi.getAmountReceived() : pi.getAmount(),
+                    pi.getCurrency()),
+                status);
+        case Charge charge ->
+            callback(
+                event,
+                lookup.paymentIdOf(charge.getPaymentIntent()),
+                charge.getPaymentIntent(),
+                StripeAmounts.toMoney(
+                    status == ChannelPaymentStatus.REFUNDED
+                        ? charge.getAmountRefunded()
+                        : charge.getAmount(),
+                    charge.getCurrency()),
+                status);
+        case Dispute dispute ->
+            callback(
+                event,
+                lookup.paymentIdOf(dispute.getPaymentIntent()),
+                dispute.getPaymentIntent(),
+                StripeAmounts.toMoney(dispute.getAmount(), dispute.getCurrency()),
+                status);
+        default -> callback(event, null, null, null, ChannelPaymentStatus.UNKNOWN);
+      };
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new CallbackRejectedException(
+          Reason.MALFORMED, "event " + event.getId() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private VerifiedCallback callback(
+      Event event, String paymentId, String txnId, Money amount, ChannelPaymentStatus status) {
+    return new VerifiedCallback(event.getId(), accountId, paymentId, txnId, amount, status);
+  }
+
+  // getObject() is empty when the event's api_version differs from the SDK's; the fields read
+  // here (ids, amounts, currency, metadata, status) are stable across versions, so fall back.
+  private static StripeObject dataObject(Event event) throws CallbackRejectedException {
+    if (event.getData() == null || event.getType() == null || event.getId() == null) {
+      throw new CallbackRejectedException(Reason.MALFORMED, "event without id, type or data");
+    }
+    try {
+      var deserializer = event.getDataObjectDeserializer();
+      return deserializer.getObject().isPresent()
+          ? deserializer.getObject().get()
+          : deserializer.deserializeUnsafe();
+    } catch (EventDataObjectDeserializationException | RuntimeException e) {
+      throw new CallbackRejectedException(
+          Reason.MALFORMED, "event " + event.getId() + ": unreadable data.object", e);
+    }
+  }
+}
