@@ -82,6 +82,46 @@ class StripeChannelIntegrationTest {
   }
 
   @Test
+  void register_samePaymentWithAnotherAmount_isRefusedByStripesIdempotency_notRetried()
+      throws Exception {
+    register("p-8", Money.ofMinor(1050, "USD"));
+
+    ChannelException e =
+        catchThrowableOfType(
+            ChannelException.class, () -> register("p-8", Money.ofMinor(2000, "USD")));
+
+    assertThat(e.retryable()).isFalse();
+    assertThat(e).hasMessageContaining("same parameters");
+    assertThat(fx.channel.query("p-8").amount()).isEqualTo(Money.ofMinor(1050, "USD"));
+  }
+
+  @Test
+  void unreachableStripe_isARetryableFailure() throws Exception {
+    java.net.URI closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = java.net.URI.create("http://127.0.0.1:" + socket.getLocalPort());
+    }
+    StripeChannel unreachable =
+        new StripeChannel(
+            new StripeChannelConfig(
+                StripeFixture.ACCOUNT,
+                fx.apiKey,
+                fx.webhookSecret,
+                closed,
+                java.net.URI.create("https://shop.example/pay"),
+                StripeChannelConfig.DEFAULT_TOLERANCE,
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(1),
+                ZoneOffset.UTC),
+            java.time.Clock.systemUTC());
+
+    ChannelException e =
+        catchThrowableOfType(ChannelException.class, () -> unreachable.query("p-1"));
+
+    assertThat(e.retryable()).isTrue();
+  }
+
+  @Test
   void query_unknownPayment_isNotFound() throws Exception {
     assertThat(fx.channel.query("p-none"))
         .isEqualTo(new ChannelQueryResult("p-none", ChannelPaymentStatus.NOT_FOUND, null, null));
