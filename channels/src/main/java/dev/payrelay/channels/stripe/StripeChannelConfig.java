@@ -19,7 +19,8 @@ import java.util.Objects;
  *     base URL in tests; paths such as {@code /v1/payment_intents} are appended by the SDK
  * @param payPageUrl our page that mounts Stripe's Payment Element; the registration's pay URL is
  *     this with {@code payment_intent} and {@code payment_intent_client_secret} query parameters
- * @param signatureTolerance how old a signed timestamp may be (Stripe's SDK default: 5 minutes)
+ * @param signatureTolerance how old a signed timestamp may be, whole seconds, at least one (the
+ *     SDK's default: 5 minutes)
  * @param connectTimeout the SDK's connect timeout
  * @param readTimeout the SDK's read timeout
  * @param statementZone the zone in which a statement day starts and ends (the account's reporting
@@ -42,8 +43,8 @@ public record StripeChannelConfig(
   /**
    * Validates the configuration.
    *
-   * @throws IllegalArgumentException if a value is blank, a URL is not absolute http(s), or a
-   *     duration is not positive
+   * @throws IllegalArgumentException if a value is blank, a URL is not absolute http(s), a duration
+   *     is not positive, or the tolerance is under one second
    * @throws NullPointerException if a component is null
    */
   public StripeChannelConfig {
@@ -53,6 +54,10 @@ public record StripeChannelConfig(
     requireHttp(apiBase, "apiBase");
     requireHttp(payPageUrl, "payPageUrl");
     requirePositive(signatureTolerance, "signatureTolerance");
+    if (signatureTolerance.toSeconds() < 1) {
+      // The SDK takes whole seconds and reads 0 as "no time check at all".
+      throw new IllegalArgumentException("signatureTolerance must be at least one second");
+    }
     requirePositive(connectTimeout, "connectTimeout");
     requirePositive(readTimeout, "readTimeout");
     Objects.requireNonNull(statementZone, "statementZone");
