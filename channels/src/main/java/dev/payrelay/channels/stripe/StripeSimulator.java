@@ -131,6 +131,14 @@ public final class StripeSimulator implements AutoCloseable {
     return List.copyOf(sent);
   }
 
+  /**
+   * Answers the next {@code times} API requests with {@code status} (e.g. 503, or 429 as Stripe's
+   * rate limiter does) and changes nothing, as a failing or overloaded Stripe would.
+   */
+  public void failNext(int status, int times) {
+    routes.failNext(status, times);
+  }
+
   /** Every {@code Idempotency-Key} the API received, in arrival order, repeats included. */
   public List<String> idempotencyKeys() {
     return routes.idempotencyKeys();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -35,6 +36,8 @@ final class StripeSimulatorRoutes {
   private final Consumer<ObjectNode> onCanceled;
   private final Map<String, Replay> replays = new HashMap<>();
   private final List<String> keys = new CopyOnWriteArrayList<>();
+  private final AtomicInteger failuresLeft = new AtomicInteger();
+  private volatile int failureStatus;
 
   StripeSimulatorRoutes(
       SimulatedStripe stripe,
@@ -55,8 +58,15 @@ final class StripeSimulatorRoutes {
     return List.copyOf(keys);
   }
 
+  /** The next {@code times} API requests are answered {@code status} without effect. */
+  void failNext(int status, int times) {
+    failureStatus = status;
+    failuresLeft.set(times);
+  }
+
   void install(Javalin app) {
     app.before("/v1/*", this::authenticate);
+    app.before("/v1/*", this::maybeFail);
     app.post("/v1/payment_intents", ctx -> idempotent(ctx, () -> create(ctx)));
     app.get("/v1/payment_intents/search", this::search);
     app.get("/v1/payment_intents/{id}", ctx -> ok(ctx, stripe.intent(ctx.pathParam("id"))));
@@ -74,6 +84,14 @@ final class StripeSimulatorRoutes {
     if (!("Bearer " + apiKey).equals(ctx.header("Authorization"))) {
       throw new StripeSimulatorException(
           401, "invalid_request_error", null, "Invalid API Key provided");
+    }
+  }
+
+  private void maybeFail(Context ctx) {
+    if (failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      String type = failureStatus == 429 ? "invalid_request_error" : "api_error";
+      String code = failureStatus == 429 ? "rate_limit" : null;
+      throw new StripeSimulatorException(failureStatus, type, code, "simulated failure");
     }
   }
 

@@ -96,6 +96,26 @@ class StripeChannelIntegrationTest {
   }
 
   @Test
+  void serverErrorsAndRateLimits_areRetryable_otherRefusalsAreNot() throws Exception {
+    fx.simulator.failNext(503, 1);
+    ChannelException unavailable =
+        catchThrowableOfType(
+            ChannelException.class, () -> register("p-9", Money.ofMinor(100, "USD")));
+    fx.simulator.failNext(429, 1);
+    ChannelException limited =
+        catchThrowableOfType(ChannelException.class, () -> fx.channel.query("p-9"));
+    fx.simulator.failNext(403, 1);
+    ChannelException forbidden =
+        catchThrowableOfType(ChannelException.class, () -> fx.channel.query("p-9"));
+
+    assertThat(unavailable.retryable()).isTrue();
+    assertThat(limited.retryable()).isTrue();
+    assertThat(forbidden.retryable()).isFalse();
+    register("p-9", Money.ofMinor(100, "USD"));
+    assertThat(fx.channel.query("p-9").status()).isEqualTo(ChannelPaymentStatus.PENDING);
+  }
+
+  @Test
   void unreachableStripe_isARetryableFailure() throws Exception {
     java.net.URI closed;
     try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
