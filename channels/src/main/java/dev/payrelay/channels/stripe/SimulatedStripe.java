@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The simulator's in-memory Stripe account: PaymentIntents, Charges, Refunds, Disputes and balance
- * transactions as Stripe's JSON objects (https://docs.stripe.com/api), with the fields payrelay and
- * the SDK read. Thread-safe (every method is synchronized).
+ * The simulator's in-memory Stripe account: PaymentIntents, Charges, Refunds and balance
+ * transactions ({@link StripeObjects}' shapes) and the state changes Stripe makes to them.
+ * Thread-safe (every method is synchronized).
  */
 final class SimulatedStripe {
 
@@ -33,6 +33,7 @@ final class SimulatedStripe {
           "processing");
 
   private final ObjectMapper json;
+  private final StripeObjects objects;
   private final Clock clock;
   private final Map<String, ObjectNode> intents = new LinkedHashMap<>();
   private final Map<String, ObjectNode> charges = new HashMap<>();
@@ -42,6 +43,7 @@ final class SimulatedStripe {
 
   SimulatedStripe(ObjectMapper json, Clock clock) {
     this.json = json;
+    this.objects = new StripeObjects(json);
     this.clock = clock;
   }
 
@@ -60,20 +62,7 @@ final class SimulatedStripe {
           400, "amount_invalid", "three-decimal amounts must end in 0: " + amount);
     }
     String id = nextId("pi");
-    ObjectNode pi = json.createObjectNode();
-    pi.put("id", id).put("object", "payment_intent").put("amount", amount);
-    pi.put("amount_received", 0).put("currency", currency.toLowerCase(Locale.ROOT));
-    pi.put("client_secret", id + "_secret_" + counter).put("created", now());
-    pi.put("description", form.get("description")).put("livemode", false);
-    pi.putNull("canceled_at").putNull("latest_charge");
-    pi.put("status", "requires_payment_method");
-    ObjectNode metadata = pi.putObject("metadata");
-    form.forEach(
-        (key, value) -> {
-          if (key.startsWith("metadata[") && key.endsWith("]")) {
-            metadata.put(key.substring(9, key.length() - 1), value);
-          }
-        });
+    ObjectNode pi = objects.intent(id, amount, currency.toLowerCase(Locale.ROOT), form, now());
     intents.put(id, pi);
     return pi.deepCopy();
   }
@@ -118,30 +107,22 @@ final class SimulatedStripe {
   /** The buyer paid: intent succeeded, one Charge and its {@code charge} balance transaction. */
   synchronized ObjectNode succeed(String id) {
     ObjectNode pi = existing(id);
-    long amount = pi.get("amount").asLong();
-    String currency = pi.get("currency").asText();
-    ObjectNode charge = json.createObjectNode();
-    String chargeId = nextId("ch");
-    charge.put("id", chargeId).put("object", "charge").put("amount", amount);
-    charge.put("amount_captured", amount).put("amount_refunded", 0).put("currency", currency);
-    charge.put("payment_intent", id).put("paid", true).put("refunded", false);
-    charge.put("status", "succeeded").put("created", now()).putObject("metadata");
+    ObjectNode charge = objects.charge(nextId("ch"), pi, now());
+    String chargeId = charge.get("id").asText();
+    long amount = charge.get("amount").asLong();
     charges.put(chargeId, charge);
     pi.put("status", "succeeded").put("amount_received", amount).put("latest_charge", chargeId);
-    addBalance("charge", chargeId, amount, currency);
+    addBalance("charge", chargeId, amount, charge.get("currency").asText());
     return pi.deepCopy();
   }
 
   /** A full refund of the intent's charge: the Charge (refunded) and a {@code refund} line. */
   synchronized ObjectNode refund(String id) {
     ObjectNode charge = latestCharge(id);
-    long amount = charge.get("amount").asLong();
-    String currency = charge.get("currency").asText();
-    ObjectNode refund = json.createObjectNode();
-    String refundId = nextId("re");
-    refund.put("id", refundId).put("object", "refund").put("amount", amount);
-    refund.put("currency", currency).put("charge", charge.get("id").asText());
-    refund.put("payment_intent", id).put("status", "succeeded").put("created", now());
+    ObjectNode refund = objects.refund(nextId("re"), charge, now());
+    String refundId = refund.get("id").asText();
+    long amount = refund.get("amount").asLong();
+    String currency = refund.get("currency").asText();
     refunds.put(refundId, refund);
     charge.put("amount_refunded", amount).put("refunded", true);
     addBalance("refund", refundId, -amount, currency);
@@ -151,12 +132,7 @@ final class SimulatedStripe {
   /** A dispute (chargeback) opened on the intent's charge. */
   synchronized ObjectNode dispute(String id) {
     ObjectNode charge = latestCharge(id);
-    ObjectNode dispute = json.createObjectNode();
-    dispute.put("id", nextId("dp")).put("object", "dispute");
-    dispute.put("amount", charge.get("amount").asLong());
-    dispute.put("currency", charge.get("currency").asText());
-    dispute.put("charge", charge.get("id").asText()).put("payment_intent", id);
-    dispute.put("reason", "fraudulent").put("status", "needs_response").put("created", now());
+    ObjectNode dispute = objects.dispute(nextId("dp"), charge, now());
     return dispute;
   }
 
@@ -212,11 +188,8 @@ final class SimulatedStripe {
   }
 
   private void addBalance(String type, String sourceId, long amount, String currency) {
-    ObjectNode txn = json.createObjectNode();
-    txn.put("id", nextId("txn")).put("object", "balance_transaction").put("amount", amount);
-    txn.put("currency", currency).put("fee", 0).put("net", amount).put("type", type);
-    txn.put("reporting_category", type).put("source", sourceId).put("status", "pending");
-    txn.put("created", now()).put("available_on", now());
+    ObjectNode txn =
+        objects.balanceTransaction(nextId("txn"), type, sourceId, amount, currency, now());
     balance.add(txn);
   }
 
