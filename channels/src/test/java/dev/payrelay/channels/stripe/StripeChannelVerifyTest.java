@@ -81,6 +81,27 @@ class StripeChannelVerifyTest {
   }
 
   @Test
+  void redelivery_isSignedAnew_andCarriesTheSameEventId() throws Exception {
+    StripeWebhookEvent again = fx.simulator.redeliver(paid);
+
+    assertThat(again.deliveryStatus()).isEqualTo(200);
+    assertThat(again.body()).isEqualTo(paid.body());
+    assertThat(fx.last().callback().notificationId()).isEqualTo(paid.eventId());
+  }
+
+  @Test
+  void claimedPaymentId_isEmpty_forChargeEventsAndNonJson() {
+    StripeWebhookEvent refunded = fx.simulator.refund(fx.simulator.intentId("p-1"));
+
+    assertThat(fx.channel.claimedPaymentId(StripeFixture.request(refunded.body(), null))).isEmpty();
+    assertThat(fx.last().callback().paymentId()).isEqualTo("p-1");
+    assertThat(
+            fx.channel.claimedPaymentId(
+                StripeFixture.request("not json".getBytes(StandardCharsets.UTF_8), null)))
+        .isEmpty();
+  }
+
+  @Test
   void oneFlippedByte_isABadSignature() {
     byte[] body = paid.body();
     int at = paid.bodyText().indexOf("\"amount\"") + 2;
