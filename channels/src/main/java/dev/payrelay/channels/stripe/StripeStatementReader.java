@@ -30,8 +30,8 @@ import java.util.Set;
  *
  * <p>Only payment and refund transactions become lines (types {@code charge}, {@code payment},
  * {@code refund}, {@code payment_refund}); fees, payouts and adjustments are not payments. Amounts
- * are the Charge's or Refund's own (presentment currency), not the balance transaction's, which is
- * converted to the settlement currency and net of sign.
+ * are the Charge's or Refund's own, positive, in the currency the buyer paid in; the balance
+ * transaction's own amount is in the account's settlement currency and negative for refunds.
  */
 final class StripeStatementReader {
 
