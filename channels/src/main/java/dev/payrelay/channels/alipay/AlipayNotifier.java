@@ -1,0 +1,146 @@
+package dev.payrelay.channels.alipay;
+
+import com.alipay.api.AlipayApiException;
+import com.alipay.api.internal.util.AlipaySignature;
+import dev.payrelay.channels.alipay.SimulatedTrade.Refund;
+import dev.payrelay.domain.Money;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Builds, signs and posts the simulator's {@code trade_status_sync} notifications as Alipay does: a
+ * form body in the notification charset with the fields of the open platform's "异步通知参数" table,
+ * signed RSA2 with the simulator's Alipay key over the sorted fields without {@code sign} and
+ * {@code sign_type} ({@link AlipaySignature#getSignCheckContentV1}). Each notification is posted
+ * once; the answer is returned to the caller (Alipay itself would re-send until it reads {@code
+ * success}).
+ */
+final class AlipayNotifier {
+
+  /**
+   * One delivery.
+   *
+   * @param notifyId the notification's {@code notify_id}
+   * @param rawBody the bytes posted
+   * @param httpStatus the receiver's status, or -1 if it could not be reached
+   * @param answer the receiver's body; {@code success} is Alipay's acknowledgement
+   */
+  record Delivery(String notifyId, byte[] rawBody, int httpStatus, String answer) {
+    boolean acknowledged() {
+      return httpStatus == 200 && "success".equals(answer.strip());
+    }
+  }
+
+  private final HttpClient http;
+  private final Clock clock;
+  private final AlipaySimulatorConfig config;
+  private final Supplier<String> signingKey;
+  private final Supplier<Charset> charset;
+
+  AlipayNotifier(
+      HttpClient http,
+      Clock clock,
+      AlipaySimulatorConfig config,
+      Supplier<String> signingKey,
+      Supplier<Charset> charset) {
+    this.http = http;
+    this.clock = clock;
+    this.config = config;
+    this.signingKey = signingKey;
+    this.charset = charset;
+  }
+
+  /** Posts the trade's current state to its {@code notify_url}. */
+  Delivery send(SimulatedTrade trade) {
+    Charset cs = charset.get();
+    Map<String, String> fields = fields(trade, cs);
+    byte[] body = AlipayForm.encode(fields, cs).getBytes(StandardCharsets.US_ASCII);
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(trade.notifyUrl()))
+            .timeout(Duration.ofSeconds(5))
+            .header("Content-Type", "application/x-www-form-urlencoded; charset=" + cs.name())
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    try {
+      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Delivery(fields.get("notify_id"), body, answer.statusCode(), answer.body());
+    } catch (IOException e) {
+      return new Delivery(fields.get("notify_id"), body, -1, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Delivery(fields.get("notify_id"), body, -1, "interrupted");
+    }
+  }
+
+  private Map<String, String> fields(SimulatedTrade trade, Charset cs) {
+    Map<String, String> f = new LinkedHashMap<>();
+    putIfPresent(f, "gmt_create", time(trade.createdAt()));
+    f.put("charset", cs.name().toLowerCase(Locale.ROOT));
+    f.put("seller_email", "merchant@example.com");
+    f.put("subject", trade.subject());
+    f.put("buyer_id", "2088102177846880");
+    f.put("invoice_amount", trade.amount().toDecimalString());
+    f.put("notify_id", UUID.randomUUID().toString().replace("-", ""));
+    f.put("notify_type", "trade_status_sync");
+    f.put("trade_status", trade.state().name());
+    f.put("receipt_amount", trade.amount().toDecimalString());
+    f.put("app_id", config.appId());
+    f.put("buyer_pay_amount", trade.amount().toDecimalString());
+    f.put("notify_time", time(clock.instant()));
+    f.put("version", "1.0");
+    f.put("out_trade_no", trade.outTradeNo());
+    f.put("total_amount", trade.amount().toDecimalString());
+    f.put("trade_no", trade.tradeNo());
+    f.put("auth_app_id", config.appId());
+    f.put("buyer_logon_id", "buy***@example.com");
+    f.put("seller_id", config.sellerId());
+    putIfPresent(f, "gmt_payment", time(trade.paidAt()));
+    putIfPresent(f, "gmt_close", time(trade.closedAt()));
+    if (!trade.refunds().isEmpty()) {
+      Refund last = trade.refunds().getLast();
+      f.put("out_biz_no", last.outRequestNo());
+      f.put("refund_fee", decimal(trade.refundedMinor(), trade));
+      f.put("gmt_refund", time(last.at()));
+    }
+    f.put("sign_type", "RSA2");
+    f.put("sign", sign(f, cs));
+    return f;
+  }
+
+  private String sign(Map<String, String> fields, Charset cs) {
+    String content = AlipaySignature.getSignCheckContentV1(new HashMap<>(fields));
+    try {
+      return AlipaySignature.rsaSign(content, signingKey.get(), cs.name(), "RSA2");
+    } catch (AlipayApiException e) {
+      throw new IllegalStateException("simulator cannot sign with its Alipay key", e);
+    }
+  }
+
+  private static String decimal(long minor, SimulatedTrade trade) {
+    return Money.ofMinor(minor, trade.amount().currencyCode()).toDecimalString();
+  }
+
+  private static void putIfPresent(Map<String, String> f, String name, String value) {
+    if (value != null) {
+      f.put(name, value);
+    }
+  }
+
+  private static String time(Instant at) {
+    return at == null ? null : AlipayTrades.TIME.format(at.atZone(AlipayTrades.BEIJING));
+  }
+}
