@@ -29,7 +29,7 @@ import org.apache.commons.csv.CSVRecord;
  * 商家实收（元） (what the merchant received; negative on a refund row) and 退款批次号/请求号 (the refund's {@code
  * out_request_no}).
  */
-public final class AlipayBillFormat {
+final class AlipayBillFormat {
 
   /** The bill's charset. */
   public static final Charset CHARSET = Charset.forName("GBK");

@@ -87,9 +87,9 @@ public final class AlipayChannel implements PaymentChannel {
   /**
    * {@code alipay.trade.precreate} (当面付 QR order): {@code out_trade_no} = payment id, {@code
    * total_amount} in yuan, {@code subject} = description, {@code time_expire} = expiresAt in
-   * Beijing time, {@code notify_url}. Alipay answers the same {@code qr_code} for the same order
-   * again. The trade exists at Alipay only once the buyer scans the code: until then query and
-   * close answer NOT_FOUND.
+   * Beijing time, {@code notify_url}. The same order registered again with the same amount is
+   * answered again, another amount is refused. The trade exists at Alipay only once the buyer scans
+   * the code: until then query and close answer NOT_FOUND.
    *
    * @return the payment id and the {@code qr_code} URL the buyer scans
    * @throws ChannelException not retryable for another merchant id than this app, a currency other
@@ -105,7 +105,8 @@ public final class AlipayChannel implements PaymentChannel {
    * {@code alipay.trade.query} by {@code out_trade_no}; {@code ACQ.TRADE_NOT_EXIST} is NOT_FOUND
    * (also for a registered order not scanned yet). The trade status maps by {@link
    * AlipayTradeStatus}; the query answer has no refund fields, so a fully refunded trade reads
-   * CLOSED here. The amount is {@code total_amount} in CNY.
+   * CLOSED here. The amount is {@code total_amount} in CNY (or in {@code trans_currency} when the
+   * answer has one).
    *
    * @throws ChannelException retryable on I/O failure or system error; not retryable for a bad
    *     answer signature, another refusal, or a malformed amount

@@ -32,9 +32,10 @@ final class AlipayNotifyParser {
   }
 
   /**
-   * An Alipay amount in minor units. {@code total_amount} is in yuan (CNY) unless the order was
-   * priced in a foreign {@code trans_currency} (cross-border acquiring), in whose major units it is
-   * then given.
+   * An Alipay amount in minor units. {@code total_amount} is in yuan (CNY, "单位为元，两位小数") unless the
+   * order was priced in a foreign {@code trans_currency}, which is then "total_amount 对应的币种单位"
+   * (both per the field docs in the SDK's {@code AlipayTradeQueryResponse} and {@code
+   * AlipayTradePayModel}).
    *
    * @param decimal the amount as sent, e.g. {@code "10.5"} (1050 fen)
    * @param transCurrency the ISO 4217 code of {@code trans_currency}, or null for CNY

@@ -6,7 +6,9 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
  * Alipay's {@code trade_status} mapped to {@link ChannelPaymentStatus}: the one table of it.
  *
  * <p>Alipay documents four trade states (the open platform's "异步通知说明" page, table "交易状态说明", and the
- * {@code alipay.trade.query} answer's {@code trade_status}):
+ * {@code trade_status} field doc of the SDK's {@code AlipayTradeQueryResponse}: "WAIT_BUYER_PAY
+ * （交易创建，等待买家付款）、TRADE_CLOSED（未付款交易超时关闭，或支付完成后全额退款）、TRADE_SUCCESS（交易支付成功）、
+ * TRADE_FINISHED（交易结束，不可退款）"):
  *
  * <pre>
  * trade_status     Alipay's meaning                                  no refund   refund fields present

@@ -85,7 +85,7 @@ final class AlipayTrades {
         paymentId,
         status,
         status == ChannelPaymentStatus.PAID ? answer.getTradeNo() : null,
-        amount(request.getApiMethodName(), answer.getTotalAmount()));
+        amount(request.getApiMethodName(), answer.getTotalAmount(), answer.getTransCurrency()));
   }
 
   ChannelQueryResult close(String paymentId) throws ChannelException {
@@ -104,9 +104,10 @@ final class AlipayTrades {
     return query(paymentId);
   }
 
-  private static Money amount(String method, String decimal) throws ChannelException {
+  private static Money amount(String method, String decimal, String transCurrency)
+      throws ChannelException {
     try {
-      return AlipayNotifyParser.amount(decimal, null);
+      return AlipayNotifyParser.amount(decimal, transCurrency);
     } catch (CallbackRejectedException e) {
       throw new ChannelException(method + " answered " + e.getMessage(), false, e);
     }

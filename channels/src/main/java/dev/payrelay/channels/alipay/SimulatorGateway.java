@@ -16,6 +16,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -125,7 +126,7 @@ final class SimulatorGateway {
                 null,
                 null,
                 null,
-                java.util.List.of()));
+                List.of()));
     Map<String, Object> ok = success();
     ok.put("out_trade_no", trade.outTradeNo());
     ok.put("qr_code", baseUrl.get() + "/qr/" + trade.outTradeNo());
