@@ -9,6 +9,7 @@ import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -49,7 +50,11 @@ final class SimulatedBill {
         }
       }
     }
-    rows.sort((a, b) -> a[5].compareTo(b[5]));
+    // In time order, like Alipay's file; ties by trade number, then refund request number.
+    rows.sort(
+        Comparator.<String[], String>comparing(r -> r[5])
+            .thenComparing(r -> r[0])
+            .thenComparing(r -> r[21]));
     String prefix = sellerId + "_" + DAY.format(date);
     StringBuilder detail = new StringBuilder();
     detail.append("#支付宝业务明细查询\n#账号：[").append(sellerId).append("]\n");

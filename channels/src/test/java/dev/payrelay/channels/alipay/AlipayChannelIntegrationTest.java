@@ -167,6 +167,16 @@ class AlipayChannelIntegrationTest {
   }
 
   @Test
+  void requestSignedWithAnotherKeyThanTheApps_isRefusedByTheGateway() {
+    AlipayChannel wrongKey =
+        fx.channel(fx.simulator.gatewayUrl(), AlipayKeys.generate().privateKey());
+
+    assertChannelException(
+        () -> wrongKey.register(fx.payment("k-1", "1.00")), false, "isv.invalid-signature");
+    assertThat(fx.simulator.trade("k-1")).isEmpty();
+  }
+
+  @Test
   void gatewayNotListening_isRetryable() throws Exception {
     int freePort;
     try (ServerSocket socket = new ServerSocket(0)) {

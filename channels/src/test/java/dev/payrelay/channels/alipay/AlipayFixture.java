@@ -52,11 +52,16 @@ final class AlipayFixture implements AutoCloseable {
 
   /** An adapter with the test app's keys talking to {@code gateway}. */
   AlipayChannel channelAt(URI gateway) {
+    return channel(gateway, APP_KEYS.privateKey());
+  }
+
+  /** An adapter signing its requests with {@code appPrivateKey}. */
+  AlipayChannel channel(URI gateway, String appPrivateKey) {
     return new AlipayChannel(
         new AlipayChannelConfig(
             gateway,
             APP_ID,
-            APP_KEYS.privateKey(),
+            appPrivateKey,
             ALIPAY_KEYS.publicKey(),
             receiver.url(),
             Duration.ofSeconds(2),
