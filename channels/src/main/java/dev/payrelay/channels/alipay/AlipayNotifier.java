@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -26,8 +27,8 @@ import java.util.function.Supplier;
  * form body in the notification charset with the fields of the open platform's "异步通知参数" table,
  * signed RSA2 with the simulator's Alipay key over the sorted fields without {@code sign} and
  * {@code sign_type} ({@link AlipaySignature#getSignCheckContentV1}). Each notification is posted
- * once; the answer is returned to the caller (Alipay itself would re-send until it reads {@code
- * success}).
+ * once and the answer returned to the caller; {@link #resend} repeats it as Alipay's retries do
+ * (Alipay itself re-sends until it reads {@code success}).
  */
 final class AlipayNotifier {
 
@@ -45,6 +46,10 @@ final class AlipayNotifier {
     }
   }
 
+  /** A notification as posted, kept for {@link #resend}. */
+  private record Sent(String url, String notifyId, byte[] body, Charset charset) {}
+
+  private final Map<String, Sent> last = new ConcurrentHashMap<>();
   private final HttpClient http;
   private final Clock clock;
   private final AlipaySimulatorConfig config;
@@ -64,25 +69,45 @@ final class AlipayNotifier {
     this.charset = charset;
   }
 
-  /** Posts the trade's current state to its {@code notify_url}. */
+  /** Posts the trade's current state to its {@code notify_url} as a new notification. */
   Delivery send(SimulatedTrade trade) {
     Charset cs = charset.get();
     Map<String, String> fields = fields(trade, cs);
     byte[] body = AlipayForm.encode(fields, cs).getBytes(StandardCharsets.US_ASCII);
+    Delivery delivery = post(trade.notifyUrl(), fields.get("notify_id"), body, cs);
+    last.put(trade.outTradeNo(), new Sent(trade.notifyUrl(), fields.get("notify_id"), body, cs));
+    return delivery;
+  }
+
+  /**
+   * Re-posts the trade's last notification byte for byte (same {@code notify_id} and {@code sign}),
+   * as Alipay's retries do.
+   *
+   * @throws IllegalStateException if none was sent for the trade
+   */
+  Delivery resend(String outTradeNo) {
+    Sent sent = last.get(outTradeNo);
+    if (sent == null) {
+      throw new IllegalStateException("no notification sent for " + outTradeNo);
+    }
+    return post(sent.url(), sent.notifyId(), sent.body(), sent.charset());
+  }
+
+  private Delivery post(String url, String notifyId, byte[] body, Charset cs) {
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create(trade.notifyUrl()))
+        HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(5))
             .header("Content-Type", "application/x-www-form-urlencoded; charset=" + cs.name())
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     try {
       HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Delivery(fields.get("notify_id"), body, answer.statusCode(), answer.body());
+      return new Delivery(notifyId, body, answer.statusCode(), answer.body());
     } catch (IOException e) {
-      return new Delivery(fields.get("notify_id"), body, -1, e.toString());
+      return new Delivery(notifyId, body, -1, e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Delivery(fields.get("notify_id"), body, -1, "interrupted");
+      return new Delivery(notifyId, body, -1, "interrupted");
     }
   }
 

@@ -140,9 +140,14 @@ public final class AlipaySimulator implements AutoCloseable {
     }
   }
 
-  /** Posts the trade's current state again, as a new notification (a new {@code notify_id}). */
+  /**
+   * Re-posts the trade's last notification byte for byte (same {@code notify_id}), as Alipay's
+   * retries of an unacknowledged notification do.
+   *
+   * @throws IllegalStateException if the simulator sent none for the trade
+   */
   public Delivery resend(String outTradeNo) {
-    return notifier.send(trades.find(outTradeNo).orElseThrow());
+    return notifier.resend(outTradeNo);
   }
 
   /** The charset of later notifications' bodies ({@code charset} field): UTF-8, GBK or GB2312. */

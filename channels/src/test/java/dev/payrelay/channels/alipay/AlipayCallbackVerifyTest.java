@@ -202,6 +202,17 @@ class AlipayCallbackVerifyTest {
   }
 
   @Test
+  void resentNotification_isTheSameBytes_andTheSameNotificationId() throws Exception {
+    CallbackRequest first = fx.paidNotification("pay-retry", "2.00");
+    fx.simulator.resend("pay-retry");
+    CallbackRequest retry = fx.receiver.next();
+
+    assertThat(retry.rawBody()).isEqualTo(first.rawBody());
+    assertThat(fx.channel.verifyCallback(retry).notificationId())
+        .isEqualTo(fx.channel.verifyCallback(first).notificationId());
+  }
+
+  @Test
   void claimedPaymentId_isTheUnverifiedOutTradeNo() throws Exception {
     CallbackRequest request = fx.paidNotification("pay-claim", "1.00");
 
