@@ -32,20 +32,6 @@ import java.util.function.Supplier;
  */
 final class AlipayNotifier {
 
-  /**
-   * One delivery.
-   *
-   * @param notifyId the notification's {@code notify_id}
-   * @param rawBody the bytes posted
-   * @param httpStatus the receiver's status, or -1 if it could not be reached
-   * @param answer the receiver's body; {@code success} is Alipay's acknowledgement
-   */
-  record Delivery(String notifyId, byte[] rawBody, int httpStatus, String answer) {
-    boolean acknowledged() {
-      return httpStatus == 200 && "success".equals(answer.strip());
-    }
-  }
-
   /** A notification as posted, kept for {@link #resend}. */
   private record Sent(String url, String notifyId, byte[] body, Charset charset) {}
 
@@ -70,11 +56,11 @@ final class AlipayNotifier {
   }
 
   /** Posts the trade's current state to its {@code notify_url} as a new notification. */
-  Delivery send(SimulatedTrade trade) {
+  SimulatedNotification send(SimulatedTrade trade) {
     Charset cs = charset.get();
     Map<String, String> fields = fields(trade, cs);
     byte[] body = AlipayForm.encode(fields, cs).getBytes(StandardCharsets.US_ASCII);
-    Delivery delivery = post(trade.notifyUrl(), fields.get("notify_id"), body, cs);
+    SimulatedNotification delivery = post(trade.notifyUrl(), fields.get("notify_id"), body, cs);
     last.put(trade.outTradeNo(), new Sent(trade.notifyUrl(), fields.get("notify_id"), body, cs));
     return delivery;
   }
@@ -85,7 +71,7 @@ final class AlipayNotifier {
    *
    * @throws IllegalStateException if none was sent for the trade
    */
-  Delivery resend(String outTradeNo) {
+  SimulatedNotification resend(String outTradeNo) {
     Sent sent = last.get(outTradeNo);
     if (sent == null) {
       throw new IllegalStateException("no notification sent for " + outTradeNo);
@@ -93,7 +79,11 @@ final class AlipayNotifier {
     return post(sent.url(), sent.notifyId(), sent.body(), sent.charset());
   }
 
-  private Delivery post(String url, String notifyId, byte[] body, Charset cs) {
+  private SimulatedNotification post(String url, String notifyId, byte[] body, Charset cs) {
+    if (url == null) {
+      // Alipay sends no notification for an order registered without notify_url.
+      return new SimulatedNotification(notifyId, body, -1, "no notify_url");
+    }
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(url))
             .timeout(Duration.ofSeconds(5))
@@ -102,12 +92,12 @@ final class AlipayNotifier {
             .build();
     try {
       HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Delivery(notifyId, body, answer.statusCode(), answer.body());
+      return new SimulatedNotification(notifyId, body, answer.statusCode(), answer.body());
     } catch (IOException e) {
-      return new Delivery(notifyId, body, -1, e.toString());
+      return new SimulatedNotification(notifyId, body, -1, e.toString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Delivery(notifyId, body, -1, "interrupted");
+      return new SimulatedNotification(notifyId, body, -1, "interrupted");
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.payrelay.channels.alipay;
 
-import dev.payrelay.channels.alipay.AlipayNotifier.Delivery;
 import dev.payrelay.channels.alipay.SimulatedTrades.Refused;
 import dev.payrelay.domain.Money;
 import io.javalin.Javalin;
@@ -116,7 +115,7 @@ public final class AlipaySimulator implements AutoCloseable {
    * @return the delivery: the notification's bytes and the receiver's answer
    * @throws IllegalStateException with Alipay's sub_code if the order is unknown, closed or expired
    */
-  public Delivery pay(String outTradeNo) {
+  public SimulatedNotification pay(String outTradeNo) {
     try {
       return notifier.send(trades.pay(outTradeNo));
     } catch (Refused r) {
@@ -132,7 +131,7 @@ public final class AlipaySimulator implements AutoCloseable {
    * @throws IllegalStateException with Alipay's sub_code if not paid or the amount exceeds what is
    *     left
    */
-  public Delivery refund(String outTradeNo, String outRequestNo, Money amount) {
+  public SimulatedNotification refund(String outTradeNo, String outRequestNo, Money amount) {
     try {
       return notifier.send(trades.refund(outTradeNo, outRequestNo, amount));
     } catch (Refused r) {
@@ -146,7 +145,7 @@ public final class AlipaySimulator implements AutoCloseable {
    *
    * @throws IllegalStateException if the simulator sent none for the trade
    */
-  public Delivery resend(String outTradeNo) {
+  public SimulatedNotification resend(String outTradeNo) {
     return notifier.resend(outTradeNo);
   }
 

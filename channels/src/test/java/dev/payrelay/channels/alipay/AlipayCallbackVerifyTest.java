@@ -43,7 +43,7 @@ class AlipayCallbackVerifyTest {
   void paidNotification_fromSimulator_verifiesWithSdk_andParsesIdsMinorUnitsAndStatus()
       throws Exception {
     fx.channel.register(fx.payment("pay-1", "10.5"));
-    AlipayNotifier.Delivery delivery = fx.simulator.pay("pay-1");
+    SimulatedNotification delivery = fx.simulator.pay("pay-1");
     CallbackRequest request = fx.receiver.next();
 
     VerifiedCallback callback = fx.channel.verifyCallback(request);
