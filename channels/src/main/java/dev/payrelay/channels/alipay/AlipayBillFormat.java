@@ -37,7 +37,9 @@ final class AlipayBillFormat {
   /** Suffix of the detail file inside the ZIP. */
   public static final String DETAIL_SUFFIX = "_业务明细.csv";
 
-  /** The detail header row, in Alipay's column order. */
+  /**
+   * The detail header row of Alipay's trade bill (read by column name, so order does not matter).
+   */
   public static final List<String> HEADER =
       List.of(
           "支付宝交易号",
