@@ -17,6 +17,22 @@ public final class DatabaseErrors {
 
   private DatabaseErrors() {}
 
+  /**
+   * Whether {@code failure} or one of its causes is a data exception (SQLSTATE class 22, e.g. 22001
+   * "data too long", 22003 "out of range", 22007 "incorrect datetime value"; ISO/IEC 9075): the
+   * content itself breaks the schema, so the same statement fails however often it is tried.
+   */
+  public static boolean isDataError(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && sql.getSQLState().startsWith("22")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code failure} or one of its causes is a transient database error as listed above. */
   public static boolean isTransient(Throwable failure) {
     if (failure instanceof DataAccessException access && Transactions.isRetryable(access)) {

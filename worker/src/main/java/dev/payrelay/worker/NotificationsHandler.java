@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
  * ({@link Notifications#COURSES_UNLOCKED}), once per (user, payment, template) by the table's
  * business key, in the inbox transaction of the consumer kit.
  *
- * <p>Poison (quarantined at once): another payload version, a body that is not that JSON, or one
- * without user or payment id. Another event type (its queue is bound to {@code payment.confirmed}
- * only, so it arrives only by a misrouted replay) is acknowledged without effect.
+ * <p>Poison (quarantined at once): no event type (neither the AMQP {@code type} nor the {@code
+ * event_type} header), another payload version, a body that is not that JSON, or one without user
+ * or payment id. Another event type (its queue is bound to {@code payment.confirmed} only, so it
+ * arrives only by a misrouted replay) is acknowledged without effect.
  */
 final class NotificationsHandler implements MessageHandler {
 
@@ -34,11 +35,21 @@ final class NotificationsHandler implements MessageHandler {
 
   @Override
   public void handle(ConsumedMessage message, DSLContext tx) {
-    if (!EventType.PAYMENT_CONFIRMED.wireName().equals(message.eventType())) {
+    // The AMQP type, else its twin header event_type (README "Ordering"); neither: no event at all.
+    String type =
+        message.eventType() != null
+            ? message.eventType()
+            : message.headers().get("event_type") == null
+                ? null
+                : message.headers().get("event_type").toString();
+    if (type == null) {
+      throw new PoisonMessageException("no event type: neither the AMQP type nor event_type");
+    }
+    if (!EventType.PAYMENT_CONFIRMED.wireName().equals(type)) {
       log.info(
           "notifications: event {} is a {}, not a PaymentConfirmed; nothing to tell",
           message.eventId(),
-          message.eventType());
+          type);
       return;
     }
     if (message.payloadVersion() != PaymentConfirmed.VERSION) {

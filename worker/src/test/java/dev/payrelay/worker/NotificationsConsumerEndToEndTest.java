@@ -76,6 +76,9 @@ class NotificationsConsumerEndToEndTest {
       publish(confirmed.getEventId(), 1, confirmed.getPayload());
     }
     await().atMost(WAIT).until(() -> duplicates() >= 5);
+    // A copy without the AMQP type is read by its event_type header: a duplicate, not a no-op.
+    publishWithoutType(confirmed.getEventId(), confirmed.getPayload());
+    await().atMost(WAIT).until(() -> duplicates() >= 6);
     assertThat(notifications(paymentId)).isEqualTo(1);
     assertThat(
             dsl.select(NOTIFICATION.EVENT_ID, NOTIFICATION.TEMPLATE)
@@ -171,6 +174,23 @@ class NotificationsConsumerEndToEndTest {
   private static long quarantineDepth() throws Exception {
     try (Channel ch = payrelay.amqpChannel()) {
       return ch.messageCount(queues.quarantine());
+    }
+  }
+
+  private static void publishWithoutType(String eventId, String body) throws Exception {
+    try (Channel ch = payrelay.amqpChannel()) {
+      ch.confirmSelect();
+      ch.basicPublish(
+          payrelay.config.amqp().exchange(),
+          "payment.confirmed",
+          true,
+          new AMQP.BasicProperties.Builder()
+              .messageId(eventId)
+              .deliveryMode(2)
+              .headers(Map.of("payload_version", 1, "event_type", "PaymentConfirmed"))
+              .build(),
+          body.getBytes(StandardCharsets.UTF_8));
+      ch.waitForConfirmsOrDie(5_000);
     }
   }
 

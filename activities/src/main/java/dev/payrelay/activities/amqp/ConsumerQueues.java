@@ -20,8 +20,18 @@ public record ConsumerQueues(String prefix, String consumer) {
   /** The prefix of {@link #ConsumerQueues(String)}. */
   public static final String DEFAULT_PREFIX = "payrelay";
 
-  /** The direct exchange every dead-lettered message goes through, routed by queue name. */
-  public static final String DEAD_LETTER_EXCHANGE = "payrelay.dead-letter";
+  /**
+   * The direct exchange every dead-lettered message goes through, routed by queue name; its
+   * alternate exchange is {@link #UNROUTABLE_DEAD_LETTERS}'s.
+   */
+  public static final String DEAD_LETTER_EXCHANGE = "payrelay.dlx";
+
+  /**
+   * The queue (and the fanout exchange of the same name, the dead-letter exchange's {@code
+   * alternate-exchange}) that keeps dead letters whose target queue did not exist at that moment,
+   * e.g. a delayed retry expiring while an operator deleted the work queue: parked, never dropped.
+   */
+  public static final String UNROUTABLE_DEAD_LETTERS = "payrelay.dlx.unroutable";
 
   /** Validates. */
   public ConsumerQueues {

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>the events exchange (durable topic) and {@link ConsumerQueues#DEAD_LETTER_EXCHANGE}
- *       (durable direct);
+ *       (durable direct) with its alternate exchange and queue {@link
+ *       ConsumerQueues#UNROUTABLE_DEAD_LETTERS}, where a dead letter whose target queue is missing
+ *       is parked instead of dropped;
  *   <li>the work queue: quorum, bound to the events exchange by each pattern; {@code
  *       x-delivery-limit} from the settings, then dead-lettered to the quarantine queue;
  *   <li>one delay queue per retry delay: quorum, no consumer; a message published there with a
@@ -54,7 +56,16 @@ public final class ConsumerTopology {
     try (Channel channel = connection.createChannel()) {
       channel.exchangeDeclare(exchange, BuiltinExchangeType.TOPIC, true, false, null);
       channel.exchangeDeclare(
-          ConsumerQueues.DEAD_LETTER_EXCHANGE, BuiltinExchangeType.DIRECT, true, false, null);
+          ConsumerQueues.UNROUTABLE_DEAD_LETTERS, BuiltinExchangeType.FANOUT, true, false, null);
+      channel.queueDeclare(ConsumerQueues.UNROUTABLE_DEAD_LETTERS, true, false, false, quorum());
+      channel.queueBind(
+          ConsumerQueues.UNROUTABLE_DEAD_LETTERS, ConsumerQueues.UNROUTABLE_DEAD_LETTERS, "");
+      channel.exchangeDeclare(
+          ConsumerQueues.DEAD_LETTER_EXCHANGE,
+          BuiltinExchangeType.DIRECT,
+          true,
+          false,
+          Map.of("alternate-exchange", ConsumerQueues.UNROUTABLE_DEAD_LETTERS));
 
       channel.queueDeclare(queues.quarantine(), true, false, false, quorum());
       channel.queueBind(

@@ -49,8 +49,9 @@ import org.slf4j.MDC;
  *       message_id, sha256(body))} first, then the handler's change; commit.
  *   <li>Processed, or an already-committed duplicate (same hash): {@code basic.ack}, only now.
  *   <li>A reused id with another payload ({@link QuarantineReason#CONFLICT}), a {@link
- *       PoisonMessageException}, no {@code message_id}: republished to the quarantine queue with
- *       the reason in headers, then acked.
+ *       PoisonMessageException} or content the database refuses ({@link
+ *       DatabaseErrors#isDataError}), no {@code message_id}: republished to the quarantine queue
+ *       with the reason in headers, then acked.
  *   <li>Any other failure (deadlock, lock wait timeout, lost database connection, a bug):
  *       republished to the delay queue of its attempt with a jittered per-message {@code
  *       expiration}; when it expires the broker dead-letters it back to the work queue. After the
@@ -59,8 +60,10 @@ import org.slf4j.MDC;
  * </ol>
  *
  * Every republish waits for its publisher confirm before the ack, so a message is always in at
- * least one queue. When the republish itself fails (broker trouble), the delivery is nacked with
- * requeue after a one-second pause; the work queue's {@code x-delivery-limit} bounds that too.
+ * least one queue. When the republish itself fails (broker trouble, a queue deleted: the topology
+ * is declared again at once), or the kit itself fails, the delivery is nacked with requeue after a
+ * one-second pause; the work queue's {@code x-delivery-limit} bounds that too. A consumer the
+ * broker cancels (its queue deleted) counts as disconnected and is started again.
  *
  * <p>The connection is the consumer's own, without the client's automatic recovery: when it or a
  * channel closes, a supervisor opens a new connection and new channels (at most once a second),
@@ -123,6 +126,7 @@ public final class InboxConsumer implements AutoCloseable {
   private final Counter channelErrors;
   private volatile Connection connection;
   private volatile List<Channel> channels = List.of();
+  private volatile List<Delivered> consumers = List.of();
   private volatile boolean closed;
   private volatile String lastFailure;
   private volatile Instant depthCheckedAt = Instant.EPOCH;
@@ -208,7 +212,8 @@ public final class InboxConsumer implements AutoCloseable {
     return current != null
         && current.isOpen()
         && !channels.isEmpty()
-        && channels.stream().allMatch(Channel::isOpen);
+        && channels.stream().allMatch(Channel::isOpen)
+        && consumers.stream().noneMatch(c -> c.cancelled);
   }
 
   /** The consumer's settings. */
@@ -290,27 +295,33 @@ public final class InboxConsumer implements AutoCloseable {
       if (old != null) {
         old.abort(amqp.confirmTimeoutMillis());
         log.warn(
-            "consumer {}: AMQP connection or channel closed ({}); reconnecting",
+            "consumer {}: AMQP connection or channel closed, or consumer cancelled ({});"
+                + " reconnecting",
             settings.name(),
-            old.getCloseReason() == null ? "a channel closed" : old.getCloseReason().getMessage());
+            old.getCloseReason() == null
+                ? "the connection was open"
+                : old.getCloseReason().getMessage());
         connection = null;
         channels = List.of();
+        consumers = List.of();
       }
       Connection fresh = null;
       try {
         fresh = factory.newConnection(dispatch, amqp.connectionName() + "-" + settings.name());
         topology.declare(fresh);
         List<Channel> opened = new ArrayList<>();
+        List<Delivered> started = new ArrayList<>();
         for (int i = 0; i < settings.concurrency(); i++) {
           Channel channel = fresh.createChannel();
           channel.basicQos(settings.prefetch());
-          ConfirmingChannel republisher = new ConfirmingChannel(channel);
-          channel.basicConsume(
-              queues.work(), false, tagOf(channel), new Delivered(channel, republisher));
+          Delivered consumer = new Delivered(channel, new ConfirmingChannel(channel));
+          channel.basicConsume(queues.work(), false, tagOf(channel), consumer);
           opened.add(channel);
+          started.add(consumer);
         }
         connection = fresh;
         channels = List.copyOf(opened);
+        consumers = List.copyOf(started);
         lastFailure = null;
         log.info(
             "consumer {} consuming {} (bound by {}) on {} channel(s), prefetch {} each",
@@ -381,6 +392,7 @@ public final class InboxConsumer implements AutoCloseable {
 
   private final class Delivered extends DefaultConsumer {
     private final ConfirmingChannel republisher;
+    private volatile boolean cancelled;
 
     Delivered(Channel channel, ConfirmingChannel republisher) {
       super(channel);
@@ -398,7 +410,10 @@ public final class InboxConsumer implements AutoCloseable {
       try {
         outcome = handle(getChannel(), republisher, envelope, properties, body);
       } catch (RuntimeException e) {
-        log.error("consumer {}: delivery left unacked after an error", settings.name(), e);
+        // A fault of the kit itself: give the delivery back (bounded by x-delivery-limit, then
+        // quarantined by the broker) rather than hold its prefetch slot for good.
+        log.error("consumer {}: handling failed; requeueing the delivery", settings.name(), e);
+        requeueAfterPause(getChannel(), envelope);
       } finally {
         inFlight.remove(key);
         MDC.remove("eventId");
@@ -408,6 +423,20 @@ public final class InboxConsumer implements AutoCloseable {
             .register(metrics)
             .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       }
+    }
+
+    /**
+     * The broker cancelled this consumer (its queue was deleted, or a quorum queue lost its
+     * leader): the channel stays open but delivers nothing, so the supervisor must start over.
+     */
+    @Override
+    public void handleCancel(String consumerTag) {
+      cancelled = true;
+      log.warn(
+          "consumer {}: the broker cancelled {} (queue {} deleted?); consuming again",
+          settings.name(),
+          consumerTag,
+          queues.work());
     }
 
     @Override
@@ -431,7 +460,8 @@ public final class InboxConsumer implements AutoCloseable {
     Map<String, Object> headers =
         properties.getHeaders() == null ? Map.of() : properties.getHeaders();
     String eventId = properties.getMessageId();
-    int attempt = intHeader(headers, ATTEMPT_HEADER, 1);
+    // A foreign or garbled header must not pick a delay queue that does not exist.
+    int attempt = Math.max(1, intHeader(headers, ATTEMPT_HEADER, 1));
     if (eventId == null || eventId.isBlank() || eventId.length() > 64) {
       return quarantine(
           channel,
@@ -474,6 +504,17 @@ public final class InboxConsumer implements AutoCloseable {
           QuarantineReason.POISON,
           e.getMessage());
     } catch (RuntimeException e) {
+      if (DatabaseErrors.isDataError(e)) {
+        // The content breaks the schema (too long, out of range): no retry can fix that.
+        return quarantine(
+            channel,
+            republisher,
+            envelope,
+            properties,
+            body,
+            QuarantineReason.POISON,
+            "the database refused the content: " + e.getMessage());
+      }
       return retryOrQuarantine(channel, republisher, envelope, properties, body, attempt, e);
     }
     switch (outcome.kind()) {
@@ -590,6 +631,12 @@ public final class InboxConsumer implements AutoCloseable {
       return true;
     } catch (PublishException e) {
       log.warn("consumer {}: republish to {} failed: {}", settings.name(), queue, e.getMessage());
+      // A queue deleted at runtime returns the message (UNROUTABLE): declare it again now, not at
+      // the next 15 s pass, so the requeued delivery finds it.
+      Connection current = connection;
+      if (current != null && current.isOpen()) {
+        redeclare();
+      }
       return false;
     }
   }

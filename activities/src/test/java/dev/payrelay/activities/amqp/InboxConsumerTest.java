@@ -257,6 +257,93 @@ class InboxConsumerTest {
     assertThat(rabbit.messageCount(settings.queues().work())).isZero();
   }
 
+  @Test
+  void aDelayedRetryExpiringWhileItsWorkQueueIsDeleted_isParked_notDropped() throws Exception {
+    ConsumerSettings settings = settings("parked", List.of(Duration.ofMillis(100)));
+    new ConsumerTopology(exchange, settings).declare(rabbit.admin());
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.queueDelete(settings.queues().work());
+    }
+    String eventId = UUID.randomUUID().toString();
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.confirmSelect();
+      channel.basicPublish(
+          "",
+          settings.queues().retry(1),
+          true,
+          new AMQP.BasicProperties.Builder()
+              .messageId(eventId)
+              .deliveryMode(2)
+              .expiration("50")
+              .build(),
+          body("buyer-x", "pay-parked"));
+      channel.waitForConfirmsOrDie(5_000);
+    }
+
+    Map<String, GetResponse> parked = new ConcurrentHashMap<>();
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              parked.putAll(drain(ConsumerQueues.UNROUTABLE_DEAD_LETTERS));
+              return parked.containsKey(eventId);
+            });
+    assertThat(new String(parked.get(eventId).getBody(), StandardCharsets.UTF_8))
+        .isEqualTo("buyer-x|pay-parked");
+  }
+
+  @Test
+  void aWorkQueueDeletedAtRuntime_isDeclaredAgain_andConsumedAgain() throws Exception {
+    ConsumerSettings settings = settings("deleted", List.of(Duration.ofMillis(200)));
+    MeterRegistry metrics = new SimpleMeterRegistry();
+    InboxConsumer consumer = start(settings, metrics);
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.queueDelete(settings.queues().work());
+    }
+    // The broker cancels the consumers: no longer connected, so the supervisor starts over.
+    await().atMost(WAIT).until(() -> !consumer.isConnected());
+    await().atMost(WAIT).until(consumer::isConnected);
+
+    publishToWork(settings, UUID.randomUUID().toString(), body("buyer-z", "pay-again"), Map.of());
+    await().atMost(WAIT).until(() -> notifications("pay-again") == 1);
+  }
+
+  @Test
+  void aForeignAttemptHeaderBelowOne_isRetriedFromTheFirstDelay_notAKitFault() throws Exception {
+    ConsumerSettings settings = settings("attempt", List.of(Duration.ofMillis(100)));
+    MeterRegistry metrics = new SimpleMeterRegistry();
+    start(settings, metrics);
+    String eventId = UUID.randomUUID().toString();
+    transientFailures.put(eventId, new AtomicInteger(1));
+
+    publishToWork(
+        settings, eventId, body("buyer-a", "pay-attempt"), Map.of(InboxConsumer.ATTEMPT_HEADER, 0));
+
+    await().atMost(WAIT).until(() -> notifications("pay-attempt") == 1);
+    assertThat(outcomes(metrics, "retried")).isEqualTo(1);
+    assertThat(outcomes(metrics, "requeued")).isZero();
+  }
+
+  @Test
+  void contentTheDatabaseRefuses_isQuarantinedAtOnce_notRetried() throws Exception {
+    ConsumerSettings settings =
+        settings("data", List.of(Duration.ofMillis(100), Duration.ofMillis(100)));
+    MeterRegistry metrics = new SimpleMeterRegistry();
+    start(settings, metrics);
+    String eventId = UUID.randomUUID().toString();
+
+    // user_id is VARCHAR(128): "data too long" (SQLSTATE 22001) fails however often it is tried.
+    publishToWork(settings, eventId, body("u".repeat(200), "pay-too-long"), Map.of());
+
+    await().atMost(WAIT).until(() -> rabbit.messageCount(settings.queues().quarantine()) == 1);
+    assertThat(calls.get(eventId)).hasSize(1);
+    GetResponse parked = rabbit.get(settings.queues().quarantine());
+    assertThat(parked.getProps().getHeaders().get(InboxConsumer.REASON_HEADER).toString())
+        .isEqualTo("POISON");
+    assertThat(parked.getProps().getHeaders().get(InboxConsumer.DETAIL_HEADER).toString())
+        .contains("the database refused the content");
+  }
+
   private ConsumerSettings settings(String test, List<Duration> delays) {
     String name = "kit-" + test + "-" + rabbit.suffix();
     ConsumerSettings settings =
