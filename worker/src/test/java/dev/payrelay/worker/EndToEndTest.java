@@ -161,6 +161,36 @@ class EndToEndTest {
   }
 
   @Test
+  void signedRefundedOrUnknownStatus_isAcknowledgedAsStale_andRecorded_notRefusedAsMalformed()
+      throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "course-s");
+    for (String status : List.of("REFUNDED", "SOMETHING_NEW")) {
+      PayrelayHarness.SignedCallback cb =
+          payrelay.signedCallback(
+              new SandboxNotification(
+                  "ntf_" + status + "_" + paymentId,
+                  payrelay.config.sandbox().merchantId(),
+                  paymentId,
+                  "sbx_" + status + "_" + paymentId,
+                  "10.50",
+                  "USD",
+                  status,
+                  Instant.now()));
+      HttpResponse<String> r = payrelay.postWebhook(cb.raw(), cb.headers());
+      assertThat(r.statusCode()).as(status + ": " + r.body()).isEqualTo(200);
+    }
+    assertThat(
+            dsl.fetchCount(
+                WEBHOOK_INBOX,
+                WEBHOOK_INBOX
+                    .PAYMENT_ID
+                    .eq(paymentId)
+                    .and(WEBHOOK_INBOX.OUTCOME.eq("STALE_STATUS"))))
+        .isEqualTo(2);
+    assertThat(status(paymentId)).isEqualTo("PENDING");
+  }
+
+  @Test
   void amountOneMinorUnitShort_staysPending_withOneException_andNoEvent() throws Exception {
     assertMismatch(1050, "USD", Map.of("amount", "10.49"), "AMOUNT_MISMATCH");
   }

@@ -17,8 +17,13 @@ import java.util.regex.Pattern;
  */
 final class SandboxNotificationParser {
 
-  /** The statuses a sandbox notification may carry; NOT_FOUND only ever answers a query. */
-  private static final Set<String> NOTIFIED_STATUSES = Set.of("PAID", "PENDING", "CLOSED");
+  /**
+   * The statuses the sandbox protocol documents for a notification; NOT_FOUND only ever answers a
+   * query. Any other value is {@link ChannelPaymentStatus#UNKNOWN}: recorded and acknowledged (a
+   * channel may add statuses), never a reason to refuse a correctly signed callback.
+   */
+  private static final Set<String> NOTIFIED_STATUSES =
+      Set.of("PAID", "PENDING", "CLOSED", "REFUNDED", "DISPUTED");
 
   private final SandboxJson json;
 
@@ -31,8 +36,8 @@ final class SandboxNotificationParser {
    *
    * @throws CallbackRejectedException with {@link Reason#MALFORMED} naming the first bad field: not
    *     a JSON object, a missing or blank field, an amount {@link Money#parse} refuses (e.g. more
-   *     decimals than the currency's ISO 4217 exponent), an unknown status, or a {@code paid_at}
-   *     that is not ISO-8601 with an offset
+   *     decimals than the currency's ISO 4217 exponent), or a {@code paid_at} that is not ISO-8601
+   *     with an offset; a status it does not know parses as {@link ChannelPaymentStatus#UNKNOWN}
    */
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
 
@@ -75,10 +80,9 @@ final class SandboxNotificationParser {
   }
 
   private static ChannelPaymentStatus status(String text) {
-    if (!NOTIFIED_STATUSES.contains(text)) {
-      throw new IllegalArgumentException("unknown status " + text);
-    }
-    return ChannelPaymentStatus.valueOf(text);
+    return NOTIFIED_STATUSES.contains(text)
+        ? ChannelPaymentStatus.valueOf(text)
+        : ChannelPaymentStatus.UNKNOWN;
   }
 
   private static void checkPaidAt(JsonNode node) {

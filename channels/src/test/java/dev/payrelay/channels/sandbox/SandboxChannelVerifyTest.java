@@ -78,9 +78,18 @@ class SandboxChannelVerifyTest {
   }
 
   @Test
-  void unknownStatusOrCurrency_isMalformed() {
-    assertThat(reasonFor(signed(notification("10.50", "USD", "REFUNDED"))))
-        .isEqualTo(Reason.MALFORMED);
+  void documentedMoneyMovingStatuses_parse_andAnUnknownStatusIsUnknown_notARejection()
+      throws Exception {
+    assertThat(channel.verifyCallback(signed(notification("10.50", "USD", "REFUNDED"))).status())
+        .isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(channel.verifyCallback(signed(notification("10.50", "USD", "DISPUTED"))).status())
+        .isEqualTo(ChannelPaymentStatus.DISPUTED);
+    assertThat(channel.verifyCallback(signed(notification("10.50", "USD", "REVERSED"))).status())
+        .isEqualTo(ChannelPaymentStatus.UNKNOWN);
+  }
+
+  @Test
+  void unknownCurrency_isMalformed() {
     assertThat(reasonFor(signed(notification("10.50", "ZZZ", "PAID")))).isEqualTo(Reason.MALFORMED);
   }
 
