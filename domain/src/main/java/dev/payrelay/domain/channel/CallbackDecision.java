@@ -19,11 +19,18 @@ public final class CallbackDecision {
    * @param callback the verified callback
    * @return the outcome; {@link CallbackOutcome#CONFIRMED} only when the payment may be confirmed
    *     ({@link PaymentTransition#CONFIRM}: PENDING) and merchant, amount (minor units) and
-   *     currency all match
+   *     currency all match. Without a payment of ours: {@link CallbackOutcome#STALE_STATUS}
+   *     (acknowledged) when the callback names no payment id or reports {@link
+   *     ChannelPaymentStatus#UNKNOWN}, since no retry can make it about a payment of ours (e.g. a
+   *     Stripe {@code customer.created} event, an Alipay {@code notify_type} other than {@code
+   *     trade_status_sync}); otherwise {@link CallbackOutcome#UNKNOWN_PAYMENT}, which the channel
+   *     retries because the payment may not be committed yet
    */
   public static CallbackOutcome decide(PaymentSnapshot ours, VerifiedCallback callback) {
     if (ours == null) {
-      return CallbackOutcome.UNKNOWN_PAYMENT;
+      return callback.paymentId() == null || callback.status() == ChannelPaymentStatus.UNKNOWN
+          ? CallbackOutcome.STALE_STATUS
+          : CallbackOutcome.UNKNOWN_PAYMENT;
     }
     if (!ours.merchantId().equals(callback.merchantId())) {
       return CallbackOutcome.MERCHANT_MISMATCH;

@@ -139,6 +139,8 @@ class CallbackDecisionTest {
         // No payment of ours: nothing else matters.
         row(NONE, null, SAME, EQUAL, SAME, CB_PAID, TXN, UNKNOWN_PAYMENT),
         row(NONE, null, OTHER, MORE, OTHER, CB_CLOSED, OTHER_TXN, UNKNOWN_PAYMENT),
+        // ... unless the channel's status is one no retry can turn into ours: acknowledged.
+        row(NONE, null, SAME, EQUAL, SAME, ChannelPaymentStatus.UNKNOWN, TXN, STALE_STATUS),
         // Merchant differs: wins over status, txn, currency and amount.
         row(PENDING, null, OTHER, EQUAL, SAME, CB_PAID, TXN, MERCHANT_MISMATCH),
         row(PENDING, null, OTHER, SHORT, OTHER, CB_PAID, TXN, MERCHANT_MISMATCH),
@@ -182,6 +184,19 @@ class CallbackDecisionTest {
   @MethodSource("table")
   void decide_givesTheTableOutcome(Row row, CallbackOutcome expected) {
     assertThat(CallbackDecision.decide(row.snapshot(), row.callback())).isEqualTo(expected);
+  }
+
+  @Test
+  void decide_callbackNamingNoPaymentAtAll_isAcknowledgedAsStale_notRetried() {
+    VerifiedCallback aboutAnotherObject =
+        new VerifiedCallback("evt_1", MERCHANT, null, null, null, ChannelPaymentStatus.UNKNOWN);
+    VerifiedCallback paidIntentWithoutOurId =
+        new VerifiedCallback(
+            "evt_2", MERCHANT, null, "pi_1", Money.ofMinor(DUE_MINOR, CURRENCY), CB_PAID);
+
+    assertThat(CallbackDecision.decide(null, aboutAnotherObject)).isEqualTo(STALE_STATUS);
+    assertThat(CallbackDecision.decide(null, paidIntentWithoutOurId)).isEqualTo(STALE_STATUS);
+    assertThat(STALE_STATUS.acknowledged()).isTrue();
   }
 
   @Test
@@ -233,7 +248,7 @@ class CallbackDecisionTest {
   /** The intended precedence, written independently of the production code's structure. */
   private static CallbackOutcome byPrecedence(Row row) {
     if (row.ours() == null) {
-      return UNKNOWN_PAYMENT;
+      return row.callbackStatus() == ChannelPaymentStatus.UNKNOWN ? STALE_STATUS : UNKNOWN_PAYMENT;
     }
     if (!row.merchantMatches()) {
       return MERCHANT_MISMATCH;
