@@ -157,14 +157,17 @@ public final class WebhookService {
               null,
               null));
     }
-    if (!isJson(headers)) {
+    if (!hasMediaType(headers, channel.get().callbackMediaType())) {
       return reject(
           inboxId,
           channelName,
           new InboxCompletion(
               null,
               "UNSUPPORTED_MEDIA_TYPE",
-              "Content-Type must be application/json, was " + contentType(headers),
+              "Content-Type must be "
+                  + channel.get().callbackMediaType()
+                  + ", was "
+                  + contentType(headers),
               415,
               null,
               null));
@@ -284,14 +287,15 @@ public final class WebhookService {
     return channels.find(channel).isPresent() ? channel : "unknown";
   }
 
-  /** Channels notify with JSON (RFC 8259); parameters such as charset are allowed. */
-  private static boolean isJson(Map<String, String> headers) {
+  /**
+   * Whether {@code Content-Type} is the channel's {@link PaymentChannel#callbackMediaType()};
+   * parameters such as charset are allowed (RFC 9110 section 8.3.1: type and subtype are
+   * case-insensitive).
+   */
+  private static boolean hasMediaType(Map<String, String> headers, String mediaType) {
     String type = contentType(headers);
     return type != null
-        && type.toLowerCase(java.util.Locale.ROOT)
-            .split(";", 2)[0]
-            .trim()
-            .equals("application/json");
+        && type.toLowerCase(java.util.Locale.ROOT).split(";", 2)[0].trim().equals(mediaType);
   }
 
   private static String contentType(Map<String, String> headers) {

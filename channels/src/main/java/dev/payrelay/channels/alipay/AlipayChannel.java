@@ -85,6 +85,15 @@ public final class AlipayChannel implements PaymentChannel {
   }
 
   /**
+   * {@code application/x-www-form-urlencoded}: Alipay posts notifications as a form whose {@code
+   * charset} field (not a header parameter) names the body's encoding, UTF-8 or GBK.
+   */
+  @Override
+  public String callbackMediaType() {
+    return "application/x-www-form-urlencoded";
+  }
+
+  /**
    * {@code alipay.trade.precreate} (当面付 QR order): {@code out_trade_no} = payment id, {@code
    * total_amount} in yuan, {@code subject} = description, {@code time_expire} = expiresAt in
    * Beijing time, {@code notify_url}. The same order registered again with the same amount is

@@ -3,6 +3,7 @@ package dev.payrelay.channels.alipay;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.util.Map;
 
@@ -11,15 +12,30 @@ import java.util.Map;
  * {@code notify_id} → notification id, {@code app_id} → merchant id, {@code out_trade_no} → our
  * payment id, {@code trade_no} → channel transaction id, {@code total_amount} (+ currency) →
  * amount, {@code trade_status} (+ {@code refund_fee}, {@code gmt_refund}) → status by {@link
- * AlipayTradeStatus}.
+ * AlipayTradeStatus}. A notification of another {@code notify_type} (Alipay sends several kinds to
+ * the same URL) is about no payment of ours: it parses to {@link ChannelPaymentStatus#UNKNOWN} with
+ * no payment, transaction or amount, so it is recorded and acknowledged.
  */
 final class AlipayNotifyParser {
+
+  /** The {@code notify_type} of trade status notifications, the only kind about our payments. */
+  static final String TRADE_STATUS_SYNC = "trade_status_sync";
 
   /**
    * @throws CallbackRejectedException MALFORMED when a required field is missing or the amount is
    *     not a plain decimal with at most the currency's ISO 4217 exponent of decimals
    */
   VerifiedCallback parse(Map<String, String> fields) throws CallbackRejectedException {
+    String notifyType = fields.get("notify_type");
+    if (notifyType != null && !TRADE_STATUS_SYNC.equals(notifyType)) {
+      return new VerifiedCallback(
+          required(fields, "notify_id"),
+          required(fields, "app_id"),
+          null,
+          null,
+          null,
+          ChannelPaymentStatus.UNKNOWN);
+    }
     Money amount = amount(fields.get("total_amount"), fields.get("trans_currency"));
     return new VerifiedCallback(
         required(fields, "notify_id"),

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -218,6 +219,32 @@ class AlipayCallbackVerifyTest {
 
     assertThat(fx.channel.claimedPaymentId(request)).contains("pay-claim");
     assertThat(fx.channel.claimedPaymentId(request("not a form"))).isEmpty();
+  }
+
+  @Test
+  void signedNotificationOfAnotherNotifyType_isUnknownAboutNoPayment() throws Exception {
+    // A notify_type payrelay does not handle (Alipay posts several kinds to one URL); no trade
+    // fields at all.
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("notify_id", "n-other");
+    fields.put("notify_type", "fund_auth_freeze");
+    fields.put("notify_time", "2026-11-30 10:00:00");
+    fields.put("app_id", AlipayFixture.APP_ID);
+    fields.put("version", "1.0");
+
+    VerifiedCallback callback =
+        fx.channel.verifyCallback(
+            AlipayFixture.request(AlipayFixture.signedBody(fields, StandardCharsets.UTF_8)));
+
+    assertThat(callback)
+        .isEqualTo(
+            new VerifiedCallback(
+                "n-other", AlipayFixture.APP_ID, null, null, null, ChannelPaymentStatus.UNKNOWN));
+  }
+
+  @Test
+  void callbackMediaType_isTheFormEncoding() {
+    assertThat(fx.channel.callbackMediaType()).isEqualTo("application/x-www-form-urlencoded");
   }
 
   @Test

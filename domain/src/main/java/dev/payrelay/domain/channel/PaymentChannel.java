@@ -37,6 +37,17 @@ public interface PaymentChannel {
   }
 
   /**
+   * The media type this channel's callbacks carry in {@code Content-Type} (type/subtype, lower
+   * case, without parameters such as charset); a callback with another is refused with 415 before
+   * verification.
+   *
+   * @return by default {@code application/json} (RFC 8259), what the sandbox and Stripe send
+   */
+  default String callbackMediaType() {
+    return "application/json";
+  }
+
+  /**
    * Registers a payment attempt with the channel so the buyer can pay it. Idempotent per {@code
    * paymentId}: registering the same payment again returns the same registration.
    *
