@@ -151,7 +151,8 @@ public final class ApiRuntime {
 
   /**
    * Every channel's merchant accounts: the sandbox's default account and its tenant accounts, each
-   * with an adapter holding its own secret.
+   * with an adapter holding its own secret, then the default accounts of Stripe and Alipay when
+   * active ({@link ChannelAdapters}).
    */
   static ChannelRegistry channelRegistry(PayrelayConfig config) {
     List<ChannelAccount> accounts = new ArrayList<>();
@@ -162,6 +163,7 @@ public final class ApiRuntime {
           new ChannelAccount(
               a.merchantId(), a.tenants(), sandboxChannel(config, a.merchantId(), a.secret())));
     }
+    accounts.addAll(ChannelAdapters.defaultAccounts(config));
     return ChannelRegistry.of(accounts);
   }
 

@@ -38,6 +38,7 @@ public final class DevStack implements AutoCloseable {
   private final Services workerServices;
   private final TemporalConnection temporal;
   private final SandboxSimulator sandbox;
+  private final ChannelSimulators simulators;
   private final WorkerRuntime worker;
   private final ApiServer api;
 
@@ -46,12 +47,14 @@ public final class DevStack implements AutoCloseable {
       Services workerServices,
       TemporalConnection temporal,
       SandboxSimulator sandbox,
+      ChannelSimulators simulators,
       WorkerRuntime worker,
       ApiServer api) {
     this.services = services;
     this.workerServices = workerServices;
     this.temporal = temporal;
     this.sandbox = sandbox;
+    this.simulators = simulators;
     this.worker = worker;
     this.api = api;
   }
@@ -62,8 +65,11 @@ public final class DevStack implements AutoCloseable {
    * @throws IllegalStateException if MySQL/MariaDB or RabbitMQ is not reachable (one line saying
    *     how to start it)
    */
-  public static DevStack start(PayrelayConfig config, PrintStream out) {
-    Preflight.check(config);
+  public static DevStack start(PayrelayConfig configured, PrintStream out) {
+    Preflight.check(configured);
+    // Stripe and Alipay without credentials: simulators, and the configuration pointing at them.
+    ChannelSimulators simulators = ChannelSimulators.start(configured);
+    PayrelayConfig config = simulators.config();
     Database.createIfMissing(config.database());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Services workerServices = Services.open(config.workerDatabase(), metrics, config.crashPoints());
@@ -87,6 +93,7 @@ public final class DevStack implements AutoCloseable {
     printTemporal(config.temporal(), temporal.kind(), out);
     SandboxSimulator sandbox = startSandbox(config);
     out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), merchants(config.sandbox()));
+    printChannels(config, simulators, out);
     WorkerRuntime worker =
         WorkerRuntime.start(
             config,
@@ -128,7 +135,7 @@ public final class DevStack implements AutoCloseable {
     if (config.access().adminPort() != null) {
       out.printf("admin api  http://%s:%d%n", config.access().adminHost(), api.adminPort());
     }
-    return new DevStack(services, workerServices, temporal, sandbox, worker, api);
+    return new DevStack(services, workerServices, temporal, sandbox, simulators, worker, api);
   }
 
   /**
@@ -209,6 +216,31 @@ public final class DevStack implements AutoCloseable {
     return sandbox;
   }
 
+  /** The Stripe and Alipay simulators dev started, and the configuration pointing at them. */
+  public ChannelSimulators simulators() {
+    return simulators;
+  }
+
+  private static void printChannels(
+      PayrelayConfig config, ChannelSimulators simulators, PrintStream out) {
+    if (config.stripe().active()) {
+      out.printf(
+          "stripe     %s (account %s%s; webhook %s)%n",
+          config.stripe().apiBase(),
+          config.stripe().accountId(),
+          simulators.stripe().isPresent() ? ", simulator" : "",
+          config.api().webhookUrl("stripe"));
+    }
+    if (config.alipay().active()) {
+      out.printf(
+          "alipay     %s (app %s%s; webhook %s)%n",
+          config.alipay().gatewayUrl(),
+          config.alipay().appId(),
+          simulators.alipay().isPresent() ? ", simulator" : "",
+          config.api().webhookUrl("alipay"));
+    }
+  }
+
   /** The worker role (Temporal workers, dispatcher, daily reconciliation trigger). */
   public WorkerRuntime worker() {
     return worker;
@@ -268,6 +300,7 @@ public final class DevStack implements AutoCloseable {
   public void close() {
     api.close();
     sandbox.close();
+    simulators.close();
     worker.close();
     temporal.close();
     services.close();

@@ -43,6 +43,8 @@ import java.util.Map;
  * @param operations the worker's metrics and health listener, the log format: {@link
  *     OperationsSettings}
  * @param consumers the worker's event consumers on the consumer kit: {@link ConsumersSettings}
+ * @param stripe the Stripe channel ({@code PAYRELAY_STRIPE_*}): {@link StripeSettings}
+ * @param alipay the Alipay channel ({@code PAYRELAY_ALIPAY_*}): {@link AlipaySettings}
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -57,7 +59,9 @@ public record PayrelayConfig(
     AccessSettings access,
     Profile profile,
     OperationsSettings operations,
-    ConsumersSettings consumers) {
+    ConsumersSettings consumers,
+    StripeSettings stripe,
+    AlipaySettings alipay) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -80,7 +84,49 @@ public record PayrelayConfig(
         access,
         profile,
         operations,
-        consumers);
+        consumers,
+        stripe,
+        alipay);
+  }
+
+  /** The same configuration with other Stripe settings (dev's simulator). */
+  public PayrelayConfig withStripe(StripeSettings settings) {
+    return new PayrelayConfig(
+        database,
+        sizing,
+        amqp,
+        temporal,
+        api,
+        sandbox,
+        dispatcher,
+        outbox,
+        crashPoints,
+        access,
+        profile,
+        operations,
+        consumers,
+        settings,
+        alipay);
+  }
+
+  /** The same configuration with other Alipay settings (dev's simulator). */
+  public PayrelayConfig withAlipay(AlipaySettings settings) {
+    return new PayrelayConfig(
+        database,
+        sizing,
+        amqp,
+        temporal,
+        api,
+        sandbox,
+        dispatcher,
+        outbox,
+        crashPoints,
+        access,
+        profile,
+        operations,
+        consumers,
+        stripe,
+        settings);
   }
 
   /** Whether the long-running roles run in production mode: see {@link Profile}. */
@@ -381,6 +427,7 @@ public record PayrelayConfig(
     // The local dev server's UI, and so the codec endpoint's default CORS origins.
     int uiPort = e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233);
     Duration outboxRetention = Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7));
+    URI publicUrl = URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort));
     return new PayrelayConfig(
         new DatabaseConfig(
             e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
@@ -416,7 +463,7 @@ public record PayrelayConfig(
         new ApiSettings(
             apiHost,
             apiPort,
-            URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort)),
+            publicUrl,
             Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
         sandbox(e, sandboxPort),
@@ -436,7 +483,9 @@ public record PayrelayConfig(
         access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
         Profile.parse(e.text("PAYRELAY_PROFILE", null)),
         OperationsSettings.fromEnv(env),
-        ConsumersSettings.fromEnv(env, outboxRetention));
+        ConsumersSettings.fromEnv(env, outboxRetention),
+        StripeSettings.fromEnv(env, publicUrl),
+        AlipaySettings.fromEnv(env));
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {

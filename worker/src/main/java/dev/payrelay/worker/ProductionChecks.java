@@ -73,6 +73,8 @@ public final class ProductionChecks {
       channelSecret(account.secretSource(), account.secret()).ifPresent(refusals::add);
     }
     sharedChannelSecret(config.sandbox()).ifPresent(refusals::add);
+    refusals.addAll(config.stripe().productionRefusals());
+    refusals.addAll(config.alipay().productionRefusals());
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;

@@ -129,7 +129,9 @@ public final class WorkerRuntime implements AutoCloseable {
             java.time.Clock.systemUTC(),
             amqp.queues(),
             ownConsumers);
-    List<PaymentChannel> channels = List.of(ApiRuntime.sandboxChannel(config));
+    List<PaymentChannel> channels = new java.util.ArrayList<>();
+    channels.add(ApiRuntime.sandboxChannel(config));
+    channels.addAll(ChannelAdapters.adapters(config));
     WorkerFactory factory =
         WorkerFactory.newInstance(
             temporal.client(),

@@ -11,6 +11,7 @@ import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
+import dev.payrelay.sql.generated.Tables;
 import dev.payrelay.sql.testing.TestDatabase;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.ReconciliationWorkflow;
@@ -115,13 +116,35 @@ final class PayrelayHarness implements AutoCloseable {
   /** Creates a sandbox payment of {@code tenantId}; returns its id. */
   String createPayment(String tenantId, long amountMinor, String currency, String... courses)
       throws Exception {
+    return createPaymentAt(
+            "sandbox", tenantId, "o-" + UUID.randomUUID(), amountMinor, currency, courses)
+        .path("payment")
+        .path("paymentId")
+        .asText();
+  }
+
+  /**
+   * Creates a payment of {@code tenantId} for {@code orderId} at {@code channel} through {@code
+   * POST /v1/payments}.
+   *
+   * @return the 201 answer's JSON ({@code payment}, {@code payUrl}, ...)
+   * @throws IllegalStateException for any other answer
+   */
+  JsonNode createPaymentAt(
+      String channel,
+      String tenantId,
+      String orderId,
+      long amountMinor,
+      String currency,
+      String... courses)
+      throws Exception {
     String body =
         JSON.writeValueAsString(
             Map.of(
                 "tenantId",
                 tenantId,
                 "orderId",
-                "o-" + UUID.randomUUID(),
+                orderId,
                 "userId",
                 "u-" + UUID.randomUUID().toString().substring(0, 6),
                 "amountMinor",
@@ -131,13 +154,67 @@ final class PayrelayHarness implements AutoCloseable {
                 "courseIds",
                 List.of(courses),
                 "channel",
-                "sandbox"));
+                channel));
     HttpResponse<String> r =
-        post(api("/v1/payments"), body.getBytes(), Map.of("Content-Type", "application/json"));
+        post(
+            api("/v1/payments"),
+            body.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            Map.of("Content-Type", "application/json"));
     if (r.statusCode() != 201) {
       throw new IllegalStateException("create answered " + r.statusCode() + ": " + r.body());
     }
-    return JSON.readTree(r.body()).path("payment").path("paymentId").asText();
+    return JSON.readTree(r.body());
+  }
+
+  /** {@code payment_order.status} of the payment. */
+  String status(String paymentId) {
+    return stack
+        .services()
+        .database()
+        .dsl()
+        .select(Tables.PAYMENT_ORDER.STATUS)
+        .from(Tables.PAYMENT_ORDER)
+        .where(Tables.PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchSingle()
+        .value1();
+  }
+
+  /** How many outbox events of {@code eventType} about the payment are SENT. */
+  int sent(String paymentId, String eventType) {
+    return stack
+        .services()
+        .database()
+        .dsl()
+        .fetchCount(
+            Tables.OUTBOX_EVENT,
+            Tables.OUTBOX_EVENT
+                .AGGREGATE_ID
+                .eq(paymentId)
+                .and(Tables.OUTBOX_EVENT.EVENT_TYPE.eq(eventType))
+                .and(Tables.OUTBOX_EVENT.STATUS.eq("SENT")));
+  }
+
+  /** How many entitlements the payment granted. */
+  int granted(String paymentId) {
+    return stack
+        .services()
+        .database()
+        .dsl()
+        .fetchCount(Tables.ENTITLEMENT, Tables.ENTITLEMENT.PURCHASE_ID.eq(paymentId));
+  }
+
+  /** The {@code webhook_inbox} row a webhook answer names ({@code inboxId} in the JSON errors). */
+  org.jooq.Record inboxRow(long inboxId) {
+    return stack
+        .services()
+        .database()
+        .dsl()
+        .fetchSingle(Tables.WEBHOOK_INBOX, Tables.WEBHOOK_INBOX.ID.eq(inboxId));
+  }
+
+  /** The configuration the stack runs with: Stripe and Alipay pointed at their simulators. */
+  PayrelayConfig wiredConfig() {
+    return stack.simulators().config();
   }
 
   /** The payment workflow's PaymentState search attribute, as Temporal visibility holds it now. */
@@ -204,6 +281,16 @@ final class PayrelayHarness implements AutoCloseable {
   HttpResponse<String> postWebhook(byte[] raw, Map<String, String> headers)
       throws IOException, InterruptedException {
     return post(api("/v1/webhooks/sandbox"), raw, headers);
+  }
+
+  /** POSTs {@code raw} to {@code channel}'s webhook URL, without an API key (as channels do). */
+  HttpResponse<String> postWebhook(String channel, byte[] raw, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(api("/v1/webhooks/" + channel))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(raw));
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<String> post(URI uri, byte[] body, Map<String, String> headers)

@@ -1,0 +1,143 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.channels.alipay.AlipayChannelConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Alipay channel ({@link dev.payrelay.channels.alipay.AlipayChannel}, public-key mode, RSA2):
+ * one default merchant account, our app. Per-tenant Alipay apps are not configurable.
+ *
+ * @param enabled {@code PAYRELAY_ALIPAY_ENABLED} ({@code true}/{@code false}); null when unset,
+ *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
+ *     harness) enabled on an in-process {@link dev.payrelay.channels.alipay.AlipaySimulator} with
+ *     freshly generated keys when none is
+ * @param appId {@code PAYRELAY_ALIPAY_APP_ID}: our app's {@code app_id}, the merchant id of every
+ *     Alipay payment
+ * @param appPrivateKey {@code PAYRELAY_ALIPAY_APP_PRIVATE_KEY} or the file {@code
+ *     PAYRELAY_ALIPAY_APP_PRIVATE_KEY_FILE} names: the app's RSA private key, PKCS#8 DER in Base64
+ *     without PEM armour
+ * @param alipayPublicKey {@code PAYRELAY_ALIPAY_PUBLIC_KEY} or the file {@code
+ *     PAYRELAY_ALIPAY_PUBLIC_KEY_FILE} names: Alipay's RSA public key from the app's console, X.509
+ *     DER in Base64 without PEM armour
+ * @param gatewayUrl {@code PAYRELAY_ALIPAY_GATEWAY_URL}, default {@code
+ *     https://openapi.alipay.com/gateway.do}
+ */
+public record AlipaySettings(
+    Boolean enabled, String appId, String appPrivateKey, String alipayPublicKey, URI gatewayUrl) {
+
+  /** Alipay's open platform gateway. */
+  public static final URI ALIPAY_GATEWAY = URI.create("https://openapi.alipay.com/gateway.do");
+
+  /** Reads the settings. */
+  static AlipaySettings fromEnv(Map<String, String> env) {
+    String enabled = text(env, "PAYRELAY_ALIPAY_ENABLED");
+    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_ALIPAY_ENABLED must be true or false, got: " + enabled);
+    }
+    String gateway = text(env, "PAYRELAY_ALIPAY_GATEWAY_URL");
+    return new AlipaySettings(
+        enabled == null ? null : Boolean.valueOf(enabled),
+        text(env, "PAYRELAY_ALIPAY_APP_ID"),
+        SecretSetting.read(env, "PAYRELAY_ALIPAY_APP_PRIVATE_KEY"),
+        SecretSetting.read(env, "PAYRELAY_ALIPAY_PUBLIC_KEY"),
+        gateway == null ? ALIPAY_GATEWAY : URI.create(gateway));
+  }
+
+  /** Whether any credential is set. */
+  boolean anyCredential() {
+    return appId != null || appPrivateKey != null || alipayPublicKey != null;
+  }
+
+  /** Whether the API and the worker serve Alipay: enabled, or unset with a credential set. */
+  public boolean active() {
+    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+  }
+
+  /** Whether {@code payrelay dev} plays Alipay with its simulator: not disabled, no credential. */
+  boolean simulated() {
+    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+  }
+
+  /** These settings pointed at a simulator: enabled, with its app, keys and gateway. */
+  AlipaySettings onSimulator(String app, String privateKey, String publicKey, URI gateway) {
+    return new AlipaySettings(true, app, privateKey, publicKey, gateway);
+  }
+
+  /** The settings each missing credential is read from; empty when all are set. */
+  List<String> missing() {
+    List<String> missing = new ArrayList<>();
+    if (appId == null) {
+      missing.add("PAYRELAY_ALIPAY_APP_ID");
+    }
+    if (appPrivateKey == null) {
+      missing.add("PAYRELAY_ALIPAY_APP_PRIVATE_KEY (or _FILE)");
+    }
+    if (alipayPublicKey == null) {
+      missing.add("PAYRELAY_ALIPAY_PUBLIC_KEY (or _FILE)");
+    }
+    return missing;
+  }
+
+  /**
+   * The adapter's configuration with 5 s connect and 30 s read timeouts.
+   *
+   * @param notifyUrl payrelay's webhook URL for Alipay, sent as {@code notify_url}
+   * @throws IllegalArgumentException naming the missing settings when a credential is not set
+   */
+  AlipayChannelConfig channelConfig(URI notifyUrl) {
+    if (!missing().isEmpty()) {
+      throw new IllegalArgumentException(
+          "Alipay is enabled but " + String.join(", ", missing()) + " not set");
+    }
+    return new AlipayChannelConfig(
+        gatewayUrl,
+        appId,
+        appPrivateKey,
+        alipayPublicKey,
+        notifyUrl,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(30));
+  }
+
+  /**
+   * Production mode's rules for an active Alipay channel: every credential set (production never
+   * starts a simulator), and an https gateway on a host other than loopback (the simulator serves
+   * plain http on 127.0.0.1).
+   *
+   * @return one line per broken rule, each naming its setting; empty when Alipay is not active
+   */
+  List<String> productionRefusals() {
+    List<String> refusals = new ArrayList<>();
+    if (!active()) {
+      return refusals;
+    }
+    for (String setting : missing()) {
+      refusals.add(setting + " is not set but Alipay is enabled; production runs no simulator");
+    }
+    if (ChannelUrls.isSimulatorLike(gatewayUrl)) {
+      refusals.add(
+          "PAYRELAY_ALIPAY_GATEWAY_URL "
+              + gatewayUrl
+              + " is not an https URL of a remote host (a simulator's?); use "
+              + ALIPAY_GATEWAY);
+    }
+    return refusals;
+  }
+
+  /** The private key stays out of logs. */
+  @Override
+  public String toString() {
+    return "AlipaySettings[enabled=%s, appId=%s, gatewayUrl=%s]"
+        .formatted(enabled, appId, gatewayUrl);
+  }
+
+  private static String text(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+}

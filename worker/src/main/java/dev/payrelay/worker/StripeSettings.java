@@ -1,0 +1,165 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.channels.stripe.StripeChannelConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Stripe channel ({@link dev.payrelay.channels.stripe.StripeChannel}): one default merchant
+ * account, our Stripe account. Per-tenant Stripe accounts are not configurable.
+ *
+ * @param enabled {@code PAYRELAY_STRIPE_ENABLED} ({@code true}/{@code false}); null when unset,
+ *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
+ *     harness) enabled on an in-process {@link dev.payrelay.channels.stripe.StripeSimulator} when
+ *     none is
+ * @param accountId {@code PAYRELAY_STRIPE_ACCOUNT_ID}: our account ({@code acct_...}), the merchant
+ *     id of every Stripe payment
+ * @param apiKey {@code PAYRELAY_STRIPE_API_KEY} or the file {@code PAYRELAY_STRIPE_API_KEY_FILE}
+ *     names: the secret key ({@code sk_...})
+ * @param webhookSecret {@code PAYRELAY_STRIPE_WEBHOOK_SECRET} or the file {@code
+ *     PAYRELAY_STRIPE_WEBHOOK_SECRET_FILE} names: the signing secret ({@code whsec_...}) of the
+ *     webhook endpoint {@code {PAYRELAY_PUBLIC_URL}/v1/webhooks/stripe} registered at Stripe
+ * @param apiBase {@code PAYRELAY_STRIPE_API_BASE}, default {@code https://api.stripe.com}
+ * @param payPageUrl {@code PAYRELAY_STRIPE_PAY_PAGE_URL}, default {@code
+ *     {PAYRELAY_PUBLIC_URL}/pay/stripe}: the merchant's page mounting Stripe's Payment Element,
+ *     served by the merchant's front end; payments' pay URLs point there
+ * @param statementZone {@code PAYRELAY_STRIPE_STATEMENT_ZONE}, default {@code UTC}: the account's
+ *     reporting time zone, in which a statement day runs
+ */
+public record StripeSettings(
+    Boolean enabled,
+    String accountId,
+    String apiKey,
+    String webhookSecret,
+    URI apiBase,
+    URI payPageUrl,
+    ZoneId statementZone) {
+
+  /** Stripe's API. */
+  public static final URI STRIPE_API = URI.create("https://api.stripe.com");
+
+  /** Reads the settings; {@code publicUrl} is the base of the default pay page URL. */
+  static StripeSettings fromEnv(Map<String, String> env, URI publicUrl) {
+    String enabled = text(env, "PAYRELAY_STRIPE_ENABLED");
+    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_STRIPE_ENABLED must be true or false, got: " + enabled);
+    }
+    String pay = text(env, "PAYRELAY_STRIPE_PAY_PAGE_URL");
+    String zone = text(env, "PAYRELAY_STRIPE_STATEMENT_ZONE");
+    String base = text(env, "PAYRELAY_STRIPE_API_BASE");
+    return new StripeSettings(
+        enabled == null ? null : Boolean.valueOf(enabled),
+        text(env, "PAYRELAY_STRIPE_ACCOUNT_ID"),
+        SecretSetting.read(env, "PAYRELAY_STRIPE_API_KEY"),
+        SecretSetting.read(env, "PAYRELAY_STRIPE_WEBHOOK_SECRET"),
+        base == null ? STRIPE_API : URI.create(base),
+        pay == null
+            ? URI.create(publicUrl.toString().replaceAll("/$", "") + "/pay/stripe")
+            : URI.create(pay),
+        zone == null ? ZoneId.of("UTC") : ZoneId.of(zone));
+  }
+
+  /** Whether any credential is set. */
+  boolean anyCredential() {
+    return accountId != null || apiKey != null || webhookSecret != null;
+  }
+
+  /** Whether the API and the worker serve Stripe: enabled, or unset with a credential set. */
+  public boolean active() {
+    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+  }
+
+  /** Whether {@code payrelay dev} plays Stripe with its simulator: not disabled, no credential. */
+  boolean simulated() {
+    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+  }
+
+  /**
+   * These settings pointed at a simulator: enabled, with its account, keys and base URL.
+   *
+   * @param apiBase the simulator's base URL
+   */
+  StripeSettings onSimulator(String account, String key, String secret, URI apiBase) {
+    return new StripeSettings(true, account, key, secret, apiBase, payPageUrl, statementZone);
+  }
+
+  /** The settings each missing credential is read from; empty when all are set. */
+  List<String> missing() {
+    List<String> missing = new ArrayList<>();
+    if (accountId == null) {
+      missing.add("PAYRELAY_STRIPE_ACCOUNT_ID");
+    }
+    if (apiKey == null) {
+      missing.add("PAYRELAY_STRIPE_API_KEY (or _FILE)");
+    }
+    if (webhookSecret == null) {
+      missing.add("PAYRELAY_STRIPE_WEBHOOK_SECRET (or _FILE)");
+    }
+    return missing;
+  }
+
+  /**
+   * The adapter's configuration: SDK default signature tolerance, 5 s connect and 30 s read
+   * timeouts.
+   *
+   * @throws IllegalArgumentException naming the missing settings when a credential is not set
+   */
+  StripeChannelConfig channelConfig() {
+    if (!missing().isEmpty()) {
+      throw new IllegalArgumentException(
+          "Stripe is enabled but " + String.join(", ", missing()) + " not set");
+    }
+    return new StripeChannelConfig(
+        accountId,
+        apiKey,
+        webhookSecret,
+        apiBase,
+        payPageUrl,
+        StripeChannelConfig.DEFAULT_TOLERANCE,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(30),
+        statementZone);
+  }
+
+  /**
+   * Production mode's rules for an active Stripe channel: every credential set (production never
+   * starts a simulator), and an https API base on a host other than loopback (the simulator serves
+   * plain http on 127.0.0.1).
+   *
+   * @return one line per broken rule, each naming its setting; empty when Stripe is not active
+   */
+  List<String> productionRefusals() {
+    List<String> refusals = new ArrayList<>();
+    if (!active()) {
+      return refusals;
+    }
+    for (String setting : missing()) {
+      refusals.add(setting + " is not set but Stripe is enabled; production runs no simulator");
+    }
+    if (ChannelUrls.isSimulatorLike(apiBase)) {
+      refusals.add(
+          "PAYRELAY_STRIPE_API_BASE "
+              + apiBase
+              + " is not an https URL of a remote host (a simulator's?); use "
+              + STRIPE_API);
+    }
+    return refusals;
+  }
+
+  /** The secrets stay out of logs. */
+  @Override
+  public String toString() {
+    return "StripeSettings[enabled=%s, accountId=%s, apiBase=%s, payPageUrl=%s, statementZone=%s]"
+        .formatted(enabled, accountId, apiBase, payPageUrl, statementZone);
+  }
+
+  private static String text(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+}
