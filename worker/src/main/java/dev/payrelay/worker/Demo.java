@@ -17,25 +17,61 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * The main job, end to end, against a running payrelay: create a payment, have the sandbox pay it
- * (it sends the signed callback), then wait for the whole trail: payment PAID, its PaymentConfirmed
- * event SENT, the message read from a queue bound to the exchange with {@code message_id =
- * event_id}, and the entitlement granted.
+ * The main job, end to end, against a running payrelay: create a payment on a channel, have the
+ * channel's simulator pay it (it sends the signed callback), then wait for the whole trail: payment
+ * PAID, its PaymentConfirmed event SENT, the message read from a queue bound to the exchange with
+ * {@code message_id = event_id}, and the entitlement granted.
  */
 public final class Demo {
+
+  /** How the demo's buyer pays a payment at its channel. */
+  @FunctionalInterface
+  public interface Buyer {
+    /**
+     * Pays the payment at the channel, which then sends payrelay its signed callback.
+     *
+     * @param paymentId our payment id
+     * @param payUrl the pay URL the channel's registration gave
+     * @return one line saying what the channel did, for the output
+     * @throws Exception if the channel could not be made to pay
+     */
+    String pay(String paymentId, String payUrl) throws Exception;
+  }
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PayrelayConfig config;
   private final URI api;
   private final PrintStream out;
+  private final String channelName;
+  private final Buyer buyer;
   private final HttpClient http = HttpClient.newHttpClient();
 
-  /** A demo against the API at {@code api}. */
+  /** A demo on the sandbox channel against the API at {@code api}. */
   public Demo(PayrelayConfig config, URI api, PrintStream out) {
+    this(config, api, out, "sandbox", null);
+  }
+
+  /**
+   * A demo on {@code channelName} against the API at {@code api}.
+   *
+   * @param buyer pays at the channel; null for the sandbox's pay endpoint ({@code sandbox}) or the
+   *     Alipay simulator's buyer endpoint ({@code POST <qr_code URL>/pay}, {@code alipay})
+   * @throws IllegalArgumentException for another channel without a buyer
+   */
+  public Demo(PayrelayConfig config, URI api, PrintStream out, String channelName, Buyer buyer) {
     this.config = config;
     this.api = api;
     this.out = out;
+    this.channelName = channelName;
+    this.buyer =
+        buyer != null
+            ? buyer
+            : switch (channelName) {
+              case "sandbox" -> this::payAtSandbox;
+              case "alipay" -> this::payAtAlipaySimulator;
+              default -> throw new IllegalArgumentException("no buyer for channel " + channelName);
+            };
   }
 
   /**
@@ -50,16 +86,10 @@ public final class Demo {
         Channel channel = connection.createChannel()) {
       String queue = channel.queueDeclare().getQueue();
       channel.queueBind(queue, config.amqp().exchange(), "payment.#");
-      String paymentId = createPayment();
+      JsonNode created = createPayment();
+      String paymentId = created.path("payment").path("paymentId").asText();
       Instant paidAt = Instant.now();
-      JsonNode pay =
-          post(
-              config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"),
-              "{}",
-              null);
-      out.printf(
-          "sandbox paid it: channel_txn_id=%s, callback answered HTTP %s%n",
-          pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
+      out.println(buyer.pay(paymentId, created.path("payUrl").asText()));
       JsonNode trail = awaitTrail(paymentId, paidAt.plus(timeout));
       if (trail == null) {
         out.println(
@@ -73,20 +103,57 @@ public final class Demo {
     }
   }
 
-  private String createPayment() throws Exception {
+  private String payAtSandbox(String paymentId, String payUrl) throws Exception {
+    JsonNode pay =
+        post(
+            config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"),
+            "{}",
+            null);
+    return "sandbox paid it: channel_txn_id=%s, callback answered HTTP %s"
+        .formatted(pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
+  }
+
+  /** The Alipay simulator's buyer scans and pays: {@code POST <qr_code>/pay}, plain text state. */
+  private String payAtAlipaySimulator(String paymentId, String payUrl) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create(payUrl + "/pay"))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(
+          "POST " + payUrl + "/pay answered " + r.statusCode() + ": " + r.body());
+    }
+    return "alipay simulator paid it: trade " + r.body().strip() + ", notification sent";
+  }
+
+  /** The payment's currency: CNY at Alipay (its precreate takes no other), else USD. */
+  private String currency() {
+    return "alipay".equals(channelName) ? "CNY" : "USD";
+  }
+
+  private JsonNode createPayment() throws Exception {
     String orderId = "demo-" + UUID.randomUUID().toString().substring(0, 8);
     String body =
         "{\"tenantId\":\"demo\",\"orderId\":\""
             + orderId
             + "\",\"userId\":\"user-42\","
-            + "\"amountMinor\":1999,\"currency\":\"USD\",\"courseIds\":[\"course-java\",\"course-sql\"],"
-            + "\"channel\":\"sandbox\"}";
+            + "\"amountMinor\":1999,\"currency\":\""
+            + currency()
+            + "\",\"courseIds\":[\"course-java\",\"course-sql\"],"
+            + "\"channel\":\""
+            + channelName
+            + "\"}";
     JsonNode created = post(api.resolve("/v1/payments"), body, "demo-" + orderId);
-    String paymentId = created.path("payment").path("paymentId").asText();
     out.printf(
-        "created payment %s for order %s: 19.99 USD, pay at %s%n",
-        paymentId, orderId, created.path("payUrl").asText());
-    return paymentId;
+        "created payment %s on %s for order %s: 19.99 %s, pay at %s%n",
+        created.path("payment").path("paymentId").asText(),
+        channelName,
+        orderId,
+        currency(),
+        created.path("payUrl").asText());
+    return created;
   }
 
   private JsonNode awaitTrail(String paymentId, Instant deadline) throws Exception {

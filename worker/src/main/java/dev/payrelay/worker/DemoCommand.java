@@ -1,5 +1,9 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.channels.alipay.AlipayChannel;
+import dev.payrelay.channels.stripe.StripeChannel;
+import dev.payrelay.channels.stripe.StripeSimulator;
+import dev.payrelay.channels.stripe.StripeWebhookEvent;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,7 +19,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Run the main job once on a real signed callback and print its trail.",
-      "Creates a payment, has the sandbox pay it, then shows: payment PAID, events SENT with their ids,",
+      "Creates a payment on --channel, has the channel's simulator pay it, then shows: payment PAID,",
+      "events SENT with their ids,",
       "the message read from a queue bound to the exchange, the granted entitlements.",
       "Uses a running 'payrelay dev' when its API answers, else starts one in this process.",
       "Exits 0 only when the whole trail was seen."
@@ -28,6 +33,14 @@ final class DemoCommand implements Callable<Integer> {
       description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
+  @Option(
+      names = "--channel",
+      defaultValue = "sandbox",
+      description =
+          "sandbox, stripe or alipay (default ${DEFAULT-VALUE}); stripe needs the simulator of a"
+              + " dev started by this demo, so no other payrelay dev may be running.")
+  String channel;
+
   @Override
   public Integer call() throws Exception {
     PayrelayConfig config = PayrelayCommand.config();
@@ -39,9 +52,28 @@ final class DemoCommand implements Callable<Integer> {
       stack = DevStack.start(config, System.out);
     }
     try {
+      Demo.Buyer buyer = null;
+      if (channel.equals(StripeChannel.NAME)) {
+        if (stack == null || stack.simulators().stripe().isEmpty()) {
+          System.err.println(
+              "--channel stripe pays at the Stripe simulator of a dev this demo starts: stop the"
+                  + " running payrelay dev (or its PAYRELAY_STRIPE_* credentials) and run it again");
+          return PayrelayCommand.CONFIGURATION_ERROR;
+        }
+        StripeSimulator stripe = stack.simulators().stripe().get();
+        buyer =
+            (paymentId, payUrl) -> {
+              StripeWebhookEvent event = stripe.pay(stripe.intentId(paymentId));
+              return "stripe simulator paid it: %s %s, webhook answered HTTP %d"
+                  .formatted(event.type(), event.eventId(), event.deliveryStatus());
+            };
+      } else if (!channel.equals("sandbox") && !channel.equals(AlipayChannel.NAME)) {
+        System.err.println("--channel must be sandbox, stripe or alipay, not " + channel);
+        return PayrelayCommand.CONFIGURATION_ERROR;
+      }
       // Read again: a dev started here has just written its API key.
       boolean ok =
-          new Demo(PayrelayCommand.config(), api, System.out)
+          new Demo(PayrelayCommand.config(), api, System.out, channel, buyer)
               .run(Duration.ofSeconds(timeoutSeconds));
       return ok ? 0 : 1;
     } finally {

@@ -300,8 +300,9 @@ public final class DevStack implements AutoCloseable {
   public void close() {
     api.close();
     sandbox.close();
-    simulators.close();
     worker.close();
+    // After the worker, so its in-flight queries and statements still reach the simulators.
+    simulators.close();
     temporal.close();
     services.close();
     workerServices.close();
