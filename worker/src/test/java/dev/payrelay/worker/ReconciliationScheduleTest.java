@@ -55,7 +55,12 @@ class ReconciliationScheduleTest {
 
   @BeforeAll
   static void start() throws Exception {
-    payrelay = new PayrelayHarness(ReconciliationScheduleTest.class);
+    // The sandbox's Schedule alone: Stripe and Alipay would keep one each.
+    payrelay =
+        new PayrelayHarness(
+            ReconciliationScheduleTest.class,
+            java.util.Map.of(
+                "PAYRELAY_STRIPE_ENABLED", "false", "PAYRELAY_ALIPAY_ENABLED", "false"));
     handle = payrelay.stack.temporal().schedules().getHandle(ID);
     client = payrelay.stack.temporal().client();
   }
