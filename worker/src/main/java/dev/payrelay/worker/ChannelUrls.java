@@ -19,7 +19,8 @@ final class ChannelUrls {
       return true;
     }
     String host = url.getHost();
-    if (host.equalsIgnoreCase("localhost") || host.toLowerCase().endsWith(".localhost")) {
+    if (host.equalsIgnoreCase("localhost")
+        || host.toLowerCase(java.util.Locale.ROOT).endsWith(".localhost")) {
       return true;
     }
     boolean literal =

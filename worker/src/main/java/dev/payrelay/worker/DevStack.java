@@ -27,8 +27,9 @@ import java.util.Set;
 /**
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
  * child process with its Web UI, or {@code PAYRELAY_TEMPORAL_ADDRESS}, or on request the in-memory
- * Java test server), the worker with its dispatcher, the API and the sandbox channel simulator. The
- * API and the worker each get their own pool ({@link PayrelayConfig#apiDatabase()}, {@link
+ * Java test server), the worker with its dispatcher, the API, the sandbox channel simulator and,
+ * for Stripe and Alipay without credentials, their simulators ({@link ChannelSimulators}). The API
+ * and the worker each get their own pool ({@link PayrelayConfig#apiDatabase()}, {@link
  * PayrelayConfig#workerDatabase()}), as separate processes would, so a burst of callbacks never
  * starves delivery; both pools report to the one {@code /metrics}.
  */
@@ -69,6 +70,15 @@ public final class DevStack implements AutoCloseable {
     Preflight.check(configured);
     // Stripe and Alipay without credentials: simulators, and the configuration pointing at them.
     ChannelSimulators simulators = ChannelSimulators.start(configured);
+    try {
+      return start(simulators, out);
+    } catch (RuntimeException e) {
+      simulators.close();
+      throw e;
+    }
+  }
+
+  private static DevStack start(ChannelSimulators simulators, PrintStream out) {
     PayrelayConfig config = simulators.config();
     Database.createIfMissing(config.database());
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
