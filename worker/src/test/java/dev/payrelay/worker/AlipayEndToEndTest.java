@@ -39,7 +39,8 @@ class AlipayEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    payrelay = new PayrelayHarness(AlipayEndToEndTest.class);
+    payrelay =
+        new PayrelayHarness(AlipayEndToEndTest.class, Map.of("PAYRELAY_ALIPAY_ENABLED", "true"));
     alipay = payrelay.stack.simulators().alipay().orElseThrow();
     dsl = payrelay.stack.services().database().dsl();
   }

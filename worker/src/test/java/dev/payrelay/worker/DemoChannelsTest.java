@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,10 @@ class DemoChannelsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    payrelay = new PayrelayHarness(DemoChannelsTest.class);
+    payrelay =
+        new PayrelayHarness(
+            DemoChannelsTest.class,
+            Map.of("PAYRELAY_STRIPE_ENABLED", "true", "PAYRELAY_ALIPAY_ENABLED", "true"));
   }
 
   @AfterAll

@@ -91,6 +91,9 @@ final class PayrelayHarness implements AutoCloseable {
     // which tests of unroutable publishes unbind), with queues of this class's own.
     env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
     env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
+    // Stripe and Alipay (their simulators, keys and daily reconciliations) only where a test asks.
+    env.put("PAYRELAY_STRIPE_ENABLED", "false");
+    env.put("PAYRELAY_ALIPAY_ENABLED", "false");
     env.putAll(extraEnv);
     this.env = Map.copyOf(env);
     config = PayrelayConfig.fromEnv(env);

@@ -38,7 +38,8 @@ class StripeEndToEndTest {
 
   @BeforeAll
   static void start() throws Exception {
-    payrelay = new PayrelayHarness(StripeEndToEndTest.class);
+    payrelay =
+        new PayrelayHarness(StripeEndToEndTest.class, Map.of("PAYRELAY_STRIPE_ENABLED", "true"));
     stripe = payrelay.stack.simulators().stripe().orElseThrow();
     dsl = payrelay.stack.services().database().dsl();
   }
