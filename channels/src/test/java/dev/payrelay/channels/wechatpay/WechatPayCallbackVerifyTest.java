@@ -1,0 +1,257 @@
+package dev.payrelay.channels.wechatpay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.CallbackRejectedException;
+import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
+import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class WechatPayCallbackVerifyTest {
+
+  private WechatPayFixture fx;
+
+  @BeforeEach
+  void start() throws Exception {
+    fx = new WechatPayFixture();
+  }
+
+  @AfterEach
+  void stop() {
+    fx.close();
+  }
+
+  private CallbackRequest paid(String id, String yuan) throws Exception {
+    fx.channel.register(fx.payment(id, yuan));
+    SimulatedWechatNotification sent = fx.simulator.pay(id);
+    assertThat(sent.acknowledged()).as("receiver answered 200").isTrue();
+    return fx.receiver.next();
+  }
+
+  @Test
+  void paidNotification_fromSimulator_verifiesAndDecryptsWithSdk_andParsesIdsMinorUnitsAndStatus()
+      throws Exception {
+    CallbackRequest request = paid("pay-1", "10.5");
+
+    VerifiedCallback callback = fx.channel.verifyCallback(request);
+
+    assertThat(callback.merchantId()).isEqualTo(WechatPayFixture.MCH_ID);
+    assertThat(callback.paymentId()).isEqualTo("pay-1");
+    assertThat(callback.channelTxnId())
+        .isEqualTo(fx.simulator.transactionId("pay-1").orElseThrow())
+        .startsWith("4200");
+    assertThat(callback.amount()).isEqualTo(Money.ofMinor(1050, "CNY"));
+    assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.PAID);
+    assertThat(callback.notificationId()).isNotBlank();
+    String body = new String(request.rawBody(), StandardCharsets.UTF_8);
+    assertThat(body)
+        .contains("\"AEAD_AES_256_GCM\"", "TRANSACTION.SUCCESS")
+        .doesNotContain("pay-1");
+    assertThat(request.header("Wechatpay-Serial")).contains(WechatPayFixture.PUB_KEY_ID);
+  }
+
+  @Test
+  void retriedNotification_verifiesAgain_withTheSameId() throws Exception {
+    VerifiedCallback first = fx.channel.verifyCallback(paid("pay-r", "1.00"));
+    fx.simulator.resend("pay-r");
+    assertThat(fx.channel.verifyCallback(fx.receiver.next())).isEqualTo(first);
+  }
+
+  @Test
+  void refundNotification_isRefunded_withTheRefundedFen() throws Exception {
+    fx.channel.verifyCallback(paid("pay-rf", "20.00"));
+    fx.simulator.refund("pay-rf", "rf-1", 500);
+
+    VerifiedCallback refund = fx.channel.verifyCallback(fx.receiver.next());
+
+    assertThat(refund.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(refund.paymentId()).isEqualTo("pay-rf");
+    assertThat(refund.amount()).isEqualTo(Money.ofMinor(500, "CNY"));
+  }
+
+  @Test
+  void oneFlippedByte_isBadSignature() throws Exception {
+    CallbackRequest request = paid("pay-2", "3.00");
+    byte[] body = request.rawBody();
+    int at = new String(body, StandardCharsets.UTF_8).indexOf("encrypt-resource");
+    body[at] = (byte) 'E';
+
+    assertRejected(() -> fx.channel.verifyCallback(withBody(request, body)), Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void reserialisedBody_sameJsonOtherWhitespaceAndKeyOrder_isBadSignature() throws Exception {
+    CallbackRequest request = paid("pay-3", "3.00");
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode tree = (ObjectNode) json.readTree(request.rawBody());
+    ObjectNode reordered = json.createObjectNode();
+    reordered.set("resource", tree.get("resource"));
+    tree.fieldNames().forEachRemaining(n -> reordered.set(n, tree.get(n)));
+    byte[] body = json.writerWithDefaultPrettyPrinter().writeValueAsBytes(reordered);
+    assertThat(json.readTree(body)).isEqualTo(tree);
+
+    assertRejected(() -> fx.channel.verifyCallback(withBody(request, body)), Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void timestampMoreThanFiveMinutesFromReceipt_isStale_bothWays() throws Exception {
+    CallbackRequest request = paid("pay-4", "3.00");
+    Instant sent =
+        Instant.ofEpochSecond(Long.parseLong(request.header("Wechatpay-Timestamp").orElseThrow()));
+
+    assertRejected(
+        () -> fx.channel.verifyCallback(receivedAt(request, sent.plus(Duration.ofSeconds(301)))),
+        Reason.STALE_TIMESTAMP);
+    assertRejected(
+        () -> fx.channel.verifyCallback(receivedAt(request, sent.minus(Duration.ofSeconds(301)))),
+        Reason.STALE_TIMESTAMP);
+    assertThat(
+            fx.channel
+                .verifyCallback(receivedAt(request, sent.plus(Duration.ofSeconds(299))))
+                .status())
+        .isEqualTo(ChannelPaymentStatus.PAID);
+  }
+
+  @Test
+  void unknownWechatpaySerial_isBadSignature_evenWhenSignedByTheKnownKey() throws Exception {
+    String unknown = "PUB_KEY_ID_0119000000012026113000000000000999";
+    fx.channel.register(fx.payment("pay-5", "3.00"));
+    fx.simulator.setSigningKey(WechatPayFixture.PLATFORM_KEYS.privateKey(), unknown);
+    fx.simulator.pay("pay-5");
+    CallbackRequest request = fx.receiver.next();
+    assertThat(request.header("Wechatpay-Serial")).contains(unknown);
+
+    assertRejected(() -> fx.channel.verifyCallback(request), Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void otherPlatformKey_underTheKnownSerial_isBadSignature() throws Exception {
+    fx.channel.register(fx.payment("pay-6", "3.00"));
+    fx.simulator.setSigningKey(WechatPayKeys.generate().privateKey(), WechatPayFixture.PUB_KEY_ID);
+    fx.simulator.pay("pay-6");
+
+    assertRejected(() -> fx.channel.verifyCallback(fx.receiver.next()), Reason.BAD_SIGNATURE);
+  }
+
+  /**
+   * Signature fine, resource encrypted under another APIv3 key: the AES-GCM tag does not verify, an
+   * authentication failure, so BAD_SIGNATURE (401) rather than MALFORMED.
+   */
+  @Test
+  void resourceEncryptedWithAnotherApiV3Key_isBadSignature() throws Exception {
+    fx.channel.register(fx.payment("pay-7", "3.00"));
+    fx.simulator.setApiV3Key("ZZZZZZZZZZabcdefghijABCDEFGHIJ01");
+    fx.simulator.pay("pay-7");
+
+    assertRejected(() -> fx.channel.verifyCallback(fx.receiver.next()), Reason.BAD_SIGNATURE);
+  }
+
+  @Test
+  void missingSignatureHeaders_areMissingSignature() throws Exception {
+    CallbackRequest request = paid("pay-8", "3.00");
+    for (String h :
+        new String[] {
+          "Wechatpay-Signature", "Wechatpay-Timestamp", "Wechatpay-Nonce", "Wechatpay-Serial"
+        }) {
+      Map<String, String> headers = new HashMap<>(request.headers());
+      headers.keySet().removeIf(k -> k.equalsIgnoreCase(h));
+      assertRejected(
+          () ->
+              fx.channel.verifyCallback(
+                  new CallbackRequest(headers, request.rawBody(), request.receivedAt())),
+          Reason.MISSING_SIGNATURE);
+    }
+  }
+
+  @Test
+  void signedResourceWithNonIntegerOrNegativeOrMissingAmount_isMalformed() throws Exception {
+    for (String total : new String[] {"10.5", "-1", "1050.0", "1e3", "\"1050\""}) {
+      SimulatedWechatNotification n =
+          fx.simulator.signedNotification(
+              "TRANSACTION.SUCCESS",
+              "transaction",
+              resource("\"amount\":{\"total\":" + total + ",\"currency\":\"CNY\"},"));
+      assertRejected(
+          () -> fx.channel.verifyCallback(WechatPayFixture.request(n)), Reason.MALFORMED);
+    }
+    SimulatedWechatNotification noAmount =
+        fx.simulator.signedNotification("TRANSACTION.SUCCESS", "transaction", resource(""));
+    assertRejected(
+        () -> fx.channel.verifyCallback(WechatPayFixture.request(noAmount)), Reason.MALFORMED);
+  }
+
+  @Test
+  void signedResourceInJpy_keepsWholeYen() throws Exception {
+    SimulatedWechatNotification n =
+        fx.simulator.signedNotification(
+            "TRANSACTION.SUCCESS",
+            "transaction",
+            resource("\"amount\":{\"total\":500,\"currency\":\"JPY\"},"));
+    assertThat(fx.channel.verifyCallback(WechatPayFixture.request(n)).amount())
+        .isEqualTo(Money.parse("500", "JPY"));
+  }
+
+  @Test
+  void undocumentedTradeStateOrEventType_isUnknown_notARejection() throws Exception {
+    SimulatedWechatNotification n =
+        fx.simulator.signedNotification(
+            "TRANSACTION.SUCCESS",
+            "transaction",
+            resource("\"amount\":{\"total\":100,\"currency\":\"CNY\"},")
+                .replace("\"SUCCESS\"", "\"SOMETHING_NEW\""));
+    assertThat(fx.channel.verifyCallback(WechatPayFixture.request(n)).status())
+        .isEqualTo(ChannelPaymentStatus.UNKNOWN);
+
+    SimulatedWechatNotification other =
+        fx.simulator.signedNotification("MARKETING.NEW", "coupon", "{\"mchid\":\"1900000001\"}");
+    VerifiedCallback cb = fx.channel.verifyCallback(WechatPayFixture.request(other));
+    assertThat(cb.status()).isEqualTo(ChannelPaymentStatus.UNKNOWN);
+    assertThat(cb.paymentId()).isNull();
+  }
+
+  @Test
+  void reply_is200SuccessWhenAcknowledged_and5xxFailToRetry() {
+    assertThat(fx.channel.reply(CallbackOutcome.CONFIRMED).httpStatus()).isEqualTo(200);
+    assertThat(fx.channel.reply(CallbackOutcome.CONFIRMED).body()).contains("\"SUCCESS\"");
+    assertThat(fx.channel.reply(CallbackOutcome.AMOUNT_MISMATCH).httpStatus()).isEqualTo(200);
+    assertThat(fx.channel.reply(CallbackOutcome.UNKNOWN_PAYMENT).httpStatus()).isEqualTo(503);
+    assertThat(fx.channel.reply(CallbackOutcome.UNKNOWN_PAYMENT).body()).contains("\"FAIL\"");
+  }
+
+  private static String resource(String amount) {
+    return "{\"mchid\":\"1900000001\",\"appid\":\"wx8888888888888888\",\"out_trade_no\":\"p-1\","
+        + "\"transaction_id\":\"4200000000000000000000000001\","
+        + amount
+        + "\"trade_state\":\"SUCCESS\"}";
+  }
+
+  private static CallbackRequest withBody(CallbackRequest r, byte[] body) {
+    return new CallbackRequest(r.headers(), body, r.receivedAt());
+  }
+
+  private static CallbackRequest receivedAt(CallbackRequest r, Instant at) {
+    return new CallbackRequest(r.headers(), r.rawBody(), at);
+  }
+
+  private static void assertRejected(ThrowingCallable call, Reason reason) {
+    assertThatThrownBy(call)
+        .isInstanceOf(CallbackRejectedException.class)
+        .extracting(e -> ((CallbackRejectedException) e).reason())
+        .isEqualTo(reason);
+  }
+}
