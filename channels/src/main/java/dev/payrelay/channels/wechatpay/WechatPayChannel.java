@@ -117,7 +117,7 @@ public final class WechatPayChannel implements PaymentChannel {
    */
   @Override
   public Optional<String> claimedPaymentId(CallbackRequest request) {
-    return WechatPayNotifications.claimedPaymentId();
+    return Optional.empty();
   }
 
   /**
@@ -145,13 +145,7 @@ public final class WechatPayChannel implements PaymentChannel {
     prepay.setOutTradeNo(request.paymentId());
     prepay.setDescription(request.description());
     prepay.setNotifyUrl(config.notifyUrl().toString());
-    prepay.setTimeExpire(
-        request
-            .expiresAt()
-            .atZone(WechatPayBillFormat.BEIJING)
-            .toOffsetDateTime()
-            .withNano(0)
-            .toString());
+    prepay.setTimeExpire(WechatPayBillFormat.rfc3339(request.expiresAt()));
     Amount amount = new Amount();
     try {
       amount.setTotal(WechatPayAmounts.toTotal(request.amount()));

@@ -22,7 +22,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 
 /**
  * Verifies and decrypts WeChat Pay APIv3 notifications ("支付通知", "退款结果通知") with the SDK's {@link
@@ -111,14 +110,6 @@ final class WechatPayNotifications {
       throw new CallbackRejectedException(
           Reason.MALFORMED, "not a well-formed notification: " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * The {@code out_trade_no} a notification claims: only in its encrypted resource, so never
-   * readable before verification. Always empty; the default account verifies.
-   */
-  static Optional<String> claimedPaymentId() {
-    return Optional.empty();
   }
 
   private static VerifiedCallback read(String id, String eventType, JsonObject plain) {

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -60,10 +61,14 @@ import java.util.regex.Pattern;
  * checks. {@link #pay} and {@link #refund} change an order and post the {@code TRANSACTION.SUCCESS}
  * / {@code REFUND.SUCCESS} notification, its resource AES-256-GCM encrypted with the APIv3 key.
  *
- * <p>Simplifications: one merchant, Native payments only; notifications are posted once ({@link
- * #resend} stands in for WeChat's retries); refunds are made through {@link #refund}, not the
- * refund API; the bill lists every order of the day's Beijing date regardless of whether that day
- * is over. State lives in memory only.
+ * <p>{@code time_expire} must be RFC 3339 with seconds ("yyyy-MM-DDTHH:mm:ss+TIMEZONE", else 400
+ * {@code PARAM_ERROR}); {@link #pay} refuses an order past it.
+ *
+ * <p>Simplifications: one merchant, Native payments only; an expired order still reads NOTPAY
+ * (WeChat closes it); notifications are posted once ({@link #resend} stands in for WeChat's
+ * retries); refunds are made through {@link #refund}, not the refund API; the bill lists every
+ * order of the day's Beijing date regardless of whether that day is over. State lives in memory
+ * only.
  */
 public final class WechatPaySimulator implements AutoCloseable {
 
@@ -129,12 +134,24 @@ public final class WechatPaySimulator implements AutoCloseable {
 
   /** The order's {@code trade_state}, or empty if no such order was placed. */
   public Optional<String> tradeState(String outTradeNo) {
-    return Optional.ofNullable(orders.get(outTradeNo)).map(o -> o.state);
+    Order o = orders.get(outTradeNo);
+    if (o == null) {
+      return Optional.empty();
+    }
+    synchronized (o) {
+      return Optional.of(o.state);
+    }
   }
 
   /** The order's {@code transaction_id} once paid, else empty. */
   public Optional<String> transactionId(String outTradeNo) {
-    return Optional.ofNullable(orders.get(outTradeNo)).map(o -> o.transactionId);
+    Order o = orders.get(outTradeNo);
+    if (o == null) {
+      return Optional.empty();
+    }
+    synchronized (o) {
+      return Optional.ofNullable(o.transactionId);
+    }
   }
 
   /**
@@ -147,7 +164,10 @@ public final class WechatPaySimulator implements AutoCloseable {
     Order o = order(outTradeNo);
     synchronized (o) {
       if (!"NOTPAY".equals(o.state)) {
-        throw new IllegalStateException("ORDERPAID/ORDERCLOSED: order is " + o.state);
+        throw new IllegalStateException("ORDERPAID/ORDER_CLOSED: order is " + o.state);
+      }
+      if (!clock.instant().isBefore(o.expireAt)) {
+        throw new IllegalStateException("ORDER_CLOSED: time_expire passed");
       }
       o.state = "SUCCESS";
       o.transactionId =
@@ -236,7 +256,7 @@ public final class WechatPaySimulator implements AutoCloseable {
     }
   }
 
-  /** Encrypts later notification resources with another APIv3key (32 characters). */
+  /** Encrypts later notification resources with another APIv3 key (32 characters). */
   public void setApiV3Key(String key) {
     this.apiV3Key = key;
   }
@@ -264,7 +284,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   private void authenticate(Context ctx) {
     String auth = ctx.header("Authorization");
     if (auth == null || !auth.startsWith(AUTH_SCHEME)) {
-      throw fail(ctx, 401, "SIGN_ERROR", "no WECHATPAY2-SHA256-RSA2048 Authorization");
+      throw fail(401, "SIGN_ERROR", "no WECHATPAY2-SHA256-RSA2048 Authorization");
     }
     Map<String, String> f = new LinkedHashMap<>();
     Matcher m = AUTH_FIELD.matcher(auth.substring(AUTH_SCHEME.length()));
@@ -297,7 +317,7 @@ public final class WechatPaySimulator implements AutoCloseable {
       ok = false;
     }
     if (!ok) {
-      throw fail(ctx, 401, "SIGN_ERROR", "签名错误");
+      throw fail(401, "SIGN_ERROR", "签名错误");
     }
   }
 
@@ -305,12 +325,20 @@ public final class WechatPaySimulator implements AutoCloseable {
     JsonNode req = json.readTree(ctx.body());
     if (!config.merchantId().equals(req.path("mchid").asText())
         || !config.appId().equals(req.path("appid").asText())) {
-      throw fail(ctx, 400, "APPID_MCHID_NOT_MATCH", "appid和mch_id不匹配");
+      throw fail(400, "APPID_MCHID_NOT_MATCH", "appid和mch_id不匹配");
     }
     String id = req.path("out_trade_no").asText();
     JsonNode amount = req.path("amount");
     if (id.isEmpty() || !amount.path("total").isIntegralNumber()) {
-      throw fail(ctx, 400, "PARAM_ERROR", "out_trade_no and amount.total are required");
+      throw fail(400, "PARAM_ERROR", "out_trade_no and amount.total are required");
+    }
+    Instant expireAt;
+    try {
+      expireAt =
+          OffsetDateTime.parse(req.path("time_expire").asText(), WechatPayBillFormat.RFC3339)
+              .toInstant();
+    } catch (DateTimeParseException e) {
+      throw fail(400, "PARAM_ERROR", "time_expire 格式错误: " + req.path("time_expire").asText());
     }
     Order fresh =
         new Order(
@@ -320,14 +348,14 @@ public final class WechatPaySimulator implements AutoCloseable {
             amount.path("currency").asText("CNY"),
             req.path("notify_url").asText(),
             "weixin://wxpay/bizpayurl?pr=" + UUID.randomUUID().toString().substring(0, 8),
-            clock.instant());
+            clock.instant(),
+            expireAt);
     Order o = orders.computeIfAbsent(id, k -> fresh);
     if (o.total != fresh.total || !o.currency.equals(fresh.currency)) {
-      throw fail(ctx, 400, "INVALID_REQUEST", "201 商户订单号重复");
+      throw fail(400, "INVALID_REQUEST", "201 商户订单号重复");
     }
     if (!"NOTPAY".equals(o.state)) {
-      throw fail(
-          ctx, 400, "CLOSED".equals(o.state) ? "ORDER_CLOSED" : "ORDERPAID", "订单状态 " + o.state);
+      throw fail(400, "CLOSED".equals(o.state) ? "ORDER_CLOSED" : "ORDERPAID", "订单状态 " + o.state);
     }
     ObjectNode answer = json.createObjectNode().put("code_url", o.codeUrl);
     respond(ctx, 200, answer);
@@ -336,7 +364,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   private void query(Context ctx) {
     Order o = orders.get(ctx.pathParam("id"));
     if (o == null || !config.merchantId().equals(ctx.queryParam("mchid"))) {
-      throw fail(ctx, 404, "ORDER_NOT_EXIST", "订单不存在");
+      throw fail(404, "ORDER_NOT_EXIST", "订单不存在");
     }
     synchronized (o) {
       respond(ctx, 200, transaction(o));
@@ -347,11 +375,11 @@ public final class WechatPaySimulator implements AutoCloseable {
     Order o = orders.get(ctx.pathParam("id"));
     if (o == null
         || !config.merchantId().equals(json.readTree(ctx.body()).path("mchid").asText())) {
-      throw fail(ctx, 404, "ORDER_NOT_EXIST", "订单不存在");
+      throw fail(404, "ORDER_NOT_EXIST", "订单不存在");
     }
     synchronized (o) {
       if ("SUCCESS".equals(o.state) || "REFUND".equals(o.state)) {
-        throw fail(ctx, 400, "ORDERPAID", "订单已支付");
+        throw fail(400, "ORDERPAID", "订单已支付");
       }
       o.state = "CLOSED";
     }
@@ -550,7 +578,7 @@ public final class WechatPaySimulator implements AutoCloseable {
     }
   }
 
-  private static Refusal fail(Context ctx, int status, String code, String message) {
+  private static Refusal fail(int status, String code, String message) {
     return new Refusal(status, code, message);
   }
 
@@ -586,7 +614,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   }
 
   private static String rfc3339(Instant at) {
-    return OffsetDateTime.ofInstant(at, WechatPayBillFormat.BEIJING).withNano(0).toString();
+    return WechatPayBillFormat.rfc3339(at);
   }
 
   private static String yuan(long fen) {
@@ -611,6 +639,7 @@ public final class WechatPaySimulator implements AutoCloseable {
     final String notifyUrl;
     final String codeUrl;
     final Instant createdAt;
+    final Instant expireAt;
     final List<Refund> refunds = new ArrayList<>();
     String state = "NOTPAY";
     String transactionId;
@@ -624,7 +653,8 @@ public final class WechatPaySimulator implements AutoCloseable {
         String currency,
         String notifyUrl,
         String codeUrl,
-        Instant createdAt) {
+        Instant createdAt,
+        Instant expireAt) {
       this.outTradeNo = outTradeNo;
       this.description = description;
       this.total = total;
@@ -632,6 +662,7 @@ public final class WechatPaySimulator implements AutoCloseable {
       this.notifyUrl = notifyUrl;
       this.codeUrl = codeUrl;
       this.createdAt = createdAt;
+      this.expireAt = expireAt;
     }
   }
 }

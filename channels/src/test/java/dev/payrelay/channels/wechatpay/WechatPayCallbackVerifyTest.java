@@ -12,6 +12,7 @@ import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,6 +64,32 @@ class WechatPayCallbackVerifyTest {
         .contains("\"AEAD_AES_256_GCM\"", "TRANSACTION.SUCCESS")
         .doesNotContain("pay-1");
     assertThat(request.header("Wechatpay-Serial")).contains(WechatPayFixture.PUB_KEY_ID);
+    assertThat(request.rawBody())
+        .as("signed over UTF-8 bytes, non-ASCII summary included")
+        .containsSubsequence("支付成功".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void bodyTranscodedToGbk_isMalformed_notReadInAnotherCharset() throws Exception {
+    CallbackRequest request = paid("pay-gbk", "3.00");
+    byte[] gbk =
+        new String(request.rawBody(), StandardCharsets.UTF_8).getBytes(Charset.forName("GBK"));
+
+    assertRejected(() -> fx.channel.verifyCallback(withBody(request, gbk)), Reason.MALFORMED);
+  }
+
+  @Test
+  void otherSignatureType_isBadSignature() throws Exception {
+    CallbackRequest request = paid("pay-st", "3.00");
+    Map<String, String> headers = new HashMap<>(request.headers());
+    headers.keySet().removeIf(k -> k.equalsIgnoreCase("Wechatpay-Signature-Type"));
+    headers.put("Wechatpay-Signature-Type", "WECHATPAY2-SM2-WITH-SM3");
+
+    assertRejected(
+        () ->
+            fx.channel.verifyCallback(
+                new CallbackRequest(headers, request.rawBody(), request.receivedAt())),
+        Reason.BAD_SIGNATURE);
   }
 
   @Test

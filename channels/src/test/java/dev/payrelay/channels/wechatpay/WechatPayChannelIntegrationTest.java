@@ -11,6 +11,8 @@ import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.StatementPage;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -70,6 +72,21 @@ class WechatPayChannelIntegrationTest {
                 ChannelPaymentStatus.PAID,
                 fx.simulator.transactionId("pay-2").orElseThrow(),
                 Money.ofMinor(888, "CNY")));
+  }
+
+  @Test
+  void timeExpire_isSentWithSeconds_evenOnAWholeMinute_andTheSimulatorEnforcesIt()
+      throws Exception {
+    MutableClock clock = new MutableClock(Instant.parse("2026-11-30T02:00:00Z"));
+    try (WechatPayFixture whole = new WechatPayFixture(clock)) {
+      // 03:00:00Z is 11:00:00+08:00; without seconds the simulator answers PARAM_ERROR.
+      whole.channel.register(whole.payment("pay-e", "1.00"));
+      clock.advance(Duration.ofMinutes(61));
+      assertThatThrownBy(() -> whole.simulator.pay("pay-e"))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("time_expire");
+      assertThat(whole.channel.query("pay-e").status()).isEqualTo(ChannelPaymentStatus.PENDING);
+    }
   }
 
   @Test
