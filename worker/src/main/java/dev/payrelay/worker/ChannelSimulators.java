@@ -1,6 +1,6 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.channels.alipay.AlipayKeys;
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.channels.alipay.AlipaySimulator;
 import dev.payrelay.channels.alipay.AlipaySimulatorConfig;
 import dev.payrelay.channels.stripe.StripeChannel;
@@ -67,8 +67,8 @@ public final class ChannelSimulators implements AutoCloseable {
                 config.stripe().onSimulator(STRIPE_ACCOUNT, key, secret, stripe.baseUrl()));
       }
       if (config.alipay().simulated()) {
-        AlipayKeys app = AlipayKeys.generate();
-        AlipayKeys alipayPair = AlipayKeys.generate();
+        RsaKeyPair app = RsaKeyPair.generate();
+        RsaKeyPair alipayPair = RsaKeyPair.generate();
         alipay =
             new AlipaySimulator(
                 new AlipaySimulatorConfig(

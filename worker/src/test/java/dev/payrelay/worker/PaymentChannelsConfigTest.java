@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.api.ChannelRegistry;
-import dev.payrelay.channels.alipay.AlipayKeys;
+import dev.payrelay.channels.RsaKeyPair;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -20,8 +20,8 @@ class PaymentChannelsConfigTest {
 
   private static final String STRIPE_KEY = "sk_live_0123456789abcdef0123456789";
   private static final String STRIPE_SECRET = "whsec_0123456789abcdef0123456789";
-  private static final AlipayKeys APP = AlipayKeys.generate();
-  private static final AlipayKeys ALIPAY = AlipayKeys.generate();
+  private static final RsaKeyPair APP = RsaKeyPair.generate();
+  private static final RsaKeyPair ALIPAY = RsaKeyPair.generate();
 
   /** A production configuration whose every other credential is acceptable. */
   private static Map<String, String> production() {

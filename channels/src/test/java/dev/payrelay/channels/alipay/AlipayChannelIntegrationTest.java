@@ -3,6 +3,7 @@ package dev.payrelay.channels.alipay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
@@ -169,7 +170,7 @@ class AlipayChannelIntegrationTest {
   @Test
   void requestSignedWithAnotherKeyThanTheApps_isRefusedByTheGateway() {
     AlipayChannel wrongKey =
-        fx.channel(fx.simulator.gatewayUrl(), AlipayKeys.generate().privateKey());
+        fx.channel(fx.simulator.gatewayUrl(), RsaKeyPair.generate().privateKey());
 
     assertChannelException(
         () -> wrongKey.register(fx.payment("k-1", "1.00")), false, "isv.invalid-signature");

@@ -1,6 +1,7 @@
 package dev.payrelay.channels.alipay;
 
 import com.alipay.api.internal.util.AlipaySignature;
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
@@ -24,8 +25,8 @@ final class AlipayFixture implements AutoCloseable {
 
   static final String APP_ID = "2021000000000001";
   static final String SELLER_ID = "2088000000000001";
-  static final AlipayKeys APP_KEYS = AlipayKeys.generate();
-  static final AlipayKeys ALIPAY_KEYS = AlipayKeys.generate();
+  static final RsaKeyPair APP_KEYS = RsaKeyPair.generate();
+  static final RsaKeyPair ALIPAY_KEYS = RsaKeyPair.generate();
 
   final HttpClient http = HttpClient.newHttpClient();
   final NotifyReceiver receiver;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRejectedException;
@@ -169,7 +170,7 @@ class WechatPayCallbackVerifyTest {
   @Test
   void otherPlatformKey_underTheKnownSerial_isBadSignature() throws Exception {
     fx.channel.register(fx.payment("pay-6", "3.00"));
-    fx.simulator.setSigningKey(WechatPayKeys.generate().privateKey(), WechatPayFixture.PUB_KEY_ID);
+    fx.simulator.setSigningKey(RsaKeyPair.generate().privateKey(), WechatPayFixture.PUB_KEY_ID);
     fx.simulator.pay("pay-6");
 
     assertRejected(() -> fx.channel.verifyCallback(fx.receiver.next()), Reason.BAD_SIGNATURE);

@@ -3,6 +3,7 @@ package dev.payrelay.channels.wechatpay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
@@ -157,7 +158,7 @@ class WechatPayChannelIntegrationTest {
   @Test
   void requestsSignedWithAnotherMerchantKey_areRefusedBySimulator_notRetryable() {
     WechatPayChannel forged =
-        fx.channel(WechatPayFixture.API_V3_KEY, WechatPayKeys.generate().privateKey());
+        fx.channel(WechatPayFixture.API_V3_KEY, RsaKeyPair.generate().privateKey());
     assertThatThrownBy(() -> forged.query("pay-9"))
         .isInstanceOf(ChannelException.class)
         .hasMessageContaining("SIGN_ERROR")
@@ -168,7 +169,7 @@ class WechatPayChannelIntegrationTest {
   @Test
   void answersSignedWithAnotherPlatformKey_areRefusedByTheSdk() throws Exception {
     fx.channel.register(fx.payment("pay-10", "1.00"));
-    fx.simulator.setSigningKey(WechatPayKeys.generate().privateKey(), WechatPayFixture.PUB_KEY_ID);
+    fx.simulator.setSigningKey(RsaKeyPair.generate().privateKey(), WechatPayFixture.PUB_KEY_ID);
     assertThatThrownBy(() -> fx.channel.query("pay-10"))
         .isInstanceOf(ChannelException.class)
         .extracting(e -> ((ChannelException) e).retryable())

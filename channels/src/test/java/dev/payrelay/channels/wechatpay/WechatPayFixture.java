@@ -2,6 +2,7 @@ package dev.payrelay.channels.wechatpay;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
@@ -32,8 +33,8 @@ final class WechatPayFixture implements AutoCloseable {
   static final String MCH_SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
   static final String PUB_KEY_ID = "PUB_KEY_ID_0119000000012026113000000000000001";
   static final String API_V3_KEY = "0123456789abcdefghijABCDEFGHIJ01";
-  static final WechatPayKeys MERCHANT_KEYS = WechatPayKeys.generate();
-  static final WechatPayKeys PLATFORM_KEYS = WechatPayKeys.generate();
+  static final RsaKeyPair MERCHANT_KEYS = RsaKeyPair.generate();
+  static final RsaKeyPair PLATFORM_KEYS = RsaKeyPair.generate();
 
   final HttpClient http = HttpClient.newHttpClient();
   final Receiver receiver;
