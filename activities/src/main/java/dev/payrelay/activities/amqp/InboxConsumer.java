@@ -381,6 +381,14 @@ public final class InboxConsumer implements AutoCloseable {
         .orElse(0.0);
   }
 
+  /** One delivery and the channel it came on, which also republishes it (in confirm mode). */
+  private record Delivery(
+      Channel channel,
+      ConfirmingChannel republisher,
+      Envelope envelope,
+      AMQP.BasicProperties properties,
+      byte[] body) {}
+
   /** The outcome of one handling, as the processing timer's {@code outcome} tag. */
   private enum Outcome {
     PROCESSED,
@@ -408,7 +416,7 @@ public final class InboxConsumer implements AutoCloseable {
       Outcome outcome = Outcome.REQUEUED;
       MDC.put("eventId", String.valueOf(properties.getMessageId()));
       try {
-        outcome = handle(getChannel(), republisher, envelope, properties, body);
+        outcome = handle(new Delivery(getChannel(), republisher, envelope, properties, body));
       } catch (RuntimeException e) {
         // A fault of the kit itself: give the delivery back (bounded by x-delivery-limit, then
         // quarantined by the broker) rather than hold its prefetch slot for good.
@@ -451,12 +459,11 @@ public final class InboxConsumer implements AutoCloseable {
     }
   }
 
-  private Outcome handle(
-      Channel channel,
-      ConfirmingChannel republisher,
-      Envelope envelope,
-      AMQP.BasicProperties properties,
-      byte[] body) {
+  private Outcome handle(Delivery d) {
+    Channel channel = d.channel();
+    Envelope envelope = d.envelope();
+    AMQP.BasicProperties properties = d.properties();
+    byte[] body = d.body();
     Map<String, Object> headers =
         properties.getHeaders() == null ? Map.of() : properties.getHeaders();
     String eventId = properties.getMessageId();
@@ -464,11 +471,7 @@ public final class InboxConsumer implements AutoCloseable {
     int attempt = Math.max(1, intHeader(headers, ATTEMPT_HEADER, 1));
     if (eventId == null || eventId.isBlank() || eventId.length() > 64) {
       return quarantine(
-          channel,
-          republisher,
-          envelope,
-          properties,
-          body,
+          d,
           QuarantineReason.NO_MESSAGE_ID,
           "message_id is missing, blank or longer than 64 characters");
     }
@@ -495,27 +498,14 @@ public final class InboxConsumer implements AutoCloseable {
                 return null;
               });
     } catch (PoisonMessageException e) {
-      return quarantine(
-          channel,
-          republisher,
-          envelope,
-          properties,
-          body,
-          QuarantineReason.POISON,
-          e.getMessage());
+      return quarantine(d, QuarantineReason.POISON, e.getMessage());
     } catch (RuntimeException e) {
       if (DatabaseErrors.isDataError(e)) {
         // The content breaks the schema (too long, out of range): no retry can fix that.
         return quarantine(
-            channel,
-            republisher,
-            envelope,
-            properties,
-            body,
-            QuarantineReason.POISON,
-            "the database refused the content: " + e.getMessage());
+            d, QuarantineReason.POISON, "the database refused the content: " + e.getMessage());
       }
-      return retryOrQuarantine(channel, republisher, envelope, properties, body, attempt, e);
+      return retryOrQuarantine(d, attempt, e);
     }
     switch (outcome.kind()) {
       case PROCESSED -> {
@@ -537,36 +527,23 @@ public final class InboxConsumer implements AutoCloseable {
             outcome.storedSha256(),
             hash);
         return quarantine(
-            channel,
-            republisher,
-            envelope,
-            properties,
-            body,
+            d,
             QuarantineReason.CONFLICT,
             "stored sha256 " + outcome.storedSha256() + ", delivered sha256 " + hash);
       }
     }
   }
 
-  private Outcome retryOrQuarantine(
-      Channel channel,
-      ConfirmingChannel republisher,
-      Envelope envelope,
-      AMQP.BasicProperties properties,
-      byte[] body,
-      int attempt,
-      RuntimeException failure) {
+  private Outcome retryOrQuarantine(Delivery d, int attempt, RuntimeException failure) {
+    Channel channel = d.channel();
+    Envelope envelope = d.envelope();
+    AMQP.BasicProperties properties = d.properties();
+    byte[] body = d.body();
     String detail =
         (DatabaseErrors.isTransient(failure) ? "transient: " : "") + String.valueOf(failure);
     if (attempt > settings.retryDelays().size()) {
       return quarantine(
-          channel,
-          republisher,
-          envelope,
-          properties,
-          body,
-          QuarantineReason.EXHAUSTED,
-          "failed " + attempt + " attempt(s); last: " + detail);
+          d, QuarantineReason.EXHAUSTED, "failed " + attempt + " attempt(s); last: " + detail);
     }
     Duration delay = jittered(settings.retryDelays().get(attempt - 1));
     Map<String, Object> headers = copyHeaders(properties, envelope);
@@ -580,7 +557,7 @@ public final class InboxConsumer implements AutoCloseable {
         attempt,
         detail,
         delay.toMillis());
-    if (!republish(republisher, queues.retry(attempt), retry, body)) {
+    if (!republish(d.republisher(), queues.retry(attempt), retry, body)) {
       requeueAfterPause(channel, envelope);
       return Outcome.REQUEUED;
     }
@@ -589,21 +566,18 @@ public final class InboxConsumer implements AutoCloseable {
     return Outcome.RETRIED;
   }
 
-  private Outcome quarantine(
-      Channel channel,
-      ConfirmingChannel republisher,
-      Envelope envelope,
-      AMQP.BasicProperties properties,
-      byte[] body,
-      QuarantineReason reason,
-      String detail) {
+  private Outcome quarantine(Delivery d, QuarantineReason reason, String detail) {
+    Channel channel = d.channel();
+    Envelope envelope = d.envelope();
+    AMQP.BasicProperties properties = d.properties();
+    byte[] body = d.body();
     Map<String, Object> headers = copyHeaders(properties, envelope);
     headers.put(REASON_HEADER, reason.name());
     headers.put(DETAIL_HEADER, truncate(String.valueOf(detail)));
     headers.put(CONSUMER_HEADER, settings.name());
     headers.put(QUARANTINED_AT_HEADER, clock.instant().toString());
     AMQP.BasicProperties parked = properties.builder().headers(headers).expiration(null).build();
-    if (!republish(republisher, queues.quarantine(), parked, body)) {
+    if (!republish(d.republisher(), queues.quarantine(), parked, body)) {
       requeueAfterPause(channel, envelope);
       return Outcome.REQUEUED;
     }
