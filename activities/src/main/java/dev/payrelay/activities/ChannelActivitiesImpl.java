@@ -2,8 +2,12 @@ package dev.payrelay.activities;
 
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.ChannelException;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.sql.LedgerResult;
+import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.workflows.activities.ChannelActivities;
@@ -21,7 +25,10 @@ import org.slf4j.LoggerFactory;
  * Channel calls for payment workflows, through the channel adapters. A failed call is a retryable
  * {@code CHANNEL_UNAVAILABLE} (its outcome is unknown) or a non-retryable {@code CHANNEL_REFUSED};
  * never an answer. The ledger is asked first: a payment it already holds PAID, CLOSED or EXPIRED is
- * never queried or closed at the channel (DESIGN invariant 11); the answer says so instead.
+ * never queried or closed at the channel (DESIGN invariant 11); the answer says so instead. An
+ * answer that money moved and went back ({@link ChannelPaymentStatus#REFUNDED}, {@link
+ * ChannelPaymentStatus#DISPUTED}) is recorded through the ledger as that exception for review (one
+ * per payment and channel transaction, however often the channel repeats it) before it is returned.
  */
 public final class ChannelActivitiesImpl implements ChannelActivities {
 
@@ -29,13 +36,16 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
 
   private final Map<String, PaymentChannel> channels;
   private final PaymentStore payments;
+  private final PaymentLedger ledger;
 
   /**
    * Activities over {@code channels}, found by {@link PaymentChannel#name()}, guarded by the
-   * ledger's {@code payments}.
+   * ledger's {@code payments}; refund and dispute answers are recorded through {@code ledger}.
    */
-  public ChannelActivitiesImpl(List<PaymentChannel> channels, PaymentStore payments) {
+  public ChannelActivitiesImpl(
+      List<PaymentChannel> channels, PaymentStore payments, PaymentLedger ledger) {
     this.payments = payments;
+    this.ledger = ledger;
     this.channels =
         channels.stream()
             .collect(Collectors.toUnmodifiableMap(PaymentChannel::name, Function.identity()));
@@ -52,14 +62,14 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
   }
 
   private ChannelStatus call(ChannelCallRequest request, String operation) {
-    PaymentStatus ours =
+    PaymentRow payment =
         payments
             .find(request.paymentId())
-            .map(PaymentRow::status)
             .orElseThrow(
                 () ->
                     ApplicationFailure.newNonRetryableFailure(
                         "no payment " + request.paymentId(), "PAYMENT_NOT_FOUND"));
+    PaymentStatus ours = payment.status();
     if (ours != PaymentStatus.PENDING) {
       log.info(
           "payment {}: no channel {}: the ledger already holds it {}",
@@ -84,6 +94,7 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
           operation,
           r.status(),
           r.channelTxnId());
+      recordMovedMoney(payment, r);
       return new ChannelStatus(
           r.status().name(),
           r.channelTxnId(),
@@ -95,5 +106,32 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
           ? ApplicationFailure.newFailureWithCause(e.getMessage(), type, e)
           : ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), type, e);
     }
+  }
+
+  /**
+   * Records a REFUNDED or DISPUTED answer as the ledger's exception of that kind, as a callback
+   * saying so would be: the merchant is the payment's own (our query to our account).
+   */
+  private void recordMovedMoney(PaymentRow payment, ChannelQueryResult r) {
+    if (r.status() != ChannelPaymentStatus.REFUNDED && r.status() != ChannelPaymentStatus.DISPUTED
+        || r.amount() == null) {
+      return;
+    }
+    LedgerResult recorded =
+        ledger.apply(
+            new VerifiedCallback(
+                "query:" + payment.paymentId(),
+                payment.merchantId(),
+                payment.paymentId(),
+                r.channelTxnId(),
+                r.amount(),
+                r.status()),
+            null,
+            PaymentLedger.QUERY);
+    log.warn(
+        "payment {}: channel answered {}; ledger outcome {}",
+        payment.paymentId(),
+        r.status(),
+        recorded.outcome());
   }
 }

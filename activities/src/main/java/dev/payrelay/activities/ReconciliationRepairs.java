@@ -124,7 +124,7 @@ final class ReconciliationRepairs {
             answer.channelTxnId(),
             answer.amount(),
             ChannelPaymentStatus.PAID);
-    LedgerResult result = ledger.apply(asCallback, null, "QUERY");
+    LedgerResult result = ledger.apply(asCallback, null, PaymentLedger.QUERY);
     boolean paid =
         result.outcome() == CallbackOutcome.CONFIRMED
             || result.outcome() == CallbackOutcome.DUPLICATE;

@@ -86,9 +86,9 @@ public final class WebhookService {
    * @param headers the request headers
    * @param rawBody the exact request bytes
    * @param remoteAddr the peer, for the inbox
-   * @return the answer: the channel's protocol reply for a verified callback; 401/400 with a JSON
-   *     error for a rejected one; 404 for an unknown channel; 503 when the database failed (the
-   *     channel retries; a stored request keeps outcome RECEIVED)
+   * @return the answer: the channel's protocol reply for a verified callback; 401/400 with its
+   *     {@link PaymentChannel#refusal} for a rejected one; 404 for an unknown channel; 503 when the
+   *     database failed (the channel retries; a stored request keeps outcome RECEIVED)
    */
   public WebhookResponse handle(
       String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
@@ -256,8 +256,13 @@ public final class WebhookService {
   private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {
     complete(inboxId, channel, c);
     log.warn("callback {} rejected: {} ({})", inboxId, c.outcome(), c.detail());
-    String body = "{\"error\":\"" + c.outcome() + "\",\"inboxId\":" + inboxId + "}";
-    return new WebhookResponse(c.httpStatus(), JSON, body, inboxId);
+    ChannelReply refusal =
+        channels
+            .find(channel)
+            .map(adapter -> adapter.refusal(c.outcome(), c.httpStatus(), inboxId))
+            .orElseGet(() -> ChannelReply.jsonRefusal(c.outcome(), c.httpStatus(), inboxId));
+    return new WebhookResponse(
+        refusal.httpStatus(), refusal.contentType(), refusal.body(), inboxId);
   }
 
   /**

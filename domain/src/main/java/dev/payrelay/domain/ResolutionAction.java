@@ -23,7 +23,13 @@ public enum ResolutionAction {
    */
   CLOSE,
   /** Record that the channel's money must go back; the refund itself is a later step. */
-  MARK_FOR_REFUND;
+  MARK_FOR_REFUND,
+  /**
+   * Close the open exceptions as reviewed and leave the payment as it is: for a refund or dispute
+   * the channel reported (settled at the channel, outside payrelay), or a disagreement the operator
+   * found harmless. Refused when no exception is open.
+   */
+  ACKNOWLEDGE;
 
   /** Parses an action name case-insensitively; empty for anything else. */
   public static Optional<ResolutionAction> parse(String name) {

@@ -30,6 +30,9 @@ public final class PaymentLedger {
   /** The {@code source} of a confirmation that came in a channel's callback. */
   public static final String CALLBACK = "CALLBACK";
 
+  /** The {@code source} of a channel's answer to our query. */
+  public static final String QUERY = "QUERY";
+
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;

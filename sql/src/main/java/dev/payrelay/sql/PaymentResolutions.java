@@ -107,6 +107,17 @@ public final class PaymentResolutions {
             "marked for refund: channel transactions "
                 + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList();
       }
+      case ACKNOWLEDGE -> {
+        if (open.isEmpty()) {
+          throw new ResolutionRefused("no open exception to acknowledge");
+        }
+        eventId = null;
+        done =
+            "acknowledged "
+                + open.stream().map(PaymentExceptionRecord::getKind).toList()
+                + "; the payment stays "
+                + payment.status();
+      }
       default -> throw new IllegalStateException("unhandled action " + d.action());
     }
     OperatorAnswer answer =

@@ -297,6 +297,57 @@ class PaymentResolutionsTest {
     assertThat(openExceptions(p)).isEqualTo(1);
   }
 
+  @Test
+  void refundAtTheChannelOfAPaidPayment_isAnException_acknowledgeClosesIt_paymentStaysPaid() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("10.50", "USD"), "c1");
+    PaymentRow paid = payments.find(p.paymentId()).orElseThrow();
+    VerifiedCallback refund =
+        new VerifiedCallback(
+            "n-refund-" + p.paymentId(),
+            paid.merchantId(),
+            paid.paymentId(),
+            paid.channelTxnId(),
+            Money.parse("10.50", "USD"),
+            ChannelPaymentStatus.REFUNDED);
+
+    LedgerResult first = ledger.apply(refund, null, "CALLBACK");
+    LedgerResult again = ledger.apply(refund, null, "CALLBACK");
+
+    assertThat(first.outcome()).isEqualTo(CallbackOutcome.REFUNDED);
+    assertThat(first.eventId()).as("PaymentExceptionRecorded written").isNotNull();
+    assertThat(again.outcome()).isEqualTo(CallbackOutcome.REFUNDED);
+    assertThat(again.eventId()).as("the channel's repeat finds the same exception").isNull();
+    assertThat(openExceptions(p)).isEqualTo(1);
+    assertThat(resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID)).applied())
+        .isFalse();
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACKNOWLEDGE));
+
+    assertThat(r.applied()).isTrue();
+    assertThat(r.message()).contains("REFUNDED").contains("stays PAID");
+    assertThat(r.eventId()).isNull();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.PAID);
+    assertThat(openExceptions(p)).isZero();
+    assertThat(
+            dsl.fetchSingle(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()))
+                .getResolution())
+        .isEqualTo("ACKNOWLEDGE");
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void acknowledge_withoutAnOpenException_isRefused() {
+    PaymentRow p = pending("3.00");
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACKNOWLEDGE));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("no open exception to acknowledge");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+  }
+
   private static PaymentRow pending(String amount) {
     return payments.create(Payments.newPayment(Money.parse(amount, "USD"), "c1")).payment();
   }

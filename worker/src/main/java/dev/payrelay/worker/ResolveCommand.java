@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
       "                   then grant;",
       "  CLOSE            closed at the channel first, then no entitlement; refused",
       "                   if the channel says PAID;",
-      "  MARK_FOR_REFUND  record it; the refund comes later.",
+      "  MARK_FOR_REFUND  record it; the refund comes later;",
+      "  ACKNOWLEDGE      close the open exceptions as reviewed, the payment stays",
+      "                   as it is (a refund or dispute settled at the channel).",
       "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
     })
 final class ResolveCommand implements Callable<Integer> {
@@ -49,7 +51,7 @@ final class ResolveCommand implements Callable<Integer> {
   @Option(
       names = "--action",
       required = true,
-      description = "ACCEPT_AS_PAID, CLOSE or MARK_FOR_REFUND.")
+      description = "ACCEPT_AS_PAID, CLOSE, MARK_FOR_REFUND or ACKNOWLEDGE.")
   String action;
 
   @Option(

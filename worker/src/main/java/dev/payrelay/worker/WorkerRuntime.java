@@ -151,7 +151,7 @@ public final class WorkerRuntime implements AutoCloseable {
         new ResolutionActivitiesImpl(services.resolutions(), services.crashPoints()),
         new LedgerActivitiesImpl(
             services.payments(), services.ledger(), services.deadlines(), services.crashPoints()),
-        new ChannelActivitiesImpl(channels, services.payments()));
+        new ChannelActivitiesImpl(channels, services.payments(), services.ledger()));
     DailyReconciliationTrigger daily;
     try {
       daily = reconciliation(factory, config, services, temporal, channels);

@@ -161,33 +161,86 @@ class EndToEndTest {
   }
 
   @Test
-  void signedRefundedOrUnknownStatus_isAcknowledgedAsStale_andRecorded_notRefusedAsMalformed()
+  void signedUnknownStatus_isAcknowledgedAsStale_andRecorded_notRefusedAsMalformed()
       throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "course-s");
-    for (String status : List.of("REFUNDED", "SOMETHING_NEW")) {
-      PayrelayHarness.SignedCallback cb =
-          payrelay.signedCallback(
-              new SandboxNotification(
-                  "ntf_" + status + "_" + paymentId,
-                  payrelay.config.sandbox().merchantId(),
-                  paymentId,
-                  "sbx_" + status + "_" + paymentId,
-                  "10.50",
-                  "USD",
-                  status,
-                  Instant.now()));
-      HttpResponse<String> r = payrelay.postWebhook(cb.raw(), cb.headers());
-      assertThat(r.statusCode()).as(status + ": " + r.body()).isEqualTo(200);
+    HttpResponse<String> r = postStatus(paymentId, "sbx_new_" + paymentId, "SOMETHING_NEW");
+
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(inboxOutcomes(paymentId)).containsExactly("STALE_STATUS");
+    assertThat(status(paymentId)).isEqualTo("PENDING");
+  }
+
+  @Test
+  void refundReportedForAPaidPayment_isAnException_needsAttention_thenAcknowledgeClosesIt()
+      throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "course-r");
+    String txn = "sbx_paid_" + paymentId;
+    assertThat(payrelay.postPaidCallback(paymentId, txn, "10.50", "USD").statusCode())
+        .isEqualTo(200);
+    await().atMost(TRAIL_TIMEOUT).until(() -> "FULFILLED".equals(paymentState(paymentId)));
+
+    for (int i = 0; i < 2; i++) { // the channel's retry finds the same exception
+      HttpResponse<String> r = postStatus(paymentId, txn, "REFUNDED");
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
+    HttpResponse<String> disputed = postStatus(paymentId, txn, "DISPUTED");
+    assertThat(disputed.statusCode()).as(disputed.body()).isEqualTo(200);
+
+    assertThat(inboxOutcomes(paymentId)).contains("REFUNDED", "DISPUTED");
     assertThat(
             dsl.fetchCount(
-                WEBHOOK_INBOX,
-                WEBHOOK_INBOX
+                PAYMENT_EXCEPTION,
+                PAYMENT_EXCEPTION
                     .PAYMENT_ID
                     .eq(paymentId)
-                    .and(WEBHOOK_INBOX.OUTCOME.eq("STALE_STATUS"))))
+                    .and(PAYMENT_EXCEPTION.STATUS.eq("OPEN"))))
         .isEqualTo(2);
-    assertThat(status(paymentId)).isEqualTo("PENDING");
+    await().atMost(TRAIL_TIMEOUT).until(() -> "NEEDS_ATTENTION".equals(paymentState(paymentId)));
+    assertThat(status(paymentId)).isEqualTo("PAID");
+
+    HttpResponse<String> resolve =
+        payrelay.postJson(
+            "/v1/admin/payments/" + paymentId + "/resolve",
+            "{\"operator\":\"alice\",\"reason\":\"refunded by support\",\"action\":\"ACKNOWLEDGE\"}");
+
+    assertThat(resolve.statusCode()).as(resolve.body()).isEqualTo(202);
+    await().atMost(TRAIL_TIMEOUT).until(() -> "FULFILLED".equals(paymentState(paymentId)));
+    assertThat(
+            dsl.fetchCount(
+                PAYMENT_EXCEPTION,
+                PAYMENT_EXCEPTION
+                    .PAYMENT_ID
+                    .eq(paymentId)
+                    .and(PAYMENT_EXCEPTION.RESOLUTION.eq("ACKNOWLEDGE"))))
+        .isEqualTo(2);
+    assertThat(status(paymentId)).isEqualTo("PAID");
+    assertThat(granted(paymentId)).isEqualTo(1);
+    assertThat(confirmedEventIds(paymentId)).hasSize(1);
+  }
+
+  private HttpResponse<String> postStatus(String paymentId, String txn, String status)
+      throws Exception {
+    PayrelayHarness.SignedCallback cb =
+        payrelay.signedCallback(
+            new SandboxNotification(
+                "ntf_" + status + "_" + txn,
+                payrelay.config.sandbox().merchantId(),
+                paymentId,
+                txn,
+                "10.50",
+                "USD",
+                status,
+                Instant.now()));
+    return payrelay.postWebhook(cb.raw(), cb.headers());
+  }
+
+  private List<String> inboxOutcomes(String paymentId) {
+    return dsl.select(WEBHOOK_INBOX.OUTCOME)
+        .from(WEBHOOK_INBOX)
+        .where(WEBHOOK_INBOX.PAYMENT_ID.eq(paymentId))
+        .orderBy(WEBHOOK_INBOX.ID)
+        .fetch(WEBHOOK_INBOX.OUTCOME);
   }
 
   @Test

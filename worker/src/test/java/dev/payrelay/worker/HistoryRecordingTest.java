@@ -9,9 +9,11 @@ import static io.temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.channels.sandbox.SandboxMode;
+import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.worker.HistoryRecorder.Run;
 import dev.payrelay.workflows.WorkflowIds;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -116,6 +118,45 @@ class HistoryRecordingTest {
           "ChannelClose",
           "LedgerConfirmFromChannel",
           "ResolutionReject",
+          "ResolutionResolve");
+    }
+  }
+
+  /**
+   * A refund the channel reports after the payment's run ended FULFILLED: its exception starts a
+   * new run, which needs attention until an operator's ACKNOWLEDGE (version marker {@code
+   * operator-acknowledge}).
+   */
+  @Test
+  void refundAcknowledged_recordedOnDefaultTimings() throws Exception {
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), QUIET)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String paymentId = payrelay.createPayment(1050, "USD", "c1");
+      Run paidRun = histories.currentRun(id(paymentId));
+      String txn = "sbx_paid_" + paymentId;
+      assertThat(payrelay.postPaidCallback(paymentId, txn, "10.50", "USD").statusCode())
+          .isEqualTo(200);
+      histories.awaitCompleted(paidRun, FULFILLED);
+      PayrelayHarness.SignedCallback refund =
+          payrelay.signedCallback(
+              new SandboxNotification(
+                  "ntf_refund_" + paymentId,
+                  payrelay.config.sandbox().merchantId(),
+                  paymentId,
+                  txn,
+                  "10.50",
+                  "USD",
+                  "REFUNDED",
+                  Instant.now()));
+      assertThat(payrelay.postWebhook(refund.raw(), refund.headers()).statusCode()).isEqualTo(200);
+      Run refundRun = histories.awaitRunning(paymentId, NEEDS_ATTENTION);
+      resolve(payrelay, paymentId, "ACKNOWLEDGE");
+
+      histories.awaitCompleted(refundRun, FULFILLED);
+      histories.write(
+          "payment-resolve-acknowledge-refund",
+          refundRun,
+          "EVENT_TYPE_MARKER_RECORDED",
           "ResolutionResolve");
     }
   }

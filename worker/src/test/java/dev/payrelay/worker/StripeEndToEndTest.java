@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +75,33 @@ class StripeEndToEndTest {
     assertThat(inbox.getOutcome()).isEqualTo("CONFIRMED");
     assertThat(inbox.getHttpStatus()).isEqualTo(200);
     assertThat(inbox.getPaymentId()).isEqualTo(paymentId);
+  }
+
+  @Test
+  void refundAndDisputeAfterPayment_areExceptionsForReview_paymentStaysPaid() throws Exception {
+    String paymentId = create(2000, "USD", "course-r").path("payment").path("paymentId").asText();
+    String intent = stripe.intentId(paymentId);
+    stripe.pay(intent);
+    await().atMost(TRAIL_TIMEOUT).until(() -> payrelay.granted(paymentId) == 1);
+
+    StripeWebhookEvent refunded = stripe.refund(intent);
+    StripeWebhookEvent disputed = stripe.dispute(intent);
+
+    assertThat(refunded.deliveryStatus()).isEqualTo(200);
+    assertThat(disputed.deliveryStatus()).isEqualTo(200);
+    assertThat(inboxOf(refunded.eventId()).getOutcome()).isEqualTo("REFUNDED");
+    assertThat(inboxOf(disputed.eventId()).getOutcome()).isEqualTo("DISPUTED");
+    assertThat(
+            dsl.select(PAYMENT_EXCEPTION.KIND)
+                .from(PAYMENT_EXCEPTION)
+                .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
+                .and(PAYMENT_EXCEPTION.STATUS.eq("OPEN"))
+                .fetch(PAYMENT_EXCEPTION.KIND))
+        .containsExactlyInAnyOrder("REFUNDED", "DISPUTED");
+    assertThat(payrelay.status(paymentId)).isEqualTo("PAID");
+    await()
+        .atMost(TRAIL_TIMEOUT)
+        .until(() -> "NEEDS_ATTENTION".equals(payrelay.paymentState(paymentId)));
   }
 
   @Test

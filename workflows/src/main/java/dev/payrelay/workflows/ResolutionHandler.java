@@ -25,6 +25,11 @@ final class ResolutionHandler {
           // One transaction on a handful of rows; refusals are results, not failures.
           Duration.ofSeconds(30));
 
+  /** The {@code Workflow.getVersion} change id of the {@code ACKNOWLEDGE} action. */
+  static final String ACKNOWLEDGE_CHANGE = "operator-acknowledge";
+
+  private static final int ACKNOWLEDGE_VERSION = 1;
+
   private final ResolutionActivities activities =
       Workflow.newActivityStub(ResolutionActivities.class, OPTIONS);
   private final OperatorClose close = new OperatorClose();
@@ -38,8 +43,11 @@ final class ResolutionHandler {
     // A signal sent without input (e.g. `temporal workflow signal` with no --input) arrives null.
     ResolveSignal signal = received == null ? new ResolveSignal(null, null, null) : received;
     String why = invalidBecause(received);
-    if (why == null
-        && ResolutionAction.parse(signal.action()).orElseThrow() == ResolutionAction.CLOSE) {
+    ResolutionAction action =
+        why == null ? ResolutionAction.parse(signal.action()).orElseThrow() : null;
+    if (action == ResolutionAction.ACKNOWLEDGE && !acknowledgeKnown()) {
+      why = "unknown action " + signal.action() + " (this run predates it)";
+    } else if (action == ResolutionAction.CLOSE) {
       why = close.refusal(paymentId, channelName);
     }
     if (why != null) {
@@ -54,6 +62,16 @@ final class ResolutionHandler {
             signal.reason().trim(),
             ResolutionAction.parse(signal.action()).orElseThrow().name(),
             actionKey));
+  }
+
+  /**
+   * Whether this run knows {@link ResolutionAction#ACKNOWLEDGE}: true from version {@value
+   * #ACKNOWLEDGE_VERSION} of change {@value #ACKNOWLEDGE_CHANGE}; a history from before it (no
+   * marker) refused the action as unknown, and replays so.
+   */
+  private static boolean acknowledgeKnown() {
+    return Workflow.getVersion(ACKNOWLEDGE_CHANGE, Workflow.DEFAULT_VERSION, ACKNOWLEDGE_VERSION)
+        >= ACKNOWLEDGE_VERSION;
   }
 
   private static String invalidBecause(ResolveSignal signal) {

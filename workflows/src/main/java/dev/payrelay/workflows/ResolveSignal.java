@@ -12,8 +12,9 @@ import java.util.Arrays;
  *
  * @param operator who decides; required
  * @param reason why; required
- * @param action {@code ACCEPT_AS_PAID}, {@code CLOSE} or {@code MARK_FOR_REFUND}; anything else is
- *     rejected and audited
+ * @param action {@code ACCEPT_AS_PAID}, {@code CLOSE}, {@code MARK_FOR_REFUND} or {@code
+ *     ACKNOWLEDGE} (runs from before the {@code operator-acknowledge} version refuse it); anything
+ *     else is rejected and audited
  */
 public record ResolveSignal(String operator, String reason, String action) {
 

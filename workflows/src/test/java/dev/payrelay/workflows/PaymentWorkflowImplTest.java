@@ -563,6 +563,31 @@ class PaymentWorkflowImplTest {
   }
 
   @Test
+  void acknowledge_ofARefundReportedOnAPaidPayment_isResolvedNotRejected_andTheRunFulfills() {
+    ledgerStatus.set("PAID");
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(-5)), EXCEPTION);
+    when(resolutions.resolve(any()))
+        .thenReturn(new ResolutionResult(true, 31, "acknowledged [REFUNDED]", "PAID"));
+    workflow.resolve(new ResolveSignal("alice", "refunded at the channel", "acknowledge"));
+    env.start();
+
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    verify(resolutions)
+        .resolve(
+            new ResolveRequest(
+                PAYMENT_ID,
+                "alice",
+                "refunded at the channel",
+                "ACKNOWLEDGE",
+                actionKey(workflow, 1)));
+    verify(resolutions, never()).reject(any());
+  }
+
+  @Test
   void runForAnExpiredPayment_publishesItsClosedEvent_andEndsExpired_withoutTouchingTheChannel() {
     ledgerStatus.set("EXPIRED");
     OutboxEventSignal closed = new OutboxEventSignal("evt-closed", "PaymentClosed", 3);

@@ -74,6 +74,13 @@ class WorkflowHistoriesReplayTest {
                   // Recorded before the "batched-repairs" version marker existed (one run, a
                   // repair activity per item): replays through getVersion's default branch.
                   "reconciliation-with-repairs",
+                  // A refund reported after the run ended FULFILLED starts a new run; the
+                  // operator's ACKNOWLEDGE (version operator-acknowledge) ends it FULFILLED.
+                  "payment-resolve-acknowledge-refund",
+                  // Recorded before the "operator-acknowledge" marker existed: a raw resolve
+                  // signal with ACKNOWLEDGE was refused as an unknown action (then ACCEPT_AS_PAID);
+                  // replays through getVersion's default branch. Not re-recordable.
+                  "payment-resolve-acknowledge--before-operator-acknowledge",
                   // Recorded (on the Java test server) before the "channel-watch" version marker
                   // existed: proves such runs still replay through getVersion's default branch.
                   "payment-happy-path-before-channel-watch"))

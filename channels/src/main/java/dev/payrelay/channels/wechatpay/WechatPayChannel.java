@@ -281,6 +281,18 @@ public final class WechatPayChannel implements PaymentChannel {
             "{\"code\":\"FAIL\",\"message\":\"" + outcome.name() + ": retry later\"}");
   }
 
+  /**
+   * WeChat Pay's failure answer (APIv3 "支付通知", 通知应答): a 4xx or 5xx with the JSON {@code
+   * {"code":"FAIL","message":"..."}}; WeChat Pay retries the notification on its schedule.
+   */
+  @Override
+  public ChannelReply refusal(String outcome, int httpStatus, long inboxId) {
+    return new ChannelReply(
+        httpStatus,
+        "application/json; charset=utf-8",
+        "{\"code\":\"FAIL\",\"message\":\"" + outcome + " (inbox " + inboxId + ")\"}");
+  }
+
   private static Money money(TransactionAmount amount, String paymentId) throws ChannelException {
     if (amount == null || amount.getTotal() == null) {
       return null;

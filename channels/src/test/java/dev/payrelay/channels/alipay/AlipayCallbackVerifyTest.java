@@ -256,6 +256,12 @@ class AlipayCallbackVerifyTest {
     assertThat(retry.body()).isNotEqualTo("success");
   }
 
+  @Test
+  void refusal_isPlainFail_withPayrelaysStatus() {
+    assertThat(fx.channel.refusal("BAD_SIGNATURE", 401, 7))
+        .isEqualTo(new ChannelReply(401, "text/plain; charset=utf-8", "fail"));
+  }
+
   private static void assertRejected(ThrowingCallable call, Reason reason) {
     assertThatThrownBy(call)
         .isInstanceOf(CallbackRejectedException.class)

@@ -12,6 +12,7 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -259,6 +260,15 @@ class WechatPayCallbackVerifyTest {
     assertThat(fx.channel.reply(CallbackOutcome.AMOUNT_MISMATCH).httpStatus()).isEqualTo(200);
     assertThat(fx.channel.reply(CallbackOutcome.UNKNOWN_PAYMENT).httpStatus()).isEqualTo(503);
     assertThat(fx.channel.reply(CallbackOutcome.UNKNOWN_PAYMENT).body()).contains("\"FAIL\"");
+  }
+
+  @Test
+  void refusal_isWechatsFailJson_withPayrelaysStatus_andTheInboxRow() {
+    ChannelReply refused = fx.channel.refusal("BAD_SIGNATURE", 401, 42);
+    assertThat(refused.httpStatus()).isEqualTo(401);
+    assertThat(refused.contentType()).startsWith("application/json");
+    assertThat(refused.body())
+        .isEqualTo("{\"code\":\"FAIL\",\"message\":\"BAD_SIGNATURE (inbox 42)\"}");
   }
 
   private static String resource(String amount) {

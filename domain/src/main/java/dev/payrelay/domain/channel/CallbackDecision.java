@@ -19,7 +19,10 @@ public final class CallbackDecision {
    * @param callback the verified callback
    * @return the outcome; {@link CallbackOutcome#CONFIRMED} only when the payment may be confirmed
    *     ({@link PaymentTransition#CONFIRM}: PENDING) and merchant, amount (minor units) and
-   *     currency all match. Without a payment of ours: {@link CallbackOutcome#STALE_STATUS}
+   *     currency all match. A {@link ChannelPaymentStatus#REFUNDED} or {@link
+   *     ChannelPaymentStatus#DISPUTED} about a payment of ours (any status of ours: money moved
+   *     either way) is {@link CallbackOutcome#REFUNDED} / {@link CallbackOutcome#DISPUTED}, an
+   *     exception for review. Without a payment of ours: {@link CallbackOutcome#STALE_STATUS}
    *     (acknowledged) when the callback names no payment id or reports {@link
    *     ChannelPaymentStatus#UNKNOWN}, since no retry can make it about a payment of ours (e.g. a
    *     Stripe {@code customer.created} event, an Alipay {@code notify_type} other than {@code
@@ -35,8 +38,17 @@ public final class CallbackDecision {
     if (!ours.merchantId().equals(callback.merchantId())) {
       return CallbackOutcome.MERCHANT_MISMATCH;
     }
-    if (callback.status() != ChannelPaymentStatus.PAID) {
-      return CallbackOutcome.STALE_STATUS;
+    switch (callback.status()) {
+      case PAID -> {}
+      case REFUNDED -> {
+        return CallbackOutcome.REFUNDED;
+      }
+      case DISPUTED -> {
+        return CallbackOutcome.DISPUTED;
+      }
+      default -> {
+        return CallbackOutcome.STALE_STATUS;
+      }
     }
     if (ours.status() == PaymentStatus.PAID) {
       return decideAlreadyPaid(ours, callback);

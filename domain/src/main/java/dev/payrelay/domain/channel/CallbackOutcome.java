@@ -21,7 +21,17 @@ public enum CallbackOutcome {
   DOUBLE_PAYMENT(true),
   /** The payment was closed or expired and the channel says paid: exception recorded. */
   PAID_AFTER_CLOSE(true),
-  /** A non-PAID status that changes nothing (e.g. "pending" after PAID). */
+  /**
+   * The channel says the payment's money went back to the buyer, in whole or in part: exception
+   * recorded for review (e.g. whether to take back what was granted), payment unchanged.
+   */
+  REFUNDED(true),
+  /**
+   * The channel says the buyer disputed the payment (a chargeback or complaint): exception recorded
+   * for review, payment unchanged.
+   */
+  DISPUTED(true),
+  /** A non-PAID status that moves no money and changes nothing (e.g. "pending" after PAID). */
   STALE_STATUS(true),
   /** We have no such payment (yet): the channel should retry later. */
   UNKNOWN_PAYMENT(false);
@@ -48,7 +58,9 @@ public enum CallbackOutcome {
           MERCHANT_MISMATCH,
           TXN_CONFLICT,
           DOUBLE_PAYMENT,
-          PAID_AFTER_CLOSE ->
+          PAID_AFTER_CLOSE,
+          REFUNDED,
+          DISPUTED ->
           true;
       default -> false;
     };

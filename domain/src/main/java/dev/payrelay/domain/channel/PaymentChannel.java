@@ -89,4 +89,19 @@ public interface PaymentChannel {
    * "stop retrying", a 5xx as "retry later").
    */
   ChannelReply reply(CallbackOutcome outcome);
+
+  /**
+   * The HTTP answer to a callback payrelay refused (a bad signature, an unparseable body, a media
+   * type or size it does not take), in the channel's protocol: every refusal is recorded in the
+   * {@code webhook_inbox} row {@code inboxId} first, and the status is one the channel reads as
+   * "not accepted" (a 4xx or 5xx), so it retries or reports the failure to the merchant.
+   *
+   * @param outcome the inbox's outcome, e.g. {@code BAD_SIGNATURE}, {@code MALFORMED}
+   * @param httpStatus the status payrelay answers with, e.g. 401, 400, 413, 415
+   * @param inboxId the {@code webhook_inbox} row that recorded the request
+   * @return by default {@link ChannelReply#jsonRefusal}
+   */
+  default ChannelReply refusal(String outcome, int httpStatus, long inboxId) {
+    return ChannelReply.jsonRefusal(outcome, httpStatus, inboxId);
+  }
 }

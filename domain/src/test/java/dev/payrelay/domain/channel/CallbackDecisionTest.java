@@ -6,10 +6,12 @@ import static dev.payrelay.domain.channel.CallbackDecisionTest.Amount.SHORT;
 import static dev.payrelay.domain.channel.CallbackOutcome.AMOUNT_MISMATCH;
 import static dev.payrelay.domain.channel.CallbackOutcome.CONFIRMED;
 import static dev.payrelay.domain.channel.CallbackOutcome.CURRENCY_MISMATCH;
+import static dev.payrelay.domain.channel.CallbackOutcome.DISPUTED;
 import static dev.payrelay.domain.channel.CallbackOutcome.DOUBLE_PAYMENT;
 import static dev.payrelay.domain.channel.CallbackOutcome.DUPLICATE;
 import static dev.payrelay.domain.channel.CallbackOutcome.MERCHANT_MISMATCH;
 import static dev.payrelay.domain.channel.CallbackOutcome.PAID_AFTER_CLOSE;
+import static dev.payrelay.domain.channel.CallbackOutcome.REFUNDED;
 import static dev.payrelay.domain.channel.CallbackOutcome.STALE_STATUS;
 import static dev.payrelay.domain.channel.CallbackOutcome.TXN_CONFLICT;
 import static dev.payrelay.domain.channel.CallbackOutcome.UNKNOWN_PAYMENT;
@@ -30,9 +32,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The callback decision table. Precedence: no payment, then merchant, then a non-PAID callback
- * status, then our status (PAID: txn, currency, amount; CLOSED/EXPIRED: paid after close; PENDING:
- * currency, amount).
+ * The callback decision table. Precedence: no payment, then merchant, then a refund or dispute,
+ * then a non-PAID callback status, then our status (PAID: txn, currency, amount; CLOSED/EXPIRED:
+ * paid after close; PENDING: currency, amount).
  */
 class CallbackDecisionTest {
 
@@ -149,7 +151,15 @@ class CallbackDecisionTest {
         row(PAID, TXN, OTHER, EQUAL, SAME, CB_PENDING, TXN, MERCHANT_MISMATCH),
         row(CLOSED, null, OTHER, EQUAL, SAME, CB_PAID, TXN, MERCHANT_MISMATCH),
         row(EXPIRED, null, OTHER, EQUAL, SAME, CB_CLOSED, TXN, MERCHANT_MISMATCH),
-        // Callback status not PAID: changes nothing, whatever we hold.
+        // Money went back (refund) or is contested (dispute): an exception, whatever we hold.
+        row(PAID, TXN, SAME, EQUAL, SAME, ChannelPaymentStatus.REFUNDED, TXN, REFUNDED),
+        row(PAID, TXN, SAME, SHORT, SAME, ChannelPaymentStatus.REFUNDED, TXN, REFUNDED),
+        row(PENDING, null, SAME, EQUAL, SAME, ChannelPaymentStatus.REFUNDED, TXN, REFUNDED),
+        row(EXPIRED, null, SAME, EQUAL, OTHER, ChannelPaymentStatus.REFUNDED, TXN, REFUNDED),
+        row(PAID, TXN, SAME, EQUAL, SAME, ChannelPaymentStatus.DISPUTED, OTHER_TXN, DISPUTED),
+        row(CLOSED, null, SAME, EQUAL, SAME, ChannelPaymentStatus.DISPUTED, TXN, DISPUTED),
+        row(PAID, TXN, OTHER, EQUAL, SAME, ChannelPaymentStatus.DISPUTED, TXN, MERCHANT_MISMATCH),
+        // Other statuses than PAID move no money: change nothing, whatever we hold.
         row(PENDING, null, SAME, EQUAL, SAME, CB_PENDING, TXN, STALE_STATUS),
         row(PENDING, null, SAME, SHORT, OTHER, CB_CLOSED, TXN, STALE_STATUS),
         row(PENDING, null, SAME, EQUAL, SAME, CB_NOT_FOUND, TXN, STALE_STATUS),
@@ -252,6 +262,12 @@ class CallbackDecisionTest {
     }
     if (!row.merchantMatches()) {
       return MERCHANT_MISMATCH;
+    }
+    if (row.callbackStatus() == ChannelPaymentStatus.REFUNDED) {
+      return REFUNDED;
+    }
+    if (row.callbackStatus() == ChannelPaymentStatus.DISPUTED) {
+      return DISPUTED;
     }
     if (row.callbackStatus() != ChannelPaymentStatus.PAID) {
       return STALE_STATUS;

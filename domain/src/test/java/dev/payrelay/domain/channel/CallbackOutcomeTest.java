@@ -3,10 +3,12 @@ package dev.payrelay.domain.channel;
 import static dev.payrelay.domain.channel.CallbackOutcome.AMOUNT_MISMATCH;
 import static dev.payrelay.domain.channel.CallbackOutcome.CONFIRMED;
 import static dev.payrelay.domain.channel.CallbackOutcome.CURRENCY_MISMATCH;
+import static dev.payrelay.domain.channel.CallbackOutcome.DISPUTED;
 import static dev.payrelay.domain.channel.CallbackOutcome.DOUBLE_PAYMENT;
 import static dev.payrelay.domain.channel.CallbackOutcome.DUPLICATE;
 import static dev.payrelay.domain.channel.CallbackOutcome.MERCHANT_MISMATCH;
 import static dev.payrelay.domain.channel.CallbackOutcome.PAID_AFTER_CLOSE;
+import static dev.payrelay.domain.channel.CallbackOutcome.REFUNDED;
 import static dev.payrelay.domain.channel.CallbackOutcome.STALE_STATUS;
 import static dev.payrelay.domain.channel.CallbackOutcome.TXN_CONFLICT;
 import static dev.payrelay.domain.channel.CallbackOutcome.UNKNOWN_PAYMENT;
@@ -38,6 +40,8 @@ class CallbackOutcomeTest {
         arguments(TXN_CONFLICT, ACKNOWLEDGED, EXCEPTION),
         arguments(DOUBLE_PAYMENT, ACKNOWLEDGED, EXCEPTION),
         arguments(PAID_AFTER_CLOSE, ACKNOWLEDGED, EXCEPTION),
+        arguments(REFUNDED, ACKNOWLEDGED, EXCEPTION),
+        arguments(DISPUTED, ACKNOWLEDGED, EXCEPTION),
         arguments(STALE_STATUS, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(UNKNOWN_PAYMENT, RETRY, NO_EXCEPTION));
   }
