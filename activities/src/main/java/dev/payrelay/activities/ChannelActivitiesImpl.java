@@ -1,9 +1,11 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.sql.LedgerResult;
@@ -14,10 +16,6 @@ import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
 import io.temporal.failure.ApplicationFailure;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,21 +32,20 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
 
   private static final Logger log = LoggerFactory.getLogger(ChannelActivitiesImpl.class);
 
-  private final Map<String, PaymentChannel> channels;
+  private final ChannelRegistry channels;
   private final PaymentStore payments;
   private final PaymentLedger ledger;
 
   /**
-   * Activities over {@code channels}, found by {@link PaymentChannel#name()}, guarded by the
-   * ledger's {@code payments}; refund and dispute answers are recorded through {@code ledger}.
+   * Activities over the channels' merchant accounts (a payment is queried and closed through the
+   * account it was created with, {@link ChannelRegistry#forMerchant}), guarded by the ledger's
+   * {@code payments}; refund and dispute answers are recorded through {@code ledger}.
    */
   public ChannelActivitiesImpl(
-      List<PaymentChannel> channels, PaymentStore payments, PaymentLedger ledger) {
+      ChannelRegistry channels, PaymentStore payments, PaymentLedger ledger) {
     this.payments = payments;
     this.ledger = ledger;
-    this.channels =
-        channels.stream()
-            .collect(Collectors.toUnmodifiableMap(PaymentChannel::name, Function.identity()));
+    this.channels = channels;
   }
 
   @Override
@@ -78,11 +75,19 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
           ours);
       return ChannelStatus.settledInLedger(ours.name());
     }
-    PaymentChannel channel = channels.get(request.channel());
-    if (channel == null) {
-      throw ApplicationFailure.newNonRetryableFailure(
-          "no channel " + request.channel(), "CHANNEL_REFUSED");
-    }
+    PaymentChannel channel =
+        channels
+            .forMerchant(request.channel(), payment.merchantId())
+            .map(ChannelAccount::adapter)
+            .orElseThrow(
+                () ->
+                    ApplicationFailure.newNonRetryableFailure(
+                        "no merchant account "
+                            + payment.merchantId()
+                            + " at channel "
+                            + request.channel()
+                            + " is configured",
+                        "CHANNEL_REFUSED"));
     try {
       ChannelQueryResult r =
           "close".equals(operation)

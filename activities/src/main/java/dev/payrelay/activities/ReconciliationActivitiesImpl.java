@@ -1,6 +1,6 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentStore;
@@ -39,10 +39,13 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
   private final ReconciliationRepairs repairs;
   private final ReconciliationBatchRepairs batches;
 
-  /** Activities over the store, the channel adapters (by name) and the ledger's stores. */
+  /**
+   * Activities over the store, the channels' merchant accounts (statements of every account; a
+   * payment's query through its own account) and the ledger's stores.
+   */
   public ReconciliationActivitiesImpl(
       Reconciliation store,
-      List<PaymentChannel> channels,
+      ChannelRegistry channels,
       PaymentLedger ledger,
       PaymentStore payments,
       EntitlementStore entitlements) {
@@ -55,7 +58,7 @@ public final class ReconciliationActivitiesImpl implements ReconciliationActivit
 
   @Override
   public void startRun(ReconciliationDay day) {
-    channels.get(day.channel());
+    channels.requireChannel(day.channel());
     store.startRun(day.channel(), ReconciliationChannels.day(day.date()));
   }
 

@@ -1,6 +1,8 @@
 package dev.payrelay.activities;
 
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelException;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementPage;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
@@ -8,38 +10,85 @@ import io.temporal.failure.ApplicationFailure;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Channel adapters by name, and the failure types reconciliation reports for them. */
+/**
+ * The channels' merchant accounts as reconciliation reads them, and the failure types it reports
+ * for them. A channel's statement is the statements of its accounts one after another ({@link
+ * ChannelRegistry#statementAccounts}): its page tokens are {@code @<account index>:<the account's
+ * own token>}, so a run resumes inside the right account.
+ */
 final class ReconciliationChannels {
 
-  private final Map<String, PaymentChannel> byName;
+  /** A token of ours; anything else is the first account's own token (runs from before). */
+  private static final Pattern TOKEN = Pattern.compile("@(\\d{1,4}):(.*)", Pattern.DOTALL);
 
-  ReconciliationChannels(List<PaymentChannel> channels) {
-    this.byName =
-        channels.stream()
-            .collect(Collectors.toUnmodifiableMap(PaymentChannel::name, Function.identity()));
+  private final ChannelRegistry accounts;
+
+  ReconciliationChannels(ChannelRegistry accounts) {
+    this.accounts = accounts;
   }
 
-  /** The adapter, or a non-retryable {@code UNKNOWN_CHANNEL}. */
-  PaymentChannel get(String name) {
-    PaymentChannel channel = byName.get(name);
-    if (channel == null) {
+  /** Fails with a non-retryable {@code UNKNOWN_CHANNEL} unless channel {@code name} is set up. */
+  void requireChannel(String name) {
+    if (accounts.find(name).isEmpty()) {
       throw ApplicationFailure.newNonRetryableFailure(
           "no channel " + name, ReconciliationFailure.UNKNOWN_CHANNEL.name());
     }
-    return channel;
   }
 
-  /** One statement page through the named adapter; channel errors as {@link #failure}. */
+  /**
+   * The adapter of the account that holds merchant {@code merchantId}'s payments at {@code
+   * channel}; a non-retryable {@code UNKNOWN_CHANNEL} when the channel or account is not set up.
+   */
+  PaymentChannel forMerchant(String channel, String merchantId) {
+    return accounts
+        .forMerchant(channel, merchantId)
+        .map(ChannelAccount::adapter)
+        .orElseThrow(
+            () ->
+                ApplicationFailure.newNonRetryableFailure(
+                    "no account " + merchantId + " at channel " + channel,
+                    ReconciliationFailure.UNKNOWN_CHANNEL.name()));
+  }
+
+  /**
+   * One page of the channel's statement for {@code date}: the current account's page, its token
+   * wrapped, or the next account's first page once an account's statement ends; channel errors as
+   * {@link #failure}.
+   *
+   * @param pageToken null for the first page, else the previous page's {@link
+   *     StatementPage#nextPageToken()}
+   */
   StatementPage statement(String channel, LocalDate date, String pageToken) {
+    List<ChannelAccount> sources = accounts.statementAccounts(channel);
+    if (sources.isEmpty()) {
+      requireChannel(channel);
+    }
+    int index = 0;
+    String inner = pageToken;
+    Matcher ours = pageToken == null ? null : TOKEN.matcher(pageToken);
+    if (ours != null && ours.matches()) {
+      index = Integer.parseInt(ours.group(1));
+      inner = ours.group(2).isEmpty() ? null : ours.group(2);
+    }
+    if (index >= sources.size()) {
+      throw ApplicationFailure.newNonRetryableFailure(
+          "page token " + pageToken + " names account " + index + " of " + sources.size(),
+          ReconciliationFailure.INVALID_REQUEST.name());
+    }
+    StatementPage page;
     try {
-      return get(channel).statement(date, pageToken);
+      page = sources.get(index).adapter().statement(date, inner);
     } catch (ChannelException e) {
       throw failure(e);
     }
+    String next =
+        page.nextPageToken() != null
+            ? "@" + index + ":" + page.nextPageToken()
+            : index + 1 < sources.size() ? "@" + (index + 1) + ":" : null;
+    return new StatementPage(page.date(), page.lines(), next);
   }
 
   /** An ISO-8601 day, or a non-retryable {@code INVALID_REQUEST}. */

@@ -98,9 +98,13 @@ final class ReconciliationRepairs {
   private record Outcome(RepairStatus status, String details) {}
 
   private Outcome queryAndConfirm(ReconciliationItem item) {
+    PaymentRow payment = payments.find(item.paymentId()).orElse(null);
+    if (payment == null) {
+      return new Outcome(RepairStatus.FAILED, "no payment " + item.paymentId());
+    }
     ChannelQueryResult answer;
     try {
-      answer = channels.get(item.channel()).query(item.paymentId());
+      answer = channels.forMerchant(item.channel(), payment.merchantId()).query(item.paymentId());
     } catch (ChannelException e) {
       // Unknown outcome: the item shows FAILED until a retry (or the next run) gets an answer.
       store.markRepaired(item.id(), RepairStatus.FAILED, "channel query failed: " + e.getMessage());
@@ -110,10 +114,6 @@ final class ReconciliationRepairs {
       return new Outcome(
           RepairStatus.FAILED,
           "channel query answered " + answer.status() + " though its statement says PAID; review");
-    }
-    PaymentRow payment = payments.find(item.paymentId()).orElse(null);
-    if (payment == null) {
-      return new Outcome(RepairStatus.FAILED, "no payment " + item.paymentId());
     }
     // Our own query to our own merchant account, judged like a callback (as LedgerActivities).
     VerifiedCallback asCallback =

@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementPage;
@@ -53,7 +55,9 @@ class ChannelActivitiesImplTest {
     channel = new AnsweringChannel();
     activities =
         new ChannelActivitiesImpl(
-            List.of(channel), payments, new PaymentLedger(dsl, payments, outbox));
+            ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(Payments.MERCHANT, channel))),
+            payments,
+            new PaymentLedger(dsl, payments, outbox));
   }
 
   @AfterAll

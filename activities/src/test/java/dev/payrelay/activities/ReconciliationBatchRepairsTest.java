@@ -9,11 +9,13 @@ import dev.payrelay.activities.ReconciliationBatchRepairs.BatchProgress;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementLine;
@@ -83,7 +85,12 @@ class ReconciliationBatchRepairsTest {
     today = dsl.select(SqlTime.now()).fetchSingle().value1().toLocalDate();
     activityEnv = TestActivityEnvironment.newInstance();
     activityEnv.registerActivitiesImplementations(
-        new ReconciliationActivitiesImpl(store, List.of(channel), ledger, payments, entitlements));
+        new ReconciliationActivitiesImpl(
+            store,
+            ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(Payments.MERCHANT, channel))),
+            ledger,
+            payments,
+            entitlements));
     activities =
         activityEnv.newActivityStub(
             ReconciliationActivities.class,

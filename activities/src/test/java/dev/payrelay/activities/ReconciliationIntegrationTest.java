@@ -15,8 +15,10 @@ import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
@@ -118,7 +120,7 @@ class ReconciliationIntegrationTest {
     worker.registerActivitiesImplementations(
         new ReconciliationActivitiesImpl(
             new Reconciliation(dsl, payments, outbox),
-            List.of(channel),
+            ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(Payments.MERCHANT, channel))),
             ledger,
             payments,
             entitlements));

@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationReport;
 import dev.payrelay.workflows.ReconciliationStarts;

@@ -2,6 +2,8 @@ package dev.payrelay.api;
 
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.ChannelAccount;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.VerifiedCallback;

@@ -2,6 +2,8 @@ package dev.payrelay.api;
 
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import dev.payrelay.domain.channel.ChannelAccount;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;

@@ -1,8 +1,8 @@
 package dev.payrelay.worker;
 
-import dev.payrelay.api.ChannelAccount;
 import dev.payrelay.channels.alipay.AlipayChannel;
 import dev.payrelay.channels.stripe.StripeChannel;
+import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.PaymentChannel;
 import java.net.http.HttpClient;
 import java.time.Clock;

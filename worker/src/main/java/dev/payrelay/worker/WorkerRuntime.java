@@ -15,7 +15,7 @@ import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.ConsumerSettings;
 import dev.payrelay.activities.amqp.ConsumerTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
-import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.EventHandoff;
@@ -129,9 +129,7 @@ public final class WorkerRuntime implements AutoCloseable {
             java.time.Clock.systemUTC(),
             amqp.queues(),
             ownConsumers);
-    List<PaymentChannel> channels = new java.util.ArrayList<>();
-    channels.add(ApiRuntime.sandboxChannel(config));
-    channels.addAll(ChannelAdapters.adapters(config));
+    ChannelRegistry channels = ApiRuntime.channelRegistry(config);
     WorkerFactory factory =
         WorkerFactory.newInstance(
             temporal.client(),
@@ -266,7 +264,7 @@ public final class WorkerRuntime implements AutoCloseable {
       PayrelayConfig config,
       Services services,
       TemporalConnection temporal,
-      List<PaymentChannel> channels) {
+      ChannelRegistry channels) {
     Worker worker =
         factory.newWorker(TaskQueues.RECONCILIATION, config.sizing().reconciliationWorkerOptions());
     worker.registerWorkflowImplementationTypes(
@@ -283,10 +281,7 @@ public final class WorkerRuntime implements AutoCloseable {
         dailyStarts);
     // The Schedule's first action may come before the worker polls; it waits in the task queue.
     return DailyReconciliationTrigger.start(
-        config.temporal().dailyReconciliation(),
-        temporal,
-        dailyStarts,
-        channels.stream().map(PaymentChannel::name).toList());
+        config.temporal().dailyReconciliation(), temporal, dailyStarts, channels.names());
   }
 
   /**

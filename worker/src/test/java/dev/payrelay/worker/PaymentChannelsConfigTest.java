@@ -3,8 +3,8 @@ package dev.payrelay.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.payrelay.api.ChannelRegistry;
 import dev.payrelay.channels.RsaKeyPair;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -156,4 +156,10 @@ public final class SandboxChannel implements PaymentChannel {
     int status = outcome.acknowledged() ? 200 : 503;
     return new ChannelReply(status, "application/json", body.toString());
   }
+
+  /** The sandbox simulator keeps one statement for every merchant it serves. */
+  @Override
+  public boolean statementCoversEveryAccount() {
+    return true;
+  }
 }

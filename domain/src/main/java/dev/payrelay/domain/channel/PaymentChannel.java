@@ -85,6 +85,18 @@ public interface PaymentChannel {
   StatementPage statement(LocalDate date, String pageToken) throws ChannelException;
 
   /**
+   * Whether {@link #statement} lists the transactions of every merchant account at this channel,
+   * not only this adapter's: then reconciliation reads one account's statement for the channel
+   * instead of each account's.
+   *
+   * @return by default false: each merchant account has its own statement (Stripe's balance
+   *     transactions, Alipay's and WeChat Pay's bills are per account)
+   */
+  default boolean statementCoversEveryAccount() {
+    return false;
+  }
+
+  /**
    * The HTTP answer the channel's protocol expects for an outcome (e.g. a 2xx the channel reads as
    * "stop retrying", a 5xx as "retry later").
    */

@@ -1,7 +1,9 @@
-package dev.payrelay.api;
+package dev.payrelay.domain.channel;
 
-import dev.payrelay.domain.channel.PaymentChannel;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +14,7 @@ import java.util.Optional;
  */
 public final class ChannelRegistry {
 
-  private final Map<String, Accounts> byName = new HashMap<>();
+  private final Map<String, Accounts> byName = new LinkedHashMap<>();
 
   /**
    * A registry of {@code accounts}.
@@ -29,6 +31,11 @@ public final class ChannelRegistry {
       byName.computeIfAbsent(account.adapter().name(), Accounts::new).add(account);
     }
     byName.values().forEach(Accounts::requireDefault);
+  }
+
+  /** The configured channels' names, in the order their first accounts were given. */
+  public List<String> names() {
+    return List.copyOf(byName.keySet());
   }
 
   /** The adapter of channel {@code name}'s default account, if the channel is configured. */
@@ -56,6 +63,30 @@ public final class ChannelRegistry {
    */
   public Optional<ChannelAccount> forMerchant(String name, String merchantId) {
     return Optional.ofNullable(byName.get(name)).map(a -> a.byMerchant.get(merchantId));
+  }
+
+  /**
+   * The accounts whose statements together cover channel {@code name}: every account, the default
+   * first and the others by merchant id; only the default when its adapter's statement {@link
+   * PaymentChannel#statementCoversEveryAccount() covers every account}.
+   *
+   * @return empty if the channel is not configured
+   */
+  public List<ChannelAccount> statementAccounts(String name) {
+    Accounts accounts = byName.get(name);
+    if (accounts == null) {
+      return List.of();
+    }
+    if (accounts.defaultAccount.adapter().statementCoversEveryAccount()) {
+      return List.of(accounts.defaultAccount);
+    }
+    List<ChannelAccount> all = new ArrayList<>();
+    all.add(accounts.defaultAccount);
+    accounts.byMerchant.values().stream()
+        .filter(a -> !a.isDefault())
+        .sorted(Comparator.comparing(ChannelAccount::merchantId))
+        .forEach(all::add);
+    return all;
   }
 
   /** One channel's accounts. */

@@ -1,6 +1,5 @@
-package dev.payrelay.api;
+package dev.payrelay.domain.channel;
 
-import dev.payrelay.domain.channel.PaymentChannel;
 import java.util.Objects;
 import java.util.Set;
 
