@@ -105,6 +105,7 @@ class WechatPayEndToEndTest {
     assertThat(row.getSignatureValid()).isFalse();
     assertThat(row.getHttpStatus()).isEqualTo(401);
     assertThat(row.getRawBody()).isEqualTo(tampered);
+    assertThat(row.getOutcomeDetail()).startsWith("Wechatpay-Signature does not verify");
     assertThat(payrelay.status(paymentId)).isEqualTo("PENDING");
 
     HttpResponse<String> accepted =
@@ -122,7 +123,8 @@ class WechatPayEndToEndTest {
     // Signed by the right key, but naming a key id payrelay was not given.
     Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     headers.putAll(genuine.headers());
-    headers.put("Wechatpay-Serial", "PUB_KEY_ID_0119000000012026120100000000000999");
+    String unknown = "PUB_KEY_ID_0119000000012026120100000000000999";
+    headers.put("Wechatpay-Serial", unknown);
 
     HttpResponse<String> refused = payrelay.postWebhook("wechatpay", genuine.rawBody(), headers);
 
@@ -130,7 +132,12 @@ class WechatPayEndToEndTest {
     WebhookInboxRecord row = inboxRow(refused);
     assertThat(row.getOutcome()).isEqualTo("BAD_SIGNATURE");
     assertThat(row.getSignatureValid()).isFalse();
-    assertThat(row.getOutcomeDetail()).isNotBlank();
+    assertThat(row.getOutcomeDetail())
+        .isEqualTo(
+            "Wechatpay-Serial "
+                + unknown
+                + " is not the configured WeChat Pay public key id "
+                + payrelay.wiredConfig().wechatpay().publicKeyId());
     assertThat(row.getRawBody()).isEqualTo(genuine.rawBody());
     assertThat(payrelay.status(paymentId)).isEqualTo("PENDING");
   }
