@@ -167,6 +167,51 @@ class WechatPayEndToEndTest {
   }
 
   @Test
+  void resentNotification_isAcknowledgedAgain_asDuplicate_andWritesNoSecondEvent()
+      throws Exception {
+    String paymentId = create(1100, "c1").path("payment").path("paymentId").asText();
+    SimulatedWechatNotification first = wechatpay.pay(paymentId);
+    assertTrail(paymentId, 1);
+
+    SimulatedWechatNotification again = wechatpay.resend(paymentId);
+
+    assertThat(again.id()).isEqualTo(first.id());
+    assertThat(again.httpStatus()).as("payrelay's answer: %s", again).isEqualTo(200);
+    assertThat(
+            dsl.select(WEBHOOK_INBOX.OUTCOME)
+                .from(WEBHOOK_INBOX)
+                .where(WEBHOOK_INBOX.NOTIFICATION_ID.eq(first.id()))
+                .orderBy(WEBHOOK_INBOX.ID)
+                .fetch(WEBHOOK_INBOX.OUTCOME))
+        .containsExactly("CONFIRMED", "DUPLICATE");
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void refundNotification_isVerified_acknowledged_andRecordedAsStale_leavingThePaymentPaid()
+      throws Exception {
+    String paymentId = create(1200, "c1").path("payment").path("paymentId").asText();
+    assertThat(wechatpay.pay(paymentId).httpStatus()).isEqualTo(200);
+    assertTrail(paymentId, 1);
+
+    SimulatedWechatNotification refunded = wechatpay.refund(paymentId, "r-" + paymentId, 300);
+
+    assertThat(refunded.httpStatus()).as("payrelay's answer: %s", refunded).isEqualTo(200);
+    WebhookInboxRecord row = inboxOf(refunded.id());
+    assertThat(row.getSignatureValid()).isTrue();
+    assertThat(row.getOutcome()).isEqualTo("STALE_STATUS");
+    assertThat(row.getPaymentId()).isEqualTo(paymentId);
+    assertThat(payrelay.status(paymentId)).isEqualTo("PAID");
+  }
+
+  @Test
   void callbackWithAnotherContentType_isRefusedWith415() throws Exception {
     HttpResponse<String> answer =
         payrelay.postWebhook(
