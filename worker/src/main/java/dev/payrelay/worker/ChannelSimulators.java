@@ -109,46 +109,58 @@ public final class ChannelSimulators implements AutoCloseable {
                         alipay.gatewayUrl()));
       }
       if (config.wechatpay().simulated()) {
-        RsaKeyPair merchant = RsaKeyPair.generate();
-        RsaKeyPair platform = RsaKeyPair.generate();
-        // A merchant certificate serial is 40 hex digits; the APIv3 key 32 ASCII characters.
-        String serial = random(20).toUpperCase(Locale.ROOT);
-        String keyId = "PUB_KEY_ID_01" + WECHATPAY_MCH_ID + random(8);
-        String apiV3Key = random(16);
-        wechatpay =
-            new WechatPaySimulator(
-                new WechatPaySimulatorConfig(
-                    HOST,
-                    0,
-                    WECHATPAY_MCH_ID,
-                    WECHATPAY_APP_ID,
-                    serial,
-                    merchant.publicKey(),
-                    keyId,
-                    platform.privateKey(),
-                    apiV3Key),
-                Clock.systemUTC(),
-                http);
-        wechatpay.start();
-        config =
-            config.withWechatPay(
-                config
-                    .wechatpay()
-                    .onSimulator(
-                        WECHATPAY_MCH_ID,
-                        WECHATPAY_APP_ID,
-                        serial,
-                        merchant.privateKey(),
-                        apiV3Key,
-                        keyId,
-                        platform.publicKey(),
-                        wechatpay.baseUrl()));
+        SimulatedWechatPay simulated = startWechatPay(config.wechatpay(), http);
+        wechatpay = simulated.simulator();
+        config = config.withWechatPay(simulated.settings());
       }
     } catch (RuntimeException e) {
       new ChannelSimulators(config, stripe, alipay, wechatpay).close();
       throw e;
     }
     return new ChannelSimulators(config, stripe, alipay, wechatpay);
+  }
+
+  /** A started WeChat Pay simulator and the settings pointing at it. */
+  private record SimulatedWechatPay(WechatPaySimulator simulator, WechatPaySettings settings) {}
+
+  /**
+   * Starts a WeChat Pay simulator with a fresh merchant key pair (its public half verifies our
+   * requests), a fresh platform key pair (its private half signs answers and notifications) and a
+   * fresh APIv3 key.
+   */
+  private static SimulatedWechatPay startWechatPay(WechatPaySettings configured, HttpClient http) {
+    RsaKeyPair merchant = RsaKeyPair.generate();
+    RsaKeyPair platform = RsaKeyPair.generate();
+    // A merchant certificate serial is 40 hex digits; the APIv3 key 32 ASCII characters.
+    String serial = random(20).toUpperCase(Locale.ROOT);
+    String keyId = "PUB_KEY_ID_01" + WECHATPAY_MCH_ID + random(8);
+    String apiV3Key = random(16);
+    WechatPaySimulator simulator =
+        new WechatPaySimulator(
+            new WechatPaySimulatorConfig(
+                HOST,
+                0,
+                WECHATPAY_MCH_ID,
+                WECHATPAY_APP_ID,
+                serial,
+                merchant.publicKey(),
+                keyId,
+                platform.privateKey(),
+                apiV3Key),
+            Clock.systemUTC(),
+            http);
+    simulator.start();
+    return new SimulatedWechatPay(
+        simulator,
+        configured.onSimulator(
+            WECHATPAY_MCH_ID,
+            WECHATPAY_APP_ID,
+            serial,
+            merchant.privateKey(),
+            apiV3Key,
+            keyId,
+            platform.publicKey(),
+            simulator.baseUrl()));
   }
 
   /** The configuration with the simulated channels enabled and pointed at their simulators. */
