@@ -2,8 +2,8 @@ package dev.payrelay.worker;
 
 import dev.payrelay.channels.alipay.AlipayChannel;
 import dev.payrelay.channels.stripe.StripeChannel;
+import dev.payrelay.channels.wechatpay.WechatPayChannel;
 import dev.payrelay.domain.channel.ChannelAccount;
-import dev.payrelay.domain.channel.PaymentChannel;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * The adapters of the channels besides the sandbox, each with its one default merchant account:
- * Stripe (merchant id = the account id) and Alipay (merchant id = the app id), when {@link
- * StripeSettings#active()} / {@link AlipaySettings#active()}.
+ * Stripe (merchant id = the account id), Alipay (merchant id = the app id) and WeChat Pay (merchant
+ * id = the {@code mchid}), when {@link StripeSettings#active()} / {@link AlipaySettings#active()} /
+ * {@link WechatPaySettings#active()}.
  */
 final class ChannelAdapters {
 
@@ -33,16 +34,10 @@ final class ChannelAdapters {
     if (config.alipay().active()) {
       accounts.add(ChannelAccount.defaultAccount(config.alipay().appId(), alipay(config)));
     }
+    if (config.wechatpay().active()) {
+      accounts.add(ChannelAccount.defaultAccount(config.wechatpay().mchId(), wechatpay(config)));
+    }
     return accounts;
-  }
-
-  /**
-   * The active channels' adapters, for the worker's queries, closes and statements.
-   *
-   * @throws IllegalArgumentException naming the missing settings of an enabled channel
-   */
-  static List<PaymentChannel> adapters(PayrelayConfig config) {
-    return defaultAccounts(config).stream().map(ChannelAccount::adapter).toList();
   }
 
   private static StripeChannel stripe(PayrelayConfig config) {
@@ -53,5 +48,10 @@ final class ChannelAdapters {
     return new AlipayChannel(
         config.alipay().channelConfig(config.api().webhookUrl(AlipayChannel.NAME)),
         HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+  }
+
+  private static WechatPayChannel wechatpay(PayrelayConfig config) {
+    return new WechatPayChannel(
+        config.wechatpay().channelConfig(config.api().webhookUrl(WechatPayChannel.NAME)));
   }
 }

@@ -6,18 +6,22 @@ import dev.payrelay.channels.alipay.AlipaySimulatorConfig;
 import dev.payrelay.channels.stripe.StripeChannel;
 import dev.payrelay.channels.stripe.StripeSimulator;
 import dev.payrelay.channels.stripe.StripeSimulatorConfig;
+import dev.payrelay.channels.wechatpay.WechatPaySimulator;
+import dev.payrelay.channels.wechatpay.WechatPaySimulatorConfig;
 import java.net.http.HttpClient;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The Stripe and Alipay simulators {@code payrelay dev} (and the test harness) runs in-process for
- * each channel that is not disabled and has no credential set ({@link StripeSettings#simulated()},
- * {@link AlipaySettings#simulated()}): each on an ephemeral port of 127.0.0.1 with freshly
- * generated keys, sending its signed callbacks to payrelay's webhook URL for the channel. {@link
- * #config()} is the configuration with those channels enabled and pointed at their simulators.
+ * The Stripe, Alipay and WeChat Pay simulators {@code payrelay dev} (and the test harness) runs
+ * in-process for each channel that is not disabled and has no credential set ({@link
+ * StripeSettings#simulated()}, {@link AlipaySettings#simulated()}, {@link
+ * WechatPaySettings#simulated()}): each on an ephemeral port of 127.0.0.1 with freshly generated
+ * keys, sending its signed callbacks to payrelay's webhook URL for the channel. {@link #config()}
+ * is the configuration with those channels enabled and pointed at their simulators.
  */
 public final class ChannelSimulators implements AutoCloseable {
 
@@ -30,16 +34,28 @@ public final class ChannelSimulators implements AutoCloseable {
   /** The seller's Alipay user id ({@code seller_id}: 16 digits starting 2088) of dev's Alipay. */
   static final String ALIPAY_SELLER_ID = "2088000000000001";
 
+  /** The {@code mchid} of dev's simulated WeChat Pay merchant. */
+  public static final String WECHATPAY_MCH_ID = "1900000001";
+
+  /** The {@code appid} bound to dev's simulated WeChat Pay merchant. */
+  static final String WECHATPAY_APP_ID = "wx0000000000000001";
+
   private static final String HOST = "127.0.0.1";
 
   private final PayrelayConfig config;
   private final StripeSimulator stripe;
   private final AlipaySimulator alipay;
+  private final WechatPaySimulator wechatpay;
 
-  private ChannelSimulators(PayrelayConfig config, StripeSimulator stripe, AlipaySimulator alipay) {
+  private ChannelSimulators(
+      PayrelayConfig config,
+      StripeSimulator stripe,
+      AlipaySimulator alipay,
+      WechatPaySimulator wechatpay) {
     this.config = config;
     this.stripe = stripe;
     this.alipay = alipay;
+    this.wechatpay = wechatpay;
   }
 
   /**
@@ -50,11 +66,12 @@ public final class ChannelSimulators implements AutoCloseable {
   static ChannelSimulators start(PayrelayConfig config) {
     StripeSimulator stripe = null;
     AlipaySimulator alipay = null;
+    WechatPaySimulator wechatpay = null;
     HttpClient http = HttpClient.newHttpClient();
     try {
       if (config.stripe().simulated()) {
-        String key = "sk_test_" + random();
-        String secret = "whsec_" + random();
+        String key = "sk_test_" + random(24);
+        String secret = "whsec_" + random(24);
         stripe =
             new StripeSimulator(
                 new StripeSimulatorConfig(
@@ -91,16 +108,59 @@ public final class ChannelSimulators implements AutoCloseable {
                         alipayPair.publicKey(),
                         alipay.gatewayUrl()));
       }
+      if (config.wechatpay().simulated()) {
+        SimulatedWechatPay simulated = startWechatPay(config.wechatpay(), http);
+        wechatpay = simulated.simulator();
+        config = config.withWechatPay(simulated.settings());
+      }
     } catch (RuntimeException e) {
-      if (stripe != null) {
-        stripe.close();
-      }
-      if (alipay != null) {
-        alipay.close();
-      }
+      new ChannelSimulators(config, stripe, alipay, wechatpay).close();
       throw e;
     }
-    return new ChannelSimulators(config, stripe, alipay);
+    return new ChannelSimulators(config, stripe, alipay, wechatpay);
+  }
+
+  /** A started WeChat Pay simulator and the settings pointing at it. */
+  private record SimulatedWechatPay(WechatPaySimulator simulator, WechatPaySettings settings) {}
+
+  /**
+   * Starts a WeChat Pay simulator with a fresh merchant key pair (its public half verifies our
+   * requests), a fresh platform key pair (its private half signs answers and notifications) and a
+   * fresh APIv3 key.
+   */
+  private static SimulatedWechatPay startWechatPay(WechatPaySettings configured, HttpClient http) {
+    RsaKeyPair merchant = RsaKeyPair.generate();
+    RsaKeyPair platform = RsaKeyPair.generate();
+    // A merchant certificate serial is 40 hex digits; the APIv3 key 32 ASCII characters.
+    String serial = random(20).toUpperCase(Locale.ROOT);
+    String keyId = "PUB_KEY_ID_01" + WECHATPAY_MCH_ID + random(8);
+    String apiV3Key = random(16);
+    WechatPaySimulator simulator =
+        new WechatPaySimulator(
+            new WechatPaySimulatorConfig(
+                HOST,
+                0,
+                WECHATPAY_MCH_ID,
+                WECHATPAY_APP_ID,
+                serial,
+                merchant.publicKey(),
+                keyId,
+                platform.privateKey(),
+                apiV3Key),
+            Clock.systemUTC(),
+            http);
+    simulator.start();
+    return new SimulatedWechatPay(
+        simulator,
+        configured.onSimulator(
+            WECHATPAY_MCH_ID,
+            WECHATPAY_APP_ID,
+            serial,
+            merchant.privateKey(),
+            apiV3Key,
+            keyId,
+            platform.publicKey(),
+            simulator.baseUrl()));
   }
 
   /** The configuration with the simulated channels enabled and pointed at their simulators. */
@@ -118,6 +178,11 @@ public final class ChannelSimulators implements AutoCloseable {
     return Optional.ofNullable(alipay);
   }
 
+  /** The WeChat Pay simulator, when WeChat Pay is simulated. */
+  public Optional<WechatPaySimulator> wechatpay() {
+    return Optional.ofNullable(wechatpay);
+  }
+
   /** Stops the simulators. Idempotent. */
   @Override
   public void close() {
@@ -127,10 +192,14 @@ public final class ChannelSimulators implements AutoCloseable {
     if (alipay != null) {
       alipay.close();
     }
+    if (wechatpay != null) {
+      wechatpay.close();
+    }
   }
 
-  private static String random() {
-    byte[] bytes = new byte[24];
+  /** {@code length} random bytes as lower-case hex (twice as many characters). */
+  private static String random(int length) {
+    byte[] bytes = new byte[length];
     new SecureRandom().nextBytes(bytes);
     return HexFormat.of().formatHex(bytes);
   }

@@ -128,9 +128,12 @@ public final class Demo {
     return "alipay simulator paid it: trade " + r.body().strip() + ", notification sent";
   }
 
-  /** The payment's currency: CNY at Alipay (its precreate takes no other), else USD. */
+  /**
+   * The payment's currency: CNY at Alipay (its precreate takes no other) and WeChat Pay (a mainland
+   * merchant's Native order takes only CNY, "境内商户号仅支持人民币"), else USD.
+   */
   private String currency() {
-    return "alipay".equals(channelName) ? "CNY" : "USD";
+    return "alipay".equals(channelName) || "wechatpay".equals(channelName) ? "CNY" : "USD";
   }
 
   private JsonNode createPayment() throws Exception {

@@ -4,6 +4,9 @@ import dev.payrelay.channels.alipay.AlipayChannel;
 import dev.payrelay.channels.stripe.StripeChannel;
 import dev.payrelay.channels.stripe.StripeSimulator;
 import dev.payrelay.channels.stripe.StripeWebhookEvent;
+import dev.payrelay.channels.wechatpay.SimulatedWechatNotification;
+import dev.payrelay.channels.wechatpay.WechatPayChannel;
+import dev.payrelay.channels.wechatpay.WechatPaySimulator;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,8 +40,9 @@ final class DemoCommand implements Callable<Integer> {
       names = "--channel",
       defaultValue = "sandbox",
       description =
-          "sandbox, stripe or alipay (default ${DEFAULT-VALUE}); stripe needs the simulator of a"
-              + " dev started by this demo, so no other payrelay dev may be running.")
+          "sandbox, stripe, alipay or wechatpay (default ${DEFAULT-VALUE}); stripe and wechatpay"
+              + " need the simulator of a dev started by this demo, so no other payrelay dev may"
+              + " be running.")
   String channel;
 
   @Override
@@ -67,8 +71,18 @@ final class DemoCommand implements Callable<Integer> {
               return "stripe simulator paid it: %s %s, webhook answered HTTP %d"
                   .formatted(event.type(), event.eventId(), event.deliveryStatus());
             };
+      } else if (channel.equals(WechatPayChannel.NAME)) {
+        if (stack == null || stack.simulators().wechatpay().isEmpty()) {
+          System.err.println(
+              "--channel wechatpay pays at the WeChat Pay simulator of a dev this demo starts: stop"
+                  + " the running payrelay dev (or its PAYRELAY_WECHATPAY_* credentials) and run it"
+                  + " again");
+          return PayrelayCommand.CONFIGURATION_ERROR;
+        }
+        buyer = wechatBuyer(stack.simulators().wechatpay().get());
       } else if (!channel.equals("sandbox") && !channel.equals(AlipayChannel.NAME)) {
-        System.err.println("--channel must be sandbox, stripe or alipay, not " + channel);
+        System.err.println(
+            "--channel must be sandbox, stripe, alipay or wechatpay, not " + channel);
         return PayrelayCommand.CONFIGURATION_ERROR;
       }
       // Read again: a dev started here has just written its API key.
@@ -81,6 +95,18 @@ final class DemoCommand implements Callable<Integer> {
         stack.close();
       }
     }
+  }
+
+  /**
+   * The buyer scans the {@code code_url} and pays at the WeChat Pay simulator, which posts the
+   * signed, encrypted {@code TRANSACTION.SUCCESS} notification.
+   */
+  static Demo.Buyer wechatBuyer(WechatPaySimulator wechatpay) {
+    return (paymentId, payUrl) -> {
+      SimulatedWechatNotification n = wechatpay.pay(paymentId);
+      return "wechatpay simulator paid it: transaction %s, TRANSACTION.SUCCESS %s answered HTTP %d"
+          .formatted(wechatpay.transactionId(paymentId).orElse("?"), n.id(), n.httpStatus());
+    };
   }
 
   private static boolean answers(URI health) {

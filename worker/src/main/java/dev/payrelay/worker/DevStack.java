@@ -28,10 +28,11 @@ import java.util.Set;
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
  * child process with its Web UI, or {@code PAYRELAY_TEMPORAL_ADDRESS}, or on request the in-memory
  * Java test server), the worker with its dispatcher, the API, the sandbox channel simulator and,
- * for Stripe and Alipay without credentials, their simulators ({@link ChannelSimulators}). The API
- * and the worker each get their own pool ({@link PayrelayConfig#apiDatabase()}, {@link
- * PayrelayConfig#workerDatabase()}), as separate processes would, so a burst of callbacks never
- * starves delivery; both pools report to the one {@code /metrics}.
+ * for Stripe, Alipay and WeChat Pay without credentials, their simulators ({@link
+ * ChannelSimulators}). The API and the worker each get their own pool ({@link
+ * PayrelayConfig#apiDatabase()}, {@link PayrelayConfig#workerDatabase()}), as separate processes
+ * would, so a burst of callbacks never starves delivery; both pools report to the one {@code
+ * /metrics}.
  */
 public final class DevStack implements AutoCloseable {
 
@@ -68,7 +69,7 @@ public final class DevStack implements AutoCloseable {
    */
   public static DevStack start(PayrelayConfig configured, PrintStream out) {
     Preflight.check(configured);
-    // Stripe and Alipay without credentials: simulators, and the configuration pointing at them.
+    // Channels without credentials: simulators, and the configuration pointing at them.
     ChannelSimulators simulators = ChannelSimulators.start(configured);
     try {
       return start(simulators, out);
@@ -226,7 +227,10 @@ public final class DevStack implements AutoCloseable {
     return sandbox;
   }
 
-  /** The Stripe and Alipay simulators dev started, and the configuration pointing at them. */
+  /**
+   * The Stripe, Alipay and WeChat Pay simulators dev started, and the configuration pointing at
+   * them.
+   */
   public ChannelSimulators simulators() {
     return simulators;
   }
@@ -248,6 +252,14 @@ public final class DevStack implements AutoCloseable {
           config.alipay().appId(),
           simulators.alipay().isPresent() ? ", simulator" : "",
           config.api().webhookUrl("alipay"));
+    }
+    if (config.wechatpay().active()) {
+      out.printf(
+          "wechatpay  %s (mchid %s%s; webhook %s)%n",
+          config.wechatpay().baseUrl(),
+          config.wechatpay().mchId(),
+          simulators.wechatpay().isPresent() ? ", simulator" : "",
+          config.api().webhookUrl("wechatpay"));
     }
   }
 

@@ -45,6 +45,8 @@ import java.util.Map;
  * @param consumers the worker's event consumers on the consumer kit: {@link ConsumersSettings}
  * @param stripe the Stripe channel ({@code PAYRELAY_STRIPE_*}): {@link StripeSettings}
  * @param alipay the Alipay channel ({@code PAYRELAY_ALIPAY_*}): {@link AlipaySettings}
+ * @param wechatpay the WeChat Pay APIv3 channel ({@code PAYRELAY_WECHATPAY_*}): {@link
+ *     WechatPaySettings}
  */
 public record PayrelayConfig(
     DatabaseConfig database,
@@ -61,7 +63,8 @@ public record PayrelayConfig(
     OperationsSettings operations,
     ConsumersSettings consumers,
     StripeSettings stripe,
-    AlipaySettings alipay) {
+    AlipaySettings alipay,
+    WechatPaySettings wechatpay) {
 
   /** The pool name of the API's ingestion pool, as in its metrics' {@code pool} tag. */
   public static final String API_POOL = "payrelay-api";
@@ -86,7 +89,8 @@ public record PayrelayConfig(
         operations,
         consumers,
         stripe,
-        alipay);
+        alipay,
+        wechatpay);
   }
 
   /** The same configuration with other Stripe settings (dev's simulator). */
@@ -106,7 +110,8 @@ public record PayrelayConfig(
         operations,
         consumers,
         settings,
-        alipay);
+        alipay,
+        wechatpay);
   }
 
   /** The same configuration with other Alipay settings (dev's simulator). */
@@ -126,6 +131,28 @@ public record PayrelayConfig(
         operations,
         consumers,
         stripe,
+        settings,
+        wechatpay);
+  }
+
+  /** The same configuration with other WeChat Pay settings (dev's simulator). */
+  public PayrelayConfig withWechatPay(WechatPaySettings settings) {
+    return new PayrelayConfig(
+        database,
+        sizing,
+        amqp,
+        temporal,
+        api,
+        sandbox,
+        dispatcher,
+        outbox,
+        crashPoints,
+        access,
+        profile,
+        operations,
+        consumers,
+        stripe,
+        alipay,
         settings);
   }
 
@@ -485,7 +512,8 @@ public record PayrelayConfig(
         OperationsSettings.fromEnv(env),
         ConsumersSettings.fromEnv(env, outboxRetention),
         StripeSettings.fromEnv(env, publicUrl),
-        AlipaySettings.fromEnv(env));
+        AlipaySettings.fromEnv(env),
+        WechatPaySettings.fromEnv(env));
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {

@@ -75,6 +75,7 @@ public final class ProductionChecks {
     sharedChannelSecret(config.sandbox()).ifPresent(refusals::add);
     refusals.addAll(config.stripe().productionRefusals());
     refusals.addAll(config.alipay().productionRefusals());
+    refusals.addAll(config.wechatpay().productionRefusals());
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;

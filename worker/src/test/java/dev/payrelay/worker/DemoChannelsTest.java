@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.channels.stripe.StripeSimulator;
+import dev.payrelay.channels.wechatpay.WechatPaySimulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -14,7 +15,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@link Demo} on Stripe and on Alipay ({@code payrelay demo --channel ...}): the whole trail. */
+/**
+ * {@link Demo} on Stripe, Alipay and WeChat Pay ({@code payrelay demo --channel ...}): the whole
+ * trail.
+ */
 class DemoChannelsTest {
 
   private static PayrelayHarness payrelay;
@@ -24,7 +28,10 @@ class DemoChannelsTest {
     payrelay =
         new PayrelayHarness(
             DemoChannelsTest.class,
-            Map.of("PAYRELAY_STRIPE_ENABLED", "true", "PAYRELAY_ALIPAY_ENABLED", "true"));
+            Map.of(
+                "PAYRELAY_STRIPE_ENABLED", "true",
+                "PAYRELAY_ALIPAY_ENABLED", "true",
+                "PAYRELAY_WECHATPAY_ENABLED", "true"));
   }
 
   @AfterAll
@@ -60,6 +67,27 @@ class DemoChannelsTest {
     String out = printed.toString(StandardCharsets.UTF_8);
     assertThat(ok).as(out).isTrue();
     assertThat(out).contains("on stripe", "paid 200", "status=PAID", "OK: callback");
+  }
+
+  @Test
+  void wechatpay_seesTheWholeTrail_withTheSimulatorOfItsDev() throws Exception {
+    WechatPaySimulator wechatpay = payrelay.stack.simulators().wechatpay().orElseThrow();
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+
+    boolean ok =
+        demo("wechatpay", DemoCommand.wechatBuyer(wechatpay), printed).run(Duration.ofSeconds(30));
+
+    String out = printed.toString(StandardCharsets.UTF_8);
+    assertThat(ok).as(out).isTrue();
+    assertThat(out)
+        .contains(
+            "on wechatpay",
+            "19.99 CNY",
+            "pay at weixin://wxpay/",
+            "TRANSACTION.SUCCESS",
+            "answered HTTP 200",
+            "status=PAID",
+            "OK: callback");
   }
 
   @Test

@@ -91,9 +91,11 @@ final class PayrelayHarness implements AutoCloseable {
     // which tests of unroutable publishes unbind), with queues of this class's own.
     env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
     env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
-    // Stripe and Alipay (their simulators, keys and daily reconciliations) only where a test asks.
+    // Stripe, Alipay and WeChat Pay (their simulators, keys and daily reconciliations) only where a
+    // test asks.
     env.put("PAYRELAY_STRIPE_ENABLED", "false");
     env.put("PAYRELAY_ALIPAY_ENABLED", "false");
+    env.put("PAYRELAY_WECHATPAY_ENABLED", "false");
     env.putAll(extraEnv);
     this.env = Map.copyOf(env);
     config = PayrelayConfig.fromEnv(env);
@@ -215,7 +217,7 @@ final class PayrelayHarness implements AutoCloseable {
         .fetchSingle(Tables.WEBHOOK_INBOX, Tables.WEBHOOK_INBOX.ID.eq(inboxId));
   }
 
-  /** The configuration the stack runs with: Stripe and Alipay pointed at their simulators. */
+  /** The configuration the stack runs with: the simulated channels pointed at their simulators. */
   PayrelayConfig wiredConfig() {
     return stack.simulators().config();
   }

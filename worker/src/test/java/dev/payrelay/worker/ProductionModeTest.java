@@ -72,6 +72,24 @@ class ProductionModeTest {
   }
 
   @Test
+  void enabledWechatPay_withoutItsCredentials_isRefusedByTheWorker_namingEachSetting() {
+    Map<String, String> env = productionWith("PAYRELAY_WECHATPAY_ENABLED", "true");
+    env.put("PAYRELAY_WECHATPAY_API_V3_KEY", "short-apiv3-key-value");
+    env.put("PAYRELAY_WECHATPAY_BASE_URL", "http://127.0.0.1:18443");
+
+    CliRun run = CliRun.of(env, "worker");
+
+    assertThat(run.exit()).as(run.err()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains("PAYRELAY_WECHATPAY_MCH_ID is not set but WeChat Pay is enabled")
+        .contains("PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY (or _FILE) is not set")
+        .contains("PAYRELAY_WECHATPAY_PUBLIC_KEY_ID is not set")
+        .contains("PAYRELAY_WECHATPAY_API_V3_KEY (or _FILE) must be 32 printable ASCII")
+        .contains("PAYRELAY_WECHATPAY_BASE_URL http://127.0.0.1:18443 is not an https URL")
+        .doesNotContain("short-apiv3-key-value");
+  }
+
+  @Test
   void defaultSecret_isRefused() {
     CliRun run = CliRun.of(productionWith("PAYRELAY_SANDBOX_SECRET", null), "api");
 

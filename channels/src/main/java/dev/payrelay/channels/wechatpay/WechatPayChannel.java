@@ -86,7 +86,7 @@ public final class WechatPayChannel implements PaymentChannel {
             .connectTimeoutMs((int) config.connectTimeout().toMillis())
             .readTimeoutMs((int) config.readTimeout().toMillis())
             .build();
-    this.notifications = new WechatPayNotifications(sdk);
+    this.notifications = new WechatPayNotifications(sdk, config.platformPublicKeyId());
     this.payments = new NativePayService.Builder().httpClient(http).build();
     this.bills =
         new BillDownloadServiceExtension.Builder()

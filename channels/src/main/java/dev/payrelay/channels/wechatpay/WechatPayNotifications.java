@@ -22,6 +22,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.regex.Pattern;
 
 /**
  * Verifies and decrypts WeChat Pay APIv3 notifications ("支付通知", "退款结果通知") with the SDK's {@link
@@ -45,13 +46,19 @@ final class WechatPayNotifications {
   /** The signature type WeChat Pay APIv3 uses; assumed when the header is absent. */
   static final String SIGN_TYPE = "WECHATPAY2-SHA256-RSA2048";
 
+  /** A {@code Wechatpay-Serial} shape worth quoting in a refusal; anything else is not echoed. */
+  private static final Pattern QUOTABLE_SERIAL = Pattern.compile("[A-Za-z0-9_]{1,64}");
+
   private final NotificationParser parser;
+  private final String publicKeyId;
 
   /**
    * @param config WeChat Pay's public key and id, and the APIv3 key
+   * @param publicKeyId the id of that public key ({@code PUB_KEY_ID_...}), named in refusals
    */
-  WechatPayNotifications(NotificationConfig config) {
+  WechatPayNotifications(NotificationConfig config, String publicKeyId) {
     this.parser = new NotificationParser(config);
+    this.publicKeyId = publicKeyId;
   }
 
   /**
@@ -93,7 +100,7 @@ final class WechatPayNotifications {
                   .build(),
               JsonObject.class);
     } catch (ValidationException e) {
-      throw new CallbackRejectedException(Reason.BAD_SIGNATURE, e.getMessage(), e);
+      throw new CallbackRejectedException(Reason.BAD_SIGNATURE, refusal(signType, serial), e);
     } catch (DecryptionException e) {
       throw new CallbackRejectedException(
           Reason.BAD_SIGNATURE, "resource does not decrypt with the APIv3 key", e);
@@ -110,6 +117,26 @@ final class WechatPayNotifications {
       throw new CallbackRejectedException(
           Reason.MALFORMED, "not a well-formed notification: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Why the SDK refused the signature, in our words: its {@link ValidationException} message quotes
+   * the whole signed message (timestamp, nonce and the unverified body, line breaks included),
+   * which must not reach the inbox's detail or a log line as if it were ours.
+   */
+  private String refusal(String signType, String serial) {
+    if (!SIGN_TYPE.equals(signType)) {
+      return "Wechatpay-Signature-Type is not " + SIGN_TYPE;
+    }
+    if (!publicKeyId.equals(serial)) {
+      return "Wechatpay-Serial "
+          + (QUOTABLE_SERIAL.matcher(serial).matches() ? serial : "(not a key id)")
+          + " is not the configured WeChat Pay public key id "
+          + publicKeyId;
+    }
+    return "Wechatpay-Signature does not verify over timestamp, nonce and body with WeChat Pay"
+        + " public key "
+        + publicKeyId;
   }
 
   private static VerifiedCallback read(String id, String eventType, JsonObject plain) {

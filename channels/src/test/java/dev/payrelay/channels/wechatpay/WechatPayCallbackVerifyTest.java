@@ -2,6 +2,7 @@ package dev.payrelay.channels.wechatpay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -253,6 +254,36 @@ class WechatPayCallbackVerifyTest {
     assertThat(cb.paymentId()).isNull();
   }
 
+  /**
+   * The SDK's own message quotes the whole signed message, unverified body and line breaks
+   * included; the refusal names the reason and the configured key instead, so what a caller sent
+   * never lands in the inbox's detail or a log line as payrelay's words.
+   */
+  @Test
+  void refusalDetail_namesReasonAndKey_withoutEchoingTheUnverifiedBody() throws Exception {
+    CallbackRequest request = paid("pay-20", "3.00");
+    byte[] flipped = request.rawBody();
+    flipped[new String(flipped, StandardCharsets.UTF_8).indexOf(".SUCCESS") + 1] ^= 0x01;
+    String unknown = "PUB_KEY_ID_0119000000012026113000000000000999";
+
+    assertThat(refusal(withBody(request, flipped)))
+        .isEqualTo(
+            "Wechatpay-Signature does not verify over timestamp, nonce and body with WeChat Pay"
+                + " public key "
+                + WechatPayFixture.PUB_KEY_ID);
+    assertThat(refusal(withHeader(request, "Wechatpay-Serial", unknown)))
+        .isEqualTo(
+            "Wechatpay-Serial "
+                + unknown
+                + " is not the configured WeChat Pay public key id "
+                + WechatPayFixture.PUB_KEY_ID);
+    assertThat(refusal(withHeader(request, "Wechatpay-Serial", "x\ty ciphertext")))
+        .startsWith("Wechatpay-Serial (not a key id) is not")
+        .doesNotContain("ciphertext");
+    assertThat(refusal(withHeader(request, "Wechatpay-Signature-Type", "WECHATPAY2-SM2-WITH-SM3")))
+        .isEqualTo("Wechatpay-Signature-Type is not WECHATPAY2-SHA256-RSA2048");
+  }
+
   @Test
   void reply_is200SuccessWhenAcknowledged_and5xxFailToRetry() {
     assertThat(fx.channel.reply(CallbackOutcome.CONFIRMED).httpStatus()).isEqualTo(200);
@@ -280,6 +311,22 @@ class WechatPayCallbackVerifyTest {
 
   private static CallbackRequest withBody(CallbackRequest r, byte[] body) {
     return new CallbackRequest(r.headers(), body, r.receivedAt());
+  }
+
+  private static CallbackRequest withHeader(CallbackRequest r, String name, String value) {
+    Map<String, String> headers = new HashMap<>(r.headers());
+    headers.keySet().removeIf(k -> k.equalsIgnoreCase(name));
+    headers.put(name, value);
+    return new CallbackRequest(headers, r.rawBody(), r.receivedAt());
+  }
+
+  /** The detail of the BAD_SIGNATURE refusal of {@code request}. */
+  private String refusal(CallbackRequest request) {
+    CallbackRejectedException e =
+        catchThrowableOfType(
+            () -> fx.channel.verifyCallback(request), CallbackRejectedException.class);
+    assertThat(e.reason()).isEqualTo(Reason.BAD_SIGNATURE);
+    return e.getMessage();
   }
 
   private static CallbackRequest receivedAt(CallbackRequest r, Instant at) {

@@ -1,0 +1,218 @@
+package dev.payrelay.worker;
+
+import dev.payrelay.channels.wechatpay.WechatPayChannelConfig;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The WeChat Pay APIv3 channel ({@link dev.payrelay.channels.wechatpay.WechatPayChannel}, direct
+ * merchant, Native payments, WeChat Pay public-key mode): one default merchant account, our {@code
+ * mchid}. Per-tenant merchants are not configurable. The names follow WeChat Pay's APIv3 docs ("商户号
+ * mchid", "商户API证书序列号", "APIv3密钥", "微信支付公钥ID").
+ *
+ * @param enabled {@code PAYRELAY_WECHATPAY_ENABLED} ({@code true}/{@code false}); null when unset,
+ *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
+ *     harness) enabled on an in-process {@link dev.payrelay.channels.wechatpay.WechatPaySimulator}
+ *     with freshly generated keys when none is
+ * @param mchId {@code PAYRELAY_WECHATPAY_MCH_ID}: our {@code mchid}, the merchant id of every
+ *     WeChat Pay payment
+ * @param appId {@code PAYRELAY_WECHATPAY_APP_ID}: the {@code appid} bound to the merchant
+ * @param merchantSerialNumber {@code PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER}: the serial number
+ *     of the merchant API certificate whose private key signs our requests
+ * @param merchantPrivateKey {@code PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY} or the file {@code
+ *     PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY_FILE} names (e.g. {@code apiclient_key.pem}): that
+ *     certificate's RSA private key, PKCS#8, PEM or bare Base64
+ * @param apiV3Key {@code PAYRELAY_WECHATPAY_API_V3_KEY} or the file {@code
+ *     PAYRELAY_WECHATPAY_API_V3_KEY_FILE} names: the APIv3 key, 32 ASCII characters, which decrypts
+ *     notification resources (AES-256-GCM)
+ * @param publicKeyId {@code PAYRELAY_WECHATPAY_PUBLIC_KEY_ID}: the WeChat Pay public key's id
+ *     ({@code PUB_KEY_ID_...}), which notifications and answers name in {@code Wechatpay-Serial}
+ * @param publicKey {@code PAYRELAY_WECHATPAY_PUBLIC_KEY} or the file {@code
+ *     PAYRELAY_WECHATPAY_PUBLIC_KEY_FILE} names (e.g. {@code pub_key.pem}): WeChat Pay's RSA public
+ *     key from the merchant platform, X.509, PEM or bare Base64
+ * @param baseUrl {@code PAYRELAY_WECHATPAY_BASE_URL}, default {@code https://api.mch.weixin.qq.com}
+ */
+public record WechatPaySettings(
+    Boolean enabled,
+    String mchId,
+    String appId,
+    String merchantSerialNumber,
+    String merchantPrivateKey,
+    String apiV3Key,
+    String publicKeyId,
+    String publicKey,
+    URI baseUrl) {
+
+  /** WeChat Pay's API host. */
+  public static final URI WECHATPAY_API = WechatPayChannelConfig.PRODUCTION_API;
+
+  /** The APIv3 key's length in characters: an AES-256 key (APIv3 docs, "APIv3密钥"). */
+  static final int API_V3_KEY_LENGTH = 32;
+
+  private static final String API_V3_KEY_SHAPE =
+      "PAYRELAY_WECHATPAY_API_V3_KEY (or _FILE) must be "
+          + API_V3_KEY_LENGTH
+          + " printable ASCII characters (the APIv3 key set in the merchant platform)";
+
+  /** Reads the settings. */
+  static WechatPaySettings fromEnv(Map<String, String> env) {
+    String enabled = text(env, "PAYRELAY_WECHATPAY_ENABLED");
+    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_WECHATPAY_ENABLED must be true or false, got: " + enabled);
+    }
+    String base = text(env, "PAYRELAY_WECHATPAY_BASE_URL");
+    return new WechatPaySettings(
+        enabled == null ? null : Boolean.valueOf(enabled),
+        text(env, "PAYRELAY_WECHATPAY_MCH_ID"),
+        text(env, "PAYRELAY_WECHATPAY_APP_ID"),
+        text(env, "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER"),
+        SecretSetting.read(env, "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY"),
+        SecretSetting.read(env, "PAYRELAY_WECHATPAY_API_V3_KEY"),
+        text(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID"),
+        SecretSetting.read(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY"),
+        base == null ? WECHATPAY_API : URI.create(base));
+  }
+
+  /** Whether any credential is set. */
+  boolean anyCredential() {
+    return mchId != null
+        || appId != null
+        || merchantSerialNumber != null
+        || merchantPrivateKey != null
+        || apiV3Key != null
+        || publicKeyId != null
+        || publicKey != null;
+  }
+
+  /** Whether the API and the worker serve WeChat Pay: enabled, or unset with a credential set. */
+  public boolean active() {
+    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+  }
+
+  /**
+   * Whether {@code payrelay dev} plays WeChat Pay with its simulator: not disabled, no credential.
+   */
+  boolean simulated() {
+    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+  }
+
+  /** These settings pointed at a simulator: enabled, with its merchant, keys and base URL. */
+  WechatPaySettings onSimulator(
+      String mch,
+      String app,
+      String serial,
+      String privateKey,
+      String v3Key,
+      String keyId,
+      String platformKey,
+      URI simulatorUrl) {
+    return new WechatPaySettings(
+        true, mch, app, serial, privateKey, v3Key, keyId, platformKey, simulatorUrl);
+  }
+
+  /** The settings each missing credential is read from; empty when all are set. */
+  List<String> missing() {
+    List<String> missing = new ArrayList<>();
+    if (mchId == null) {
+      missing.add("PAYRELAY_WECHATPAY_MCH_ID");
+    }
+    if (appId == null) {
+      missing.add("PAYRELAY_WECHATPAY_APP_ID");
+    }
+    if (merchantSerialNumber == null) {
+      missing.add("PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER");
+    }
+    if (merchantPrivateKey == null) {
+      missing.add("PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY (or _FILE)");
+    }
+    if (apiV3Key == null) {
+      missing.add("PAYRELAY_WECHATPAY_API_V3_KEY (or _FILE)");
+    }
+    if (publicKeyId == null) {
+      missing.add("PAYRELAY_WECHATPAY_PUBLIC_KEY_ID");
+    }
+    if (publicKey == null) {
+      missing.add("PAYRELAY_WECHATPAY_PUBLIC_KEY (or _FILE)");
+    }
+    return missing;
+  }
+
+  /**
+   * The adapter's configuration with 5 s connect and 30 s read timeouts.
+   *
+   * @param notifyUrl payrelay's webhook URL for WeChat Pay, sent as {@code notify_url}
+   * @throws IllegalArgumentException naming the missing settings when a credential is not set, or
+   *     {@code PAYRELAY_WECHATPAY_API_V3_KEY} when the key is not 32 printable ASCII characters
+   */
+  WechatPayChannelConfig channelConfig(URI notifyUrl) {
+    if (!missing().isEmpty()) {
+      throw new IllegalArgumentException(
+          "WeChat Pay is enabled but " + String.join(", ", missing()) + " not set");
+    }
+    if (!apiV3KeyWellFormed()) {
+      throw new IllegalArgumentException(API_V3_KEY_SHAPE);
+    }
+    return new WechatPayChannelConfig(
+        baseUrl,
+        mchId,
+        appId,
+        merchantSerialNumber,
+        merchantPrivateKey,
+        publicKeyId,
+        publicKey,
+        apiV3Key,
+        notifyUrl,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(30));
+  }
+
+  /**
+   * Production mode's rules for an active WeChat Pay channel: every credential set (production
+   * never starts a simulator), an APIv3 key of 32 characters, and an https base URL on a host other
+   * than loopback (the simulator serves plain http on 127.0.0.1).
+   *
+   * @return one line per broken rule, each naming its setting; empty when WeChat Pay is not active
+   */
+  List<String> productionRefusals() {
+    List<String> refusals = new ArrayList<>();
+    if (!active()) {
+      return refusals;
+    }
+    for (String setting : missing()) {
+      refusals.add(setting + " is not set but WeChat Pay is enabled; production runs no simulator");
+    }
+    if (apiV3Key != null && !apiV3KeyWellFormed()) {
+      refusals.add(API_V3_KEY_SHAPE);
+    }
+    if (ChannelUrls.isSimulatorLike(baseUrl)) {
+      refusals.add(
+          "PAYRELAY_WECHATPAY_BASE_URL "
+              + baseUrl
+              + " is not an https URL of a remote host (a simulator's?); use "
+              + WECHATPAY_API);
+    }
+    return refusals;
+  }
+
+  /** The keys stay out of logs. */
+  @Override
+  public String toString() {
+    return ("WechatPaySettings[enabled=%s, mchId=%s, appId=%s, merchantSerialNumber=%s,"
+            + " publicKeyId=%s, baseUrl=%s]")
+        .formatted(enabled, mchId, appId, merchantSerialNumber, publicKeyId, baseUrl);
+  }
+
+  private boolean apiV3KeyWellFormed() {
+    return apiV3Key.length() == API_V3_KEY_LENGTH
+        && apiV3Key.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+  }
+
+  private static String text(Map<String, String> env, String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+}
