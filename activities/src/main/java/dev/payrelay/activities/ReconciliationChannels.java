@@ -8,6 +8,7 @@ import dev.payrelay.domain.channel.StatementPage;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
 import io.temporal.failure.ApplicationFailure;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -36,6 +37,15 @@ final class ReconciliationChannels {
       throw ApplicationFailure.newNonRetryableFailure(
           "no channel " + name, ReconciliationFailure.UNKNOWN_CHANNEL.name());
     }
+  }
+
+  /**
+   * The time zone the channel's statement days run in ({@link PaymentChannel#statementZone()} of
+   * its default account); a non-retryable {@code UNKNOWN_CHANNEL} when it is not set up.
+   */
+  ZoneId zone(String channel) {
+    requireChannel(channel);
+    return accounts.find(channel).orElseThrow().statementZone();
   }
 
   /**

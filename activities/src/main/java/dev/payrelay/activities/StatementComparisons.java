@@ -86,7 +86,8 @@ final class StatementComparisons {
       heartbeat(new Progress(token, seen.size()));
       token = page.nextPageToken();
     } while (token != null);
-    List<Long> open = openIds(store.ourSideGaps(day.channel(), date, seen));
+    List<Long> open =
+        openIds(store.ourSideGaps(day.channel(), date, channels.zone(day.channel()), seen));
     log.info(
         "recon {} {}: our side, {} statement transactions, {} open gaps",
         day.channel(),

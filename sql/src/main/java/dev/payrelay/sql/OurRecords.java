@@ -6,6 +6,9 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.StatementLine;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -54,16 +57,20 @@ final class OurRecords {
   }
 
   /**
-   * The channel's payments PAID on a UTC day ({@code paid_at} in {@code [date, date + 1)}), in
-   * paid_at order. Course ids are not read.
+   * The channel's payments PAID on a day of {@code zone} ({@code paid_at}, stored in UTC, in {@code
+   * [date 00:00, date + 1 00:00)} of that zone), in paid_at order. Course ids are not read.
    */
-  List<PaymentRow> paidOn(String channel, LocalDate date) {
+  List<PaymentRow> paidOn(String channel, LocalDate date, ZoneId zone) {
     return dsl.selectFrom(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.CHANNEL.eq(channel))
         .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
-        .and(PAYMENT_ORDER.PAID_AT.ge(date.atStartOfDay()))
-        .and(PAYMENT_ORDER.PAID_AT.lt(date.plusDays(1).atStartOfDay()))
+        .and(PAYMENT_ORDER.PAID_AT.ge(utc(date, zone)))
+        .and(PAYMENT_ORDER.PAID_AT.lt(utc(date.plusDays(1), zone)))
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
         .fetch(r -> PaymentStore.toRow(r, List.of()));
+  }
+
+  private static LocalDateTime utc(LocalDate date, ZoneId zone) {
+    return LocalDateTime.ofInstant(date.atStartOfDay(zone).toInstant(), ZoneOffset.UTC);
   }
 }

@@ -2,6 +2,8 @@ package dev.payrelay.sql;
 
 import dev.payrelay.domain.channel.StatementLine;
 import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -98,8 +100,18 @@ public final class Reconciliation {
    */
   public List<ReconciliationGap> ourSideGaps(
       String channel, LocalDate date, Set<String> seenTxnIds) {
+    return ourSideGaps(channel, date, ZoneOffset.UTC, seenTxnIds);
+  }
+
+  /**
+   * As {@link #ourSideGaps(String, LocalDate, Set)} for a statement whose day runs in {@code zone}
+   * (e.g. Asia/Shanghai for Alipay's and WeChat Pay's bills): our payments with {@code paid_at} in
+   * {@code [date 00:00, date + 1 00:00)} of that zone.
+   */
+  public List<ReconciliationGap> ourSideGaps(
+      String channel, LocalDate date, ZoneId zone, Set<String> seenTxnIds) {
     List<ReconciliationGap> gaps = new ArrayList<>();
-    for (PaymentRow p : ours.paidOn(channel, date)) {
+    for (PaymentRow p : ours.paidOn(channel, date, zone)) {
       String txn = p.channelTxnId() != null ? p.channelTxnId() : "ours:" + p.paymentId();
       if (seenTxnIds.contains(txn) || items.listedOnAnotherDay(channel, txn, date)) {
         continue;

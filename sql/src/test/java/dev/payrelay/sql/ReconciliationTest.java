@@ -3,6 +3,7 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -264,6 +265,22 @@ class ReconciliationTest {
     assertThat(single(again).created()).isFalse();
     assertThat(exceptionEvents(missing)).isEqualTo(1);
     assertThat(recon.ourSideGaps(channel, today.minusDays(1), Set.of())).isEmpty();
+  }
+
+  @Test
+  void ourSide_ofAStatementOnBeijingDays_takesThePaymentsPaidOnThatDayInBeijing() {
+    PaymentRow evening = paid(1050, "USD", "c1");
+    // 20:00 UTC is 04:00 the next day in Beijing (UTC+8).
+    dsl.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.PAID_AT, today.atTime(20, 0))
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(evening.paymentId()))
+        .execute();
+    java.time.ZoneId beijing = java.time.ZoneId.of("Asia/Shanghai");
+
+    assertThat(recon.ourSideGaps(channel, today, beijing, Set.of())).isEmpty();
+    assertThat(recon.ourSideGaps(channel, today.plusDays(1), beijing, Set.of()))
+        .extracting(g -> g.item().paymentId())
+        .containsExactly(evening.paymentId());
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.Optional;
 
 /**
@@ -173,5 +174,11 @@ public final class AlipayChannel implements PaymentChannel {
   @Override
   public ChannelReply refusal(String outcome, int httpStatus, long inboxId) {
     return new ChannelReply(httpStatus, "text/plain; charset=utf-8", "fail");
+  }
+
+  /** Alipay's bills run on Beijing days (Asia/Shanghai, UTC+8), as {@code bill_date} names them. */
+  @Override
+  public ZoneId statementZone() {
+    return AlipayTrades.BEIJING;
   }
 }

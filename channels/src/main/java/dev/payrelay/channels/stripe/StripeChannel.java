@@ -22,6 +22,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.Optional;
 
 /**
@@ -206,5 +207,13 @@ public final class StripeChannel implements PaymentChannel {
 
   private static String encode(String value) {
     return URLEncoder.encode(value == null ? "" : value, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The account's reporting time zone, as configured ({@link StripeChannelConfig#statementZone}).
+   */
+  @Override
+  public ZoneId statementZone() {
+    return config.statementZone();
   }
 }

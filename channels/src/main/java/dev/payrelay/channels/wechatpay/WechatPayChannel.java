@@ -34,6 +34,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
 import okhttp3.OkHttpClient;
@@ -320,5 +321,11 @@ public final class WechatPayChannel implements PaymentChannel {
 
   private static String describe(ServiceException e) {
     return "HTTP " + e.getHttpStatusCode() + " " + e.getErrorCode() + " " + e.getErrorMessage();
+  }
+
+  /** WeChat Pay's trade bills run on Beijing days (Asia/Shanghai, UTC+8), as {@code bill_date}. */
+  @Override
+  public ZoneId statementZone() {
+    return WechatPayBillFormat.BEIJING;
   }
 }

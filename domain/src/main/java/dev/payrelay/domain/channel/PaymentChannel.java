@@ -1,6 +1,8 @@
 package dev.payrelay.domain.channel;
 
 import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Optional;
 
 /**
@@ -83,6 +85,17 @@ public interface PaymentChannel {
    * @throws ChannelException if the channel cannot be reached or refuses
    */
   StatementPage statement(LocalDate date, String pageToken) throws ChannelException;
+
+  /**
+   * The time zone in which this channel's statement days run: {@link #statement}'s {@code date}
+   * covers {@code [date 00:00, date + 1 00:00)} there, and reconciliation compares it with our
+   * payments paid in that window.
+   *
+   * @return by default UTC
+   */
+  default ZoneId statementZone() {
+    return ZoneOffset.UTC;
+  }
 
   /**
    * Whether {@link #statement} lists the transactions of every merchant account at this channel,
