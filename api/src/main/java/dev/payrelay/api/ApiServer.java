@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       unavailable
  *   <li>{@code GET /v1/payments/{id}} [read]: the payment, its outbox events and entitlements; 404
  *   <li>{@code POST /v1/webhooks/{channel}} (no key: verified by the channel's signature): channel
- *       callbacks, answered in the channel's protocol
+ *       callbacks, answered in the channel's protocol; {@code POST
+ *       /v1/webhooks/{channel}/{merchantId}}: the same, verified by that merchant account
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} [operate] {@code {reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
@@ -167,6 +168,9 @@ public final class ApiServer implements AutoCloseable {
         Role.OPERATE);
     app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
     app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    app.post(
+        "/v1/webhooks/{channel}/{merchant}",
+        ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
     health(app);
     this.admin = separateAdmin ? javalin(mapper) : null;
     Javalin adminApp = separateAdmin ? admin : app;
@@ -525,6 +529,7 @@ public final class ApiServer implements AutoCloseable {
     WebhookResponse r =
         webhooks.handle(
             ctx.pathParam("channel"),
+            ctx.pathParamMap().get("merchant"),
             ctx.headerMap(),
             truncated ? Arrays.copyOf(body, limit) : body,
             ctx.ip(),

@@ -94,17 +94,21 @@ public final class WebhookService {
    */
   public WebhookResponse handle(
       String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
-    return handle(channelName, headers, rawBody, remoteAddr, false);
+    return handle(channelName, null, headers, rawBody, remoteAddr, false);
   }
 
   /**
    * Handles one callback whose body may have been cut at the size limit.
    *
+   * @param merchantId the merchant account named in the URL ({@code
+   *     /v1/webhooks/{channel}/{merchantId}}), whose adapter alone verifies the callback; null for
+   *     the channel's own URL, where the account of the payment the callback names verifies it
    * @param truncated true when the request body was longer than the limit and {@code rawBody} holds
    *     only its first bytes: recorded, then refused with 413
    */
   public WebhookResponse handle(
       String channelName,
+      String merchantId,
       Map<String, String> headers,
       byte[] rawBody,
       String remoteAddr,
@@ -121,7 +125,7 @@ public final class WebhookService {
       return new WebhookResponse(503, JSON, "{\"error\":\"NOT_STORED\"}", -1);
     }
     try {
-      return decide(inboxId, channelName, headers, rawBody, truncated);
+      return decide(inboxId, channelName, merchantId, headers, rawBody, truncated);
     } catch (DataAccessException e) {
       // Stored but undecided (outcome stays RECEIVED); the channel's retry decides it again.
       log.error("callback {} stored but not decided: {}", inboxId, e.toString());
@@ -136,6 +140,7 @@ public final class WebhookService {
   private WebhookResponse decide(
       long inboxId,
       String channelName,
+      String merchantId,
       Map<String, String> headers,
       byte[] rawBody,
       boolean truncated) {
@@ -175,7 +180,10 @@ public final class WebhookService {
               null));
     }
     CallbackRequest request = new CallbackRequest(headers, rawBody, clock.instant());
-    Optional<PaymentChannel> verifier = verifier(channelName, channel.get(), request);
+    Optional<PaymentChannel> verifier =
+        merchantId != null
+            ? channels.forMerchant(channelName, merchantId).map(ChannelAccount::adapter)
+            : verifier(channelName, channel.get(), request);
     if (verifier.isEmpty()) {
       return reject(
           inboxId,
@@ -183,7 +191,9 @@ public final class WebhookService {
           new InboxCompletion(
               false,
               "UNKNOWN_ACCOUNT",
-              "no configured merchant account owns the payment this callback names",
+              merchantId != null
+                  ? "no merchant account " + merchantId + " is configured at " + channelName
+                  : "no configured merchant account owns the payment this callback names",
               401,
               null,
               null));

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The Alipay channel ({@link dev.payrelay.channels.alipay.AlipayChannel}, public-key mode, RSA2):
- * one default merchant account, our app. Per-tenant Alipay apps are not configurable.
+ * one default merchant account, our app, and the tenants' own apps ({@link ChannelAccountsFile}).
  *
  * @param enabled {@code PAYRELAY_ALIPAY_ENABLED} ({@code true}/{@code false}); null when unset,
  *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
@@ -25,9 +25,44 @@ import java.util.Map;
  *     DER in Base64 without PEM armour
  * @param gatewayUrl {@code PAYRELAY_ALIPAY_GATEWAY_URL}, default {@code
  *     https://openapi.alipay.com/gateway.do}
+ * @param accounts the tenants' own Alipay accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
+ *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
+ *     #forAccount}); empty when none
  */
 public record AlipaySettings(
-    Boolean enabled, String appId, String appPrivateKey, String alipayPublicKey, URI gatewayUrl) {
+    Boolean enabled,
+    String appId,
+    String appPrivateKey,
+    String alipayPublicKey,
+    URI gatewayUrl,
+    List<ChannelAccountSettings> accounts) {
+
+  /** Copies the accounts. */
+  public AlipaySettings {
+    accounts = accounts == null ? List.of() : List.copyOf(accounts);
+  }
+
+  /** These settings with {@code tenantAccounts} as the tenants' own accounts. */
+  AlipaySettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
+    return new AlipaySettings(
+        enabled, appId, appPrivateKey, alipayPublicKey, gatewayUrl, tenantAccounts);
+  }
+
+  /**
+   * The settings of a tenant's account: its merchant and credentials, the channel's other settings
+   * (and its API address unless the account gives its own), no tenant accounts of its own.
+   */
+  AlipaySettings forAccount(ChannelAccountSettings account) {
+    return new AlipaySettings(
+        true,
+        account.merchantId(),
+        account.credential("appPrivateKey"),
+        account.credential("alipayPublicKey"),
+        account.credential("gatewayUrl") == null
+            ? gatewayUrl
+            : URI.create(account.credential("gatewayUrl")),
+        List.of());
+  }
 
   /** Alipay's open platform gateway. */
   public static final URI ALIPAY_GATEWAY = URI.create("https://openapi.alipay.com/gateway.do");
@@ -45,7 +80,8 @@ public record AlipaySettings(
         text(env, "PAYRELAY_ALIPAY_APP_ID"),
         SecretSetting.read(env, "PAYRELAY_ALIPAY_APP_PRIVATE_KEY"),
         SecretSetting.read(env, "PAYRELAY_ALIPAY_PUBLIC_KEY"),
-        gateway == null ? ALIPAY_GATEWAY : URI.create(gateway));
+        gateway == null ? ALIPAY_GATEWAY : URI.create(gateway),
+        List.of());
   }
 
   /** Whether any credential is set. */
@@ -65,7 +101,7 @@ public record AlipaySettings(
 
   /** These settings pointed at a simulator: enabled, with its app, keys and gateway. */
   AlipaySettings onSimulator(String app, String privateKey, String publicKey, URI gateway) {
-    return new AlipaySettings(true, app, privateKey, publicKey, gateway);
+    return new AlipaySettings(true, app, privateKey, publicKey, gateway, accounts);
   }
 
   /** The settings each missing credential is read from; empty when all are set. */
@@ -132,8 +168,8 @@ public record AlipaySettings(
   /** The private key stays out of logs. */
   @Override
   public String toString() {
-    return "AlipaySettings[enabled=%s, appId=%s, gatewayUrl=%s]"
-        .formatted(enabled, appId, gatewayUrl);
+    return "AlipaySettings[enabled=%s, appId=%s, gatewayUrl=%s, accounts=%s]"
+        .formatted(enabled, appId, gatewayUrl, accounts);
   }
 
   private static String text(Map<String, String> env, String name) {

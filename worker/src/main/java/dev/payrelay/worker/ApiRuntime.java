@@ -151,8 +151,8 @@ public final class ApiRuntime {
 
   /**
    * Every channel's merchant accounts: the sandbox's default account and its tenant accounts, each
-   * with an adapter holding its own secret, then the default accounts of Stripe, Alipay and WeChat
-   * Pay when active ({@link ChannelAdapters}).
+   * with an adapter holding its own secret, then the default and tenant accounts of Stripe, Alipay
+   * and WeChat Pay when active ({@link ChannelAdapters}).
    */
   static ChannelRegistry channelRegistry(PayrelayConfig config) {
     List<ChannelAccount> accounts = new ArrayList<>();
@@ -163,7 +163,7 @@ public final class ApiRuntime {
           new ChannelAccount(
               a.merchantId(), a.tenants(), sandboxChannel(config, a.merchantId(), a.secret())));
     }
-    accounts.addAll(ChannelAdapters.defaultAccounts(config));
+    accounts.addAll(ChannelAdapters.accounts(config));
     return ChannelRegistry.of(accounts);
   }
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -24,23 +25,73 @@ import java.util.Set;
  *   {"channel": "sandbox", "merchantId": "m_acme", "tenants": ["acme", "acme-eu"],
  *    "secretFile": "/run/secrets/acme-sandbox"},
  *   {"channel": "sandbox", "merchantId": "m_globex", "tenants": ["globex"],
- *    "secretEnv": "GLOBEX_SANDBOX_SECRET"}
+ *    "secretEnv": "GLOBEX_SANDBOX_SECRET"},
+ *   {"channel": "stripe", "merchantId": "acct_1Acme", "tenants": ["acme"],
+ *    "credentials": {"apiKey": {"env": "ACME_STRIPE_KEY"},
+ *                    "webhookSecret": {"file": "/run/secrets/acme-whsec"}}},
+ *   {"channel": "alipay", "merchantId": "2021000000000002", "tenants": ["acme"],
+ *    "credentials": {"appPrivateKey": {"file": "/run/secrets/acme-alipay-app-key"},
+ *                    "alipayPublicKey": {"file": "/etc/payrelay/acme-alipay-public-key"}}},
+ *   {"channel": "wechatpay", "merchantId": "1900000002", "tenants": ["acme"],
+ *    "credentials": {"appId": "wx1234567890abcdef", "merchantSerialNumber": "5157F09E...",
+ *                    "merchantPrivateKey": {"file": "/run/secrets/acme-apiclient_key.pem"},
+ *                    "apiV3Key": {"env": "ACME_WECHATPAY_API_V3_KEY"},
+ *                    "publicKeyId": "PUB_KEY_ID_0112...",
+ *                    "publicKey": {"file": "/etc/payrelay/acme-wechatpay-pub_key.pem"}}}
  * ]}
  * }</pre>
  *
- * <p>Each account names exactly one of {@code secretFile} (a file holding the secret; one trailing
- * line break is dropped) and {@code secretEnv} (an environment variable holding it): the file
- * itself holds no secret. Merchant ids are unique per channel and differ from the default
- * account's; a tenant has at most one account per channel.
+ * <p>A sandbox account names exactly one of {@code secretFile} (a file holding the secret; one
+ * trailing line break is dropped) and {@code secretEnv} (an environment variable holding it). The
+ * other channels' accounts give {@code credentials}, each channel's set in {@link #CREDENTIALS}: a
+ * secret only as {@code {"file": path}} or {@code {"env": variable}}, so the file itself holds no
+ * secret; the others also as plain strings. Merchant ids are unique per channel and differ from the
+ * default account's; a tenant has at most one account per channel.
  */
 final class ChannelAccountsFile {
 
   /** The variable naming the file. */
   static final String VARIABLE = "PAYRELAY_CHANNEL_ACCOUNTS_FILE";
 
+  /**
+   * One credential of a channel's account.
+   *
+   * @param name its name in {@code credentials}
+   * @param secret whether it must come from a file or a variable, never the file's own text
+   * @param required whether an account must give it
+   */
+  record Credential(String name, boolean secret, boolean required) {}
+
+  /**
+   * The credentials of each channel's accounts besides the sandbox's, named as the channel's
+   * default-account settings are ({@code PAYRELAY_STRIPE_API_KEY} is {@code apiKey}); the optional
+   * API address stands in for the channel-wide one, e.g. for a simulator.
+   */
+  static final Map<String, List<Credential>> CREDENTIALS =
+      Map.of(
+          "stripe",
+          List.of(
+              new Credential("apiKey", true, true),
+              new Credential("webhookSecret", true, true),
+              new Credential("apiBase", false, false)),
+          "alipay",
+          List.of(
+              new Credential("appPrivateKey", true, true),
+              new Credential("alipayPublicKey", false, true),
+              new Credential("gatewayUrl", false, false)),
+          "wechatpay",
+          List.of(
+              new Credential("appId", false, true),
+              new Credential("merchantSerialNumber", false, true),
+              new Credential("merchantPrivateKey", true, true),
+              new Credential("apiV3Key", true, true),
+              new Credential("publicKeyId", false, true),
+              new Credential("publicKey", false, true),
+              new Credential("baseUrl", false, false)));
+
   private static final Set<String> FIELDS =
-      Set.of("channel", "merchantId", "tenants", "secretFile", "secretEnv");
-  private static final Set<String> CHANNELS = Set.of("sandbox");
+      Set.of("channel", "merchantId", "tenants", "secretFile", "secretEnv", "credentials");
+  private static final String SANDBOX = "sandbox";
   private static final int MAX_ID = 64;
 
   private ChannelAccountsFile() {}
@@ -94,26 +145,121 @@ final class ChannelAccountsFile {
       }
     }
     String channel = id(file, node, where, "channel");
-    if (!CHANNELS.contains(channel)) {
+    if (!channel.equals(SANDBOX) && !CREDENTIALS.containsKey(channel)) {
       throw invalid(file, where + ": unknown channel " + channel);
     }
     String merchantId = id(file, node, where, "merchantId");
     where = where + " (" + channel + "/" + merchantId + ")";
     Set<String> tenants = tenants(file, node, where);
+    String account = VARIABLE + " account " + channel + "/" + merchantId;
+    if (!channel.equals(SANDBOX)) {
+      if (node.has("secretFile") || node.has("secretEnv")) {
+        throw invalid(file, where + ": give a " + channel + " account's secrets in credentials");
+      }
+      Map<String, String> credentials = credentials(file, node, where, channel, account, env);
+      return new ChannelAccountSettings(channel, merchantId, tenants, credentials, account);
+    }
+    if (node.has("credentials")) {
+      throw invalid(file, where + ": a sandbox account gives secretFile or secretEnv");
+    }
     boolean fromFile = node.has("secretFile");
     if (fromFile == node.has("secretEnv")) {
       throw invalid(file, where + ": give exactly one of secretFile and secretEnv");
     }
     String source = fromFile ? "secretFile" : "secretEnv";
     String reference = id(file, node, where, source);
-    String secretSource =
-        VARIABLE + " account " + channel + "/" + merchantId + " (" + source + " " + reference + ")";
+    String secretSource = account + " (" + source + " " + reference + ")";
     String secret = fromFile ? readSecret(Path.of(reference)) : env.get(reference);
     if (secret == null || secret.isEmpty()) {
       throw new IllegalArgumentException(
           secretSource + " is missing, unreadable or empty (file " + file + ")");
     }
-    return new ChannelAccountSettings(channel, merchantId, tenants, secret, secretSource);
+    return new ChannelAccountSettings(
+        channel, merchantId, tenants, Map.of("secret", secret), secretSource);
+  }
+
+  /** A channel account's credentials, each read from the file or variable it names. */
+  private static Map<String, String> credentials(
+      Path file,
+      JsonNode node,
+      String where,
+      String channel,
+      String account,
+      Map<String, String> env) {
+    JsonNode given = node.get("credentials");
+    if (given == null || !given.isObject()) {
+      throw invalid(file, where + ": credentials must be an object");
+    }
+    List<Credential> known = CREDENTIALS.get(channel);
+    for (Iterator<String> names = given.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (known.stream().noneMatch(c -> c.name().equals(name))) {
+        throw invalid(
+            file,
+            where
+                + ": unknown credential "
+                + name
+                + " (a "
+                + channel
+                + " account has "
+                + known.stream().map(Credential::name).toList()
+                + ")");
+      }
+    }
+    Map<String, String> credentials = new HashMap<>();
+    for (Credential c : known) {
+      JsonNode value = given.get(c.name());
+      if (value == null) {
+        if (c.required()) {
+          throw invalid(file, where + ": credentials." + c.name() + " is missing");
+        }
+        continue;
+      }
+      credentials.put(c.name(), credential(file, where, account, c, value, env));
+    }
+    return credentials;
+  }
+
+  private static String credential(
+      Path file,
+      String where,
+      String account,
+      Credential c,
+      JsonNode value,
+      Map<String, String> env) {
+    String at = where + ": credentials." + c.name();
+    if (value.isTextual()) {
+      if (c.secret()) {
+        throw invalid(
+            file, at + " is a secret: give {\"file\": path} or {\"env\": variable}, not its text");
+      }
+      if (value.asText().isBlank()) {
+        throw invalid(file, at + " is empty");
+      }
+      return value.asText().strip();
+    }
+    if (!value.isObject()
+        || value.size() != 1
+        || !(value.has("file") || value.has("env"))
+        || !value.elements().next().isTextual()) {
+      throw invalid(file, at + " must be {\"file\": path} or {\"env\": variable}");
+    }
+    boolean fromFile = value.has("file");
+    String reference = value.elements().next().asText();
+    String read = fromFile ? readSecret(Path.of(reference)) : env.get(reference);
+    if (read == null || read.isBlank()) {
+      throw new IllegalArgumentException(
+          account
+              + " credential "
+              + c.name()
+              + " ("
+              + (fromFile ? "file " : "env ")
+              + reference
+              + ") is missing, unreadable or empty (file "
+              + file
+              + ")");
+    }
+    return read.strip();
   }
 
   private static Set<String> tenants(Path file, JsonNode node, String where) {

@@ -4,54 +4,107 @@ import dev.payrelay.channels.alipay.AlipayChannel;
 import dev.payrelay.channels.stripe.StripeChannel;
 import dev.payrelay.channels.wechatpay.WechatPayChannel;
 import dev.payrelay.domain.channel.ChannelAccount;
+import dev.payrelay.domain.channel.PaymentChannel;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The adapters of the channels besides the sandbox, each with its one default merchant account:
- * Stripe (merchant id = the account id), Alipay (merchant id = the app id) and WeChat Pay (merchant
- * id = the {@code mchid}), when {@link StripeSettings#active()} / {@link AlipaySettings#active()} /
- * {@link WechatPaySettings#active()}.
+ * The adapters of the channels besides the sandbox, a default merchant account each and its
+ * tenants' accounts: Stripe (merchant id = the account id), Alipay (merchant id = the app id) and
+ * WeChat Pay (merchant id = the {@code mchid}), when {@link StripeSettings#active()} / {@link
+ * AlipaySettings#active()} / {@link WechatPaySettings#active()}.
  */
 final class ChannelAdapters {
 
   private ChannelAdapters() {}
 
   /**
-   * The default accounts of the active channels, for the API's {@link
-   * dev.payrelay.api.ChannelRegistry}.
+   * The accounts of the active channels, for the {@link
+   * dev.payrelay.domain.channel.ChannelRegistry}: each channel's default account, then its tenants'
+   * accounts ({@link ChannelAccountsFile}), each with an adapter holding its own credentials. A
+   * tenant account's callbacks come to {@code /v1/webhooks/{channel}/{merchantId}}: Alipay and
+   * WeChat Pay are told so in each order's {@code notify_url}; for Stripe it is the endpoint to
+   * register in that account's dashboard (the channel's own URL works too: the event names the
+   * payment, whose account then verifies it).
    *
-   * @throws IllegalArgumentException naming the missing settings of an enabled channel
+   * @throws IllegalArgumentException naming the missing settings of an enabled channel, or the
+   *     accounts of a channel that is not active
    */
-  static List<ChannelAccount> defaultAccounts(PayrelayConfig config) {
-    List<ChannelAccount> accounts = new ArrayList<>();
-    if (config.stripe().active()) {
-      accounts.add(ChannelAccount.defaultAccount(config.stripe().accountId(), stripe(config)));
-    }
-    if (config.alipay().active()) {
-      accounts.add(ChannelAccount.defaultAccount(config.alipay().appId(), alipay(config)));
-    }
-    if (config.wechatpay().active()) {
-      accounts.add(ChannelAccount.defaultAccount(config.wechatpay().mchId(), wechatpay(config)));
-    }
-    return accounts;
+  static List<ChannelAccount> accounts(PayrelayConfig config) {
+    List<Account> accounts = new ArrayList<>();
+    StripeSettings stripe = config.stripe();
+    add(accounts, StripeChannel.NAME, stripe.active(), stripe.accountId(), stripe.accounts());
+    AlipaySettings alipay = config.alipay();
+    add(accounts, AlipayChannel.NAME, alipay.active(), alipay.appId(), alipay.accounts());
+    WechatPaySettings wechatpay = config.wechatpay();
+    add(
+        accounts,
+        WechatPayChannel.NAME,
+        wechatpay.active(),
+        wechatpay.mchId(),
+        wechatpay.accounts());
+    return accounts.stream()
+        .map(a -> new ChannelAccount(a.merchantId(), a.tenants(), adapter(config, a)))
+        .toList();
   }
 
-  private static StripeChannel stripe(PayrelayConfig config) {
-    return new StripeChannel(config.stripe().channelConfig(), Clock.systemUTC());
+  /** One account to build: the default one (no tenants, no settings) or a tenant's. */
+  private record Account(
+      String channel, String merchantId, Set<String> tenants, ChannelAccountSettings settings) {}
+
+  private static void add(
+      List<Account> accounts,
+      String channel,
+      boolean active,
+      String defaultMerchant,
+      List<ChannelAccountSettings> tenantAccounts) {
+    if (!active) {
+      if (!tenantAccounts.isEmpty()) {
+        throw new IllegalArgumentException(
+            ChannelAccountsFile.VARIABLE
+                + " has "
+                + channel
+                + " accounts but "
+                + channel
+                + " is not enabled (PAYRELAY_"
+                + channel.toUpperCase(java.util.Locale.ROOT)
+                + "_ENABLED, or its default account's credentials)");
+      }
+      return;
+    }
+    accounts.add(new Account(channel, defaultMerchant, Set.of(), null));
+    for (ChannelAccountSettings a : tenantAccounts) {
+      accounts.add(new Account(channel, a.merchantId(), a.tenants(), a));
+    }
   }
 
-  private static AlipayChannel alipay(PayrelayConfig config) {
-    return new AlipayChannel(
-        config.alipay().channelConfig(config.api().webhookUrl(AlipayChannel.NAME)),
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
-  }
-
-  private static WechatPayChannel wechatpay(PayrelayConfig config) {
-    return new WechatPayChannel(
-        config.wechatpay().channelConfig(config.api().webhookUrl(WechatPayChannel.NAME)));
+  private static PaymentChannel adapter(PayrelayConfig config, Account account) {
+    ChannelAccountSettings tenant = account.settings();
+    URI notifyUrl =
+        tenant == null
+            ? config.api().webhookUrl(account.channel())
+            : config.api().webhookUrl(account.channel(), account.merchantId());
+    return switch (account.channel()) {
+      case StripeChannel.NAME ->
+          new StripeChannel(
+              (tenant == null ? config.stripe() : config.stripe().forAccount(tenant))
+                  .channelConfig(),
+              Clock.systemUTC());
+      case AlipayChannel.NAME ->
+          new AlipayChannel(
+              (tenant == null ? config.alipay() : config.alipay().forAccount(tenant))
+                  .channelConfig(notifyUrl),
+              HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+      case WechatPayChannel.NAME ->
+          new WechatPayChannel(
+              (tenant == null ? config.wechatpay() : config.wechatpay().forAccount(tenant))
+                  .channelConfig(notifyUrl));
+      default -> throw new IllegalStateException("no adapter for " + account.channel());
+    };
   }
 }

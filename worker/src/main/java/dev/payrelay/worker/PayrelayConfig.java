@@ -315,6 +315,18 @@ public record PayrelayConfig(
     public URI webhookUrl(String channel) {
       return URI.create(publicUrl.toString().replaceAll("/$", "") + "/v1/webhooks/" + channel);
     }
+
+    /**
+     * The webhook URL of one merchant account at a channel, e.g. {@code
+     * http://127.0.0.1:8080/v1/webhooks/wechatpay/1900000002}: its callbacks are verified by that
+     * account's adapter.
+     */
+    public URI webhookUrl(String channel, String merchantId) {
+      return URI.create(
+          webhookUrl(channel)
+              + "/"
+              + java.net.URLEncoder.encode(merchantId, java.nio.charset.StandardCharsets.UTF_8));
+    }
   }
 
   /**
@@ -348,6 +360,19 @@ public record PayrelayConfig(
     /** Copies the accounts. */
     public SandboxSettings {
       accounts = List.copyOf(accounts);
+    }
+
+    /** These settings with {@code tenantAccounts} as the sandbox's tenant accounts. */
+    SandboxSettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
+      return new SandboxSettings(
+          url,
+          bindHost,
+          port,
+          merchantId,
+          secret,
+          signatureTolerance,
+          secretSetting,
+          tenantAccounts);
     }
 
     /** The secret stays out of logs. */
@@ -455,6 +480,13 @@ public record PayrelayConfig(
     int uiPort = e.integer("PAYRELAY_TEMPORAL_UI_PORT", 8233);
     Duration outboxRetention = Duration.ofDays(e.positive("PAYRELAY_OUTBOX_RETENTION_DAYS", 7));
     URI publicUrl = URI.create(e.text("PAYRELAY_PUBLIC_URL", "http://" + apiHost + ":" + apiPort));
+    SandboxSettings sandbox = sandbox(e, sandboxPort);
+    StripeSettings stripe = StripeSettings.fromEnv(env, publicUrl);
+    AlipaySettings alipay = AlipaySettings.fromEnv(env);
+    WechatPaySettings wechatpay = WechatPaySettings.fromEnv(env);
+    List<ChannelAccountSettings> accounts =
+        channelAccounts(
+            e, sandbox.merchantId(), stripe.accountId(), alipay.appId(), wechatpay.mchId());
     return new PayrelayConfig(
         new DatabaseConfig(
             e.text("PAYRELAY_DB_URL", "jdbc:mysql://127.0.0.1:3306/payrelay"),
@@ -493,7 +525,7 @@ public record PayrelayConfig(
             publicUrl,
             Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
-        sandbox(e, sandboxPort),
+        sandbox.withAccounts(ofChannel(accounts, "sandbox")),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),
             Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_LEASE_SECONDS", 30)),
@@ -511,9 +543,33 @@ public record PayrelayConfig(
         Profile.parse(e.text("PAYRELAY_PROFILE", null)),
         OperationsSettings.fromEnv(env),
         ConsumersSettings.fromEnv(env, outboxRetention),
-        StripeSettings.fromEnv(env, publicUrl),
-        AlipaySettings.fromEnv(env),
-        WechatPaySettings.fromEnv(env));
+        stripe.withAccounts(ofChannel(accounts, "stripe")),
+        alipay.withAccounts(ofChannel(accounts, "alipay")),
+        wechatpay.withAccounts(ofChannel(accounts, "wechatpay")));
+  }
+
+  /**
+   * The tenant accounts of {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE} ({@link ChannelAccountsFile}),
+   * none may reuse a channel's default merchant id (the sandbox's, Stripe's account, Alipay's app,
+   * WeChat Pay's mchid); empty when unset.
+   */
+  private static List<ChannelAccountSettings> channelAccounts(
+      Env e, String sandbox, String stripe, String alipay, String wechatpay) {
+    String file = e.text(ChannelAccountsFile.VARIABLE, null);
+    if (file == null) {
+      return List.of();
+    }
+    Map<String, String> defaults = new java.util.HashMap<>();
+    defaults.put("sandbox", sandbox);
+    java.util.Optional.ofNullable(stripe).ifPresent(id -> defaults.put("stripe", id));
+    java.util.Optional.ofNullable(alipay).ifPresent(id -> defaults.put("alipay", id));
+    java.util.Optional.ofNullable(wechatpay).ifPresent(id -> defaults.put("wechatpay", id));
+    return ChannelAccountsFile.read(Path.of(file), e.values(), defaults);
+  }
+
+  private static List<ChannelAccountSettings> ofChannel(
+      List<ChannelAccountSettings> accounts, String channel) {
+    return accounts.stream().filter(a -> a.channel().equals(channel)).toList();
   }
 
   private static AccessSettings access(Env e, int apiPort, Path dataDir) {
@@ -581,7 +637,6 @@ public record PayrelayConfig(
             "PAYRELAY_SANDBOX_SECRET_FILE " + secretFile + " is missing, unreadable or empty");
       }
     }
-    String accountsFile = e.text(ChannelAccountsFile.VARIABLE, null);
     return new SandboxSettings(
         URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + port)),
         e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
@@ -590,10 +645,7 @@ public record PayrelayConfig(
         secret,
         Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300)),
         secretFile != null ? "PAYRELAY_SANDBOX_SECRET_FILE" : "PAYRELAY_SANDBOX_SECRET",
-        accountsFile == null
-            ? List.of()
-            : ChannelAccountsFile.read(
-                Path.of(accountsFile), e.values(), Map.of("sandbox", merchantId)));
+        List.of());
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

@@ -76,9 +76,25 @@ public final class ProductionChecks {
     refusals.addAll(config.stripe().productionRefusals());
     refusals.addAll(config.alipay().productionRefusals());
     refusals.addAll(config.wechatpay().productionRefusals());
+    // A tenant account meets its channel's rules, with its own credentials and API address.
+    for (ChannelAccountSettings a : config.stripe().accounts()) {
+      tenantRefusals(a, config.stripe().forAccount(a).productionRefusals(), refusals);
+    }
+    for (ChannelAccountSettings a : config.alipay().accounts()) {
+      tenantRefusals(a, config.alipay().forAccount(a).productionRefusals(), refusals);
+    }
+    for (ChannelAccountSettings a : config.wechatpay().accounts()) {
+      tenantRefusals(a, config.wechatpay().forAccount(a).productionRefusals(), refusals);
+    }
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;
+  }
+
+  /** Adds each of a tenant account's {@code found} refusals, naming the account first. */
+  private static void tenantRefusals(
+      ChannelAccountSettings account, List<String> found, List<String> refusals) {
+    found.forEach(r -> refusals.add(account.secretSource() + ": " + r));
   }
 
   /**

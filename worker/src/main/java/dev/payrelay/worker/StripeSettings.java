@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The Stripe channel ({@link dev.payrelay.channels.stripe.StripeChannel}): one default merchant
- * account, our Stripe account. Per-tenant Stripe accounts are not configurable.
+ * account, our Stripe account, and the tenants' own accounts ({@link ChannelAccountsFile}).
  *
  * @param enabled {@code PAYRELAY_STRIPE_ENABLED} ({@code true}/{@code false}); null when unset,
  *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
@@ -29,6 +29,9 @@ import java.util.Map;
  *     served by the merchant's front end; payments' pay URLs point there
  * @param statementZone {@code PAYRELAY_STRIPE_STATEMENT_ZONE}, default {@code UTC}: the account's
  *     reporting time zone, in which a statement day runs
+ * @param accounts the tenants' own Stripe accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
+ *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
+ *     #forAccount}); empty when none
  */
 public record StripeSettings(
     Boolean enabled,
@@ -37,7 +40,42 @@ public record StripeSettings(
     String webhookSecret,
     URI apiBase,
     URI payPageUrl,
-    ZoneId statementZone) {
+    ZoneId statementZone,
+    List<ChannelAccountSettings> accounts) {
+
+  /** Copies the accounts. */
+  public StripeSettings {
+    accounts = accounts == null ? List.of() : List.copyOf(accounts);
+  }
+
+  /** These settings with {@code tenantAccounts} as the tenants' own accounts. */
+  StripeSettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
+    return new StripeSettings(
+        enabled,
+        accountId,
+        apiKey,
+        webhookSecret,
+        apiBase,
+        payPageUrl,
+        statementZone,
+        tenantAccounts);
+  }
+
+  /**
+   * The settings of a tenant's account: its merchant and credentials, the channel's other settings
+   * (and its API address unless the account gives its own), no tenant accounts of its own.
+   */
+  StripeSettings forAccount(ChannelAccountSettings account) {
+    return new StripeSettings(
+        true,
+        account.merchantId(),
+        account.credential("apiKey"),
+        account.credential("webhookSecret"),
+        account.credential("apiBase") == null ? apiBase : URI.create(account.credential("apiBase")),
+        payPageUrl,
+        statementZone,
+        List.of());
+  }
 
   /** Stripe's API. */
   public static final URI STRIPE_API = URI.create("https://api.stripe.com");
@@ -61,7 +99,8 @@ public record StripeSettings(
         pay == null
             ? URI.create(publicUrl.toString().replaceAll("/$", "") + "/pay/stripe")
             : URI.create(pay),
-        zone == null ? ZoneId.of("UTC") : ZoneId.of(zone));
+        zone == null ? ZoneId.of("UTC") : ZoneId.of(zone),
+        List.of());
   }
 
   /** Whether any credential is set. */
@@ -85,7 +124,8 @@ public record StripeSettings(
    * @param apiBase the simulator's base URL
    */
   StripeSettings onSimulator(String account, String key, String secret, URI apiBase) {
-    return new StripeSettings(true, account, key, secret, apiBase, payPageUrl, statementZone);
+    return new StripeSettings(
+        true, account, key, secret, apiBase, payPageUrl, statementZone, accounts);
   }
 
   /** The settings each missing credential is read from; empty when all are set. */
@@ -154,8 +194,9 @@ public record StripeSettings(
   /** The secrets stay out of logs. */
   @Override
   public String toString() {
-    return "StripeSettings[enabled=%s, accountId=%s, apiBase=%s, payPageUrl=%s, statementZone=%s]"
-        .formatted(enabled, accountId, apiBase, payPageUrl, statementZone);
+    return ("StripeSettings[enabled=%s, accountId=%s, apiBase=%s, payPageUrl=%s,"
+            + " statementZone=%s, accounts=%s]")
+        .formatted(enabled, accountId, apiBase, payPageUrl, statementZone, accounts);
   }
 
   private static String text(Map<String, String> env, String name) {

@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * The WeChat Pay APIv3 channel ({@link dev.payrelay.channels.wechatpay.WechatPayChannel}, direct
  * merchant, Native payments, WeChat Pay public-key mode): one default merchant account, our {@code
- * mchid}. Per-tenant merchants are not configurable. The names follow WeChat Pay's APIv3 docs ("商户号
- * mchid", "商户API证书序列号", "APIv3密钥", "微信支付公钥ID").
+ * mchid}, and the tenants' own merchants ({@link ChannelAccountsFile}). The names follow WeChat
+ * Pay's APIv3 docs ("商户号 mchid", "商户API证书序列号", "APIv3密钥", "微信支付公钥ID").
  *
  * @param enabled {@code PAYRELAY_WECHATPAY_ENABLED} ({@code true}/{@code false}); null when unset,
  *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
@@ -34,6 +34,9 @@ import java.util.Map;
  *     PAYRELAY_WECHATPAY_PUBLIC_KEY_FILE} names (e.g. {@code pub_key.pem}): WeChat Pay's RSA public
  *     key from the merchant platform, X.509, PEM or bare Base64
  * @param baseUrl {@code PAYRELAY_WECHATPAY_BASE_URL}, default {@code https://api.mch.weixin.qq.com}
+ * @param accounts the tenants' own WeChat Pay accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
+ *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
+ *     #forAccount}); empty when none
  */
 public record WechatPaySettings(
     Boolean enabled,
@@ -44,7 +47,46 @@ public record WechatPaySettings(
     String apiV3Key,
     String publicKeyId,
     String publicKey,
-    URI baseUrl) {
+    URI baseUrl,
+    List<ChannelAccountSettings> accounts) {
+
+  /** Copies the accounts. */
+  public WechatPaySettings {
+    accounts = accounts == null ? List.of() : List.copyOf(accounts);
+  }
+
+  /** These settings with {@code tenantAccounts} as the tenants' own accounts. */
+  WechatPaySettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
+    return new WechatPaySettings(
+        enabled,
+        mchId,
+        appId,
+        merchantSerialNumber,
+        merchantPrivateKey,
+        apiV3Key,
+        publicKeyId,
+        publicKey,
+        baseUrl,
+        tenantAccounts);
+  }
+
+  /**
+   * The settings of a tenant's account: its merchant and credentials, the channel's other settings
+   * (and its API address unless the account gives its own), no tenant accounts of its own.
+   */
+  WechatPaySettings forAccount(ChannelAccountSettings account) {
+    return new WechatPaySettings(
+        true,
+        account.merchantId(),
+        account.credential("appId"),
+        account.credential("merchantSerialNumber"),
+        account.credential("merchantPrivateKey"),
+        account.credential("apiV3Key"),
+        account.credential("publicKeyId"),
+        account.credential("publicKey"),
+        account.credential("baseUrl") == null ? baseUrl : URI.create(account.credential("baseUrl")),
+        List.of());
+  }
 
   /** WeChat Pay's API host. */
   public static final URI WECHATPAY_API = WechatPayChannelConfig.PRODUCTION_API;
@@ -74,7 +116,8 @@ public record WechatPaySettings(
         SecretSetting.read(env, "PAYRELAY_WECHATPAY_API_V3_KEY"),
         text(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID"),
         SecretSetting.read(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY"),
-        base == null ? WECHATPAY_API : URI.create(base));
+        base == null ? WECHATPAY_API : URI.create(base),
+        List.of());
   }
 
   /** Whether any credential is set. */
@@ -111,7 +154,7 @@ public record WechatPaySettings(
       String platformKey,
       URI simulatorUrl) {
     return new WechatPaySettings(
-        true, mch, app, serial, privateKey, v3Key, keyId, platformKey, simulatorUrl);
+        true, mch, app, serial, privateKey, v3Key, keyId, platformKey, simulatorUrl, accounts);
   }
 
   /** The settings each missing credential is read from; empty when all are set. */
@@ -202,8 +245,8 @@ public record WechatPaySettings(
   @Override
   public String toString() {
     return ("WechatPaySettings[enabled=%s, mchId=%s, appId=%s, merchantSerialNumber=%s,"
-            + " publicKeyId=%s, baseUrl=%s]")
-        .formatted(enabled, mchId, appId, merchantSerialNumber, publicKeyId, baseUrl);
+            + " publicKeyId=%s, baseUrl=%s, accounts=%s]")
+        .formatted(enabled, mchId, appId, merchantSerialNumber, publicKeyId, baseUrl, accounts);
   }
 
   private boolean apiV3KeyWellFormed() {

@@ -103,6 +103,144 @@ class ChannelAccountsConfigTest {
   }
 
   @Test
+  void stripeAlipayAndWechatPayAccounts_readTheirCredentials_andLandOnTheirChannel()
+      throws Exception {
+    Path pem = dir.resolve("pub_key.pem");
+    Files.writeString(pem, "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----\n");
+
+    PayrelayConfig config =
+        withAccounts(
+            """
+            {"accounts": [
+              {"channel": "stripe", "merchantId": "acct_1Acme", "tenants": ["acme"],
+               "credentials": {"apiKey": {"env": "ACME_STRIPE_KEY"},
+                               "webhookSecret": {"env": "ACME_WHSEC"},
+                               "apiBase": "https://stripe.example"}},
+              {"channel": "alipay", "merchantId": "2021000000000002", "tenants": ["acme"],
+               "credentials": {"appPrivateKey": {"env": "ACME_ALIPAY_KEY"},
+                               "alipayPublicKey": "MIIBIjANBgkq"}},
+              {"channel": "wechatpay", "merchantId": "1900000002", "tenants": ["acme"],
+               "credentials": {"appId": "wx1", "merchantSerialNumber": "5157F0",
+                               "merchantPrivateKey": {"env": "ACME_WX_KEY"},
+                               "apiV3Key": {"env": "ACME_WX_V3"},
+                               "publicKeyId": "PUB_KEY_ID_01", "publicKey": {"file": "%s"}}}]}
+            """
+                .formatted(pem),
+            Map.of(
+                "ACME_STRIPE_KEY", "sk_live_acme",
+                "ACME_WHSEC", "whsec_acme",
+                "ACME_ALIPAY_KEY", "MIIEvQIBADAN",
+                "ACME_WX_KEY", "MIIEvgIBADAN",
+                "ACME_WX_V3", "0123456789abcdef0123456789abcdef"));
+
+    assertThat(config.sandbox().accounts()).isEmpty();
+    StripeSettings stripe = config.stripe().forAccount(config.stripe().accounts().get(0));
+    assertThat(stripe.accountId()).isEqualTo("acct_1Acme");
+    assertThat(stripe.apiKey()).isEqualTo("sk_live_acme");
+    assertThat(stripe.webhookSecret()).isEqualTo("whsec_acme");
+    assertThat(stripe.apiBase()).hasToString("https://stripe.example");
+    AlipaySettings alipay = config.alipay().forAccount(config.alipay().accounts().get(0));
+    assertThat(alipay.appId()).isEqualTo("2021000000000002");
+    assertThat(alipay.alipayPublicKey()).isEqualTo("MIIBIjANBgkq");
+    assertThat(alipay.gatewayUrl()).isEqualTo(AlipaySettings.ALIPAY_GATEWAY);
+    WechatPaySettings wechat = config.wechatpay().forAccount(config.wechatpay().accounts().get(0));
+    assertThat(wechat.mchId()).isEqualTo("1900000002");
+    assertThat(wechat.apiV3Key()).isEqualTo("0123456789abcdef0123456789abcdef");
+    assertThat(wechat.publicKey()).startsWith("-----BEGIN PUBLIC KEY-----").endsWith("-----");
+    assertThat(config.toString())
+        .doesNotContain("sk_live_acme")
+        .doesNotContain("whsec_acme")
+        .doesNotContain("0123456789abcdef0123456789abcdef");
+  }
+
+  @Test
+  void channelAccounts_withASecretInTheFile_anUnknownOrMissingCredential_areRefused() {
+    String stripe = "\"channel\": \"stripe\", \"merchantId\": \"acct_1\", \"tenants\": [\"t\"]";
+    Map<String, String> env = Map.of("K", "sk_test_1", "W", "whsec_1");
+    Map<String, String> cases = new HashMap<>();
+    cases.put(
+        "{\"accounts\": [{"
+            + stripe
+            + ", \"credentials\": {\"apiKey\": \"sk_live_inline\","
+            + " \"webhookSecret\": {\"env\": \"W\"}}}]}",
+        "credentials.apiKey is a secret");
+    cases.put(
+        "{\"accounts\": [{" + stripe + ", \"credentials\": {\"apiKey\": {\"env\": \"K\"}}}]}",
+        "credentials.webhookSecret is missing");
+    cases.put(
+        "{\"accounts\": [{"
+            + stripe
+            + ", \"credentials\": {\"apiKey\": {\"env\": \"K\"},"
+            + " \"webhookSecret\": {\"env\": \"W\"}, \"secret\": {\"env\": \"K\"}}}]}",
+        "unknown credential secret");
+    cases.put(
+        "{\"accounts\": [{"
+            + stripe
+            + ", \"credentials\": {\"apiKey\": {\"env\": \"UNSET\"},"
+            + " \"webhookSecret\": {\"env\": \"W\"}}}]}",
+        "credential apiKey (env UNSET) is missing");
+    cases.put(
+        "{\"accounts\": [{" + stripe + ", \"secretEnv\": \"K\"}]}",
+        "give a stripe account's secrets in credentials");
+    cases.forEach(
+        (json, message) ->
+            assertThatThrownBy(() -> withAccounts(json, env))
+                .as(json)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PAYRELAY_CHANNEL_ACCOUNTS_FILE")
+                .hasMessageContaining(message)
+                .hasMessageNotContaining("sk_test_1"));
+  }
+
+  @Test
+  void productionRules_holdForEachTenantAccount_namingTheAccount() throws Exception {
+    PayrelayConfig config =
+        withAccounts(
+            """
+            {"accounts": [
+              {"channel": "wechatpay", "merchantId": "1900000002", "tenants": ["acme"],
+               "credentials": {"appId": "wx1", "merchantSerialNumber": "5157F0",
+                               "merchantPrivateKey": {"env": "K"}, "apiV3Key": {"env": "V3"},
+                               "publicKeyId": "PUB_KEY_ID_01", "publicKey": "MIIBIjAN",
+                               "baseUrl": "http://127.0.0.1:9999"}}]}
+            """,
+            Map.of(
+                "K", "MIIEvgIBADAN",
+                "V3", "too-short-v3-key",
+                "PAYRELAY_WECHATPAY_MCH_ID", "1900000001",
+                "PAYRELAY_WECHATPAY_APP_ID", "wx0",
+                "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER", "AA",
+                "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY", "MIIEvgIBADAN",
+                "PAYRELAY_WECHATPAY_API_V3_KEY", "0123456789abcdef0123456789abcdef",
+                "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID", "PUB_KEY_ID_00",
+                "PAYRELAY_WECHATPAY_PUBLIC_KEY", "MIIBIjAN"));
+
+    List<String> refusals = ProductionChecks.refusals(config);
+
+    String account = "PAYRELAY_CHANNEL_ACCOUNTS_FILE account wechatpay/1900000002: ";
+    assertThat(refusals)
+        .anySatisfy(r -> assertThat(r).startsWith(account).contains("must be 32 printable ASCII"))
+        .anySatisfy(r -> assertThat(r).startsWith(account).contains("http://127.0.0.1:9999"))
+        .noneSatisfy(r -> assertThat(r).contains("too-short-v3-key"));
+  }
+
+  @Test
+  void accountsOfAChannelThatIsNotEnabled_stopTheStart() throws Exception {
+    PayrelayConfig config =
+        withAccounts(
+            """
+            {"accounts": [
+              {"channel": "stripe", "merchantId": "acct_1Acme", "tenants": ["acme"],
+               "credentials": {"apiKey": {"env": "K"}, "webhookSecret": {"env": "W"}}}]}
+            """,
+            Map.of("K", "sk_test_1", "W", "whsec_1", "PAYRELAY_STRIPE_ENABLED", "false"));
+
+    assertThatThrownBy(() -> ChannelAdapters.accounts(config))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("has stripe accounts but stripe is not enabled");
+  }
+
+  @Test
   void defaultSecret_canComeFromAFile_butNotFromBoth() throws Exception {
     Path secret = dir.resolve("default.secret");
     Files.writeString(secret, LONG_SECRET + "\r\n");

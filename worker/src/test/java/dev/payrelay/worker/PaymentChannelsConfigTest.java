@@ -271,6 +271,6 @@ class PaymentChannelsConfigTest {
   }
 
   private static List<PaymentChannel> adapters(PayrelayConfig config) {
-    return ChannelAdapters.defaultAccounts(config).stream().map(ChannelAccount::adapter).toList();
+    return ChannelAdapters.accounts(config).stream().map(ChannelAccount::adapter).toList();
   }
 }
