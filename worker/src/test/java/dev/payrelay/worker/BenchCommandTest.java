@@ -59,6 +59,7 @@ class BenchCommandTest {
             "payments",
             "payrelay",
             "outboxLag",
+            "payrelayRss",
             "processes",
             "baselines",
             "ratios");
@@ -88,6 +89,10 @@ class BenchCommandTest {
     JsonNode self = r.path("processes").get(0);
     assertThat(self.path("pids").get(0).asLong()).isEqualTo(ProcessHandle.current().pid());
     assertThat(self.path("rssBytesAfter").asLong()).isPositive();
+    assertThat(fieldNames(self.path("each").get(0)))
+        .containsExactly("pid", "cpuSeconds", "rssBytesBefore", "rssBytesAfter");
+    assertThat(r.path("payrelayRss")).hasSameSizeAs(r.path("outboxLag"));
+    assertThat(r.path("payrelayRss").get(0).path("rssBytes").asLong()).isPositive();
     JsonNode ledger = r.path("baselines").get(0);
     assertThat(ledger.path("name").asText()).isEqualTo("ledger");
     assertThat(ledger.path("errors").asInt()).isZero();

@@ -101,6 +101,7 @@ public final class Bench {
         plan.payments(),
         measured.payrelay(),
         measured.lag(),
+        measured.rss(),
         measured.processes(),
         done,
         Ratios.of(measured.payrelay(), done));
@@ -109,6 +110,7 @@ public final class Bench {
   private record Measured(
       BenchResult.Payrelay payrelay,
       List<OutboxSampler.Sample> lag,
+      List<BenchResult.RssSample> rss,
       List<BenchResult.ProcessFigures> processes) {}
 
   private List<String> createPayments(PayrelayClient client) throws Exception {
@@ -141,7 +143,16 @@ public final class Bench {
     long start = System.nanoTime();
     OutboxSampler sampler = new OutboxSampler(lagDb, start);
     ScheduledExecutorService observers = Executors.newScheduledThreadPool(2);
-    observers.scheduleAtFixedRate(quietly(sampler::sample), 0, 1, TimeUnit.SECONDS);
+    List<BenchResult.RssSample> rss = java.util.Collections.synchronizedList(new ArrayList<>());
+    observers.scheduleAtFixedRate(
+        quietly(
+            () -> {
+              sampler.sample();
+              rss.add(processes.samplePayrelay(seconds(start)));
+            }),
+        0,
+        1,
+        TimeUnit.SECONDS);
     observers.scheduleWithFixedDelay(quietly(watch::poll), 0, POLL_MS, TimeUnit.MILLISECONDS);
     long[] scheduled = new long[n];
     Load.Result callbacks =
@@ -179,7 +190,7 @@ public final class Bench {
             tally(n, watch.granted().distinct(), watch.duplicates()),
             drainSeconds,
             complete);
-    return new Measured(figures, sampler.samples(), cpu);
+    return new Measured(figures, sampler.samples(), List.copyOf(rss), cpu);
   }
 
   private static Latency endToEnd(List<String> ids, long[] scheduled, Arrivals arrivals) {
@@ -195,6 +206,11 @@ public final class Bench {
 
   private static BenchResult.Tally tally(long expected, long seen, long duplicates) {
     return new BenchResult.Tally(expected, seen, expected - seen, duplicates);
+  }
+
+  /** Seconds since {@code startNanos}, to the millisecond. */
+  static double seconds(long startNanos) {
+    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0;
   }
 
   static double round(double v) {

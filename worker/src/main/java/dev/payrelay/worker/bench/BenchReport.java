@@ -30,17 +30,35 @@ final class BenchReport {
     tally(out, "PaymentConfirmed messages", p.messages());
     tally(out, "entitlements (payments)", p.entitlements());
     out.printf(
-        "%-10s %-16s %10s %12s %12s %12s%n",
+        "%-10s %-16s %10s %12s %14s %12s%n",
         "process", "pids", "cpu s", "cpu ms/pay", "rss MiB before", "after");
     for (BenchResult.ProcessFigures f : r.processes()) {
       out.printf(
-          "%-10s %-16s %10.2f %12.3f %12.1f %12.1f%n",
+          "%-10s %-16s %10.2f %12.3f %14.1f %12.1f%n",
           f.name(),
           f.pids().isEmpty() ? "(not found)" : f.pids().toString(),
           f.cpuSeconds(),
           f.cpuMsPerPayment(),
           f.rssBytesBefore() / MIB,
           f.rssBytesAfter() / MIB);
+      if (f.each().size() > 1) {
+        for (BenchResult.ProcessFigures.One one : f.each()) {
+          out.printf(
+              "  pid %-21d %10.2f %12s %14.1f %12.1f%n",
+              one.pid(),
+              one.cpuSeconds(),
+              "",
+              one.rssBytesBefore() / MIB,
+              one.rssBytesAfter() / MIB);
+        }
+      }
+    }
+    var rss =
+        r.payrelayRss().stream().mapToLong(BenchResult.RssSample::rssBytes).summaryStatistics();
+    if (rss.getCount() > 0) {
+      out.printf(
+          "payrelay RSS each second: min %.1f MiB, max %.1f MiB (%d samples)%n",
+          rss.getMin() / MIB, rss.getMax() / MIB, rss.getCount());
     }
     long peak = r.outboxLag().stream().mapToLong(s -> s.pending() + s.dispatched()).max().orElse(0);
     long oldest =

@@ -15,6 +15,8 @@ import java.util.List;
  * @param payments payments created and paid
  * @param payrelay payrelay's figures
  * @param outboxLag one sample a second from the first callback until the drain ended
+ * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
+ *     outboxLag}
  * @param processes CPU and memory of each process group over the measured window
  * @param baselines the baselines that ran, in the order ledger, publish, relay, workflow
  * @param ratios payrelay's figures divided by their baselines'
@@ -26,6 +28,7 @@ public record BenchResult(
     int payments,
     Payrelay payrelay,
     List<OutboxSampler.Sample> outboxLag,
+    List<RssSample> payrelayRss,
     List<ProcessFigures> processes,
     List<Baseline> baselines,
     List<Ratio> ratios) {
@@ -87,6 +90,14 @@ public record BenchResult(
   public record Tally(long expected, long seen, long missing, long duplicate) {}
 
   /**
+   * Resident memory at one moment.
+   *
+   * @param atSeconds seconds since the measured window began
+   * @param rssBytes resident set size in bytes
+   */
+  public record RssSample(double atSeconds, long rssBytes) {}
+
+  /**
    * A process group over the measured window.
    *
    * @param name {@code payrelay}, {@code temporal}, {@code mariadb} or {@code rabbitmq}
@@ -95,6 +106,7 @@ public record BenchResult(
    * @param cpuMsPerPayment {@code cpuSeconds} in milliseconds per payment
    * @param rssBytesBefore resident set size summed over {@code pids}, before the window
    * @param rssBytesAfter the same after the window
+   * @param each the same per process
    */
   public record ProcessFigures(
       String name,
@@ -102,7 +114,19 @@ public record BenchResult(
       double cpuSeconds,
       double cpuMsPerPayment,
       long rssBytesBefore,
-      long rssBytesAfter) {}
+      long rssBytesAfter,
+      List<One> each) {
+
+    /**
+     * One process of a group over the measured window.
+     *
+     * @param pid its process id
+     * @param cpuSeconds user + system CPU seconds it spent in the window
+     * @param rssBytesBefore its resident set size before the window
+     * @param rssBytesAfter the same after
+     */
+    public record One(long pid, double cpuSeconds, long rssBytesBefore, long rssBytesAfter) {}
+  }
 
   /**
    * One baseline at the same load shape and count as payrelay's callbacks.

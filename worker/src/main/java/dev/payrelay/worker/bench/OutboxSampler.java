@@ -44,11 +44,7 @@ final class OutboxSampler {
         ResultSet r = s.executeQuery(QUERY)) {
       r.next();
       samples.add(
-          new Sample(
-              Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0,
-              r.getLong(1),
-              r.getLong(2),
-              r.getLong(3) / 1000));
+          new Sample(Bench.seconds(startNanos), r.getLong(1), r.getLong(2), r.getLong(3) / 1000));
     }
   }
 

@@ -44,36 +44,54 @@ final class ProcessGroups {
   }
 
   /**
+   * payrelay's resident memory now, summed over its processes, as one sample of {@link
+   * BenchResult#payrelayRss}.
+   *
+   * @param atSeconds seconds since the measured window began
+   */
+  BenchResult.RssSample samplePayrelay(double atSeconds) {
+    long rss = 0;
+    for (long pid : groups.get("payrelay")) {
+      rss += ProcessProbe.read(pid).map(ProcessProbe.Reading::rssBytes).orElse(0L);
+    }
+    return new BenchResult.RssSample(atSeconds, rss);
+  }
+
+  /**
    * Reads them again and gives each group's figures; a process gone since the start is left out.
    */
   List<BenchResult.ProcessFigures> finish(int payments) {
     List<BenchResult.ProcessFigures> figures = new ArrayList<>();
-    groups.forEach(
-        (name, pids) -> {
-          double cpu = 0;
-          long rssBefore = 0;
-          long rssAfter = 0;
-          List<Long> read = new ArrayList<>();
-          for (long pid : pids) {
-            ProcessProbe.Reading start = before.get(pid);
-            ProcessProbe.Reading end = ProcessProbe.read(pid).orElse(null);
-            if (start != null && end != null) {
-              read.add(pid);
-              cpu += end.cpuSeconds() - start.cpuSeconds();
-              rssBefore += start.rssBytes();
-              rssAfter += end.rssBytes();
-            }
-          }
-          double perPayment = payments == 0 ? 0 : cpu * 1000 / payments;
-          figures.add(
-              new BenchResult.ProcessFigures(
-                  name,
-                  List.copyOf(read),
-                  Math.round(cpu * 100) / 100.0,
-                  Math.round(perPayment * 1000) / 1000.0,
-                  rssBefore,
-                  rssAfter));
-        });
+    groups.forEach((name, pids) -> figures.add(figures(name, pids, payments)));
     return figures;
+  }
+
+  private BenchResult.ProcessFigures figures(String name, List<Long> pids, int payments) {
+    List<BenchResult.ProcessFigures.One> each = new ArrayList<>();
+    for (long pid : pids) {
+      ProcessProbe.Reading start = before.get(pid);
+      ProcessProbe.Reading end = ProcessProbe.read(pid).orElse(null);
+      if (start != null && end != null) {
+        each.add(
+            new BenchResult.ProcessFigures.One(
+                pid,
+                round(end.cpuSeconds() - start.cpuSeconds(), 100),
+                start.rssBytes(),
+                end.rssBytes()));
+      }
+    }
+    double cpu = each.stream().mapToDouble(BenchResult.ProcessFigures.One::cpuSeconds).sum();
+    return new BenchResult.ProcessFigures(
+        name,
+        each.stream().map(BenchResult.ProcessFigures.One::pid).toList(),
+        round(cpu, 100),
+        payments == 0 ? 0 : round(cpu * 1000 / payments, 1000),
+        each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesBefore).sum(),
+        each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesAfter).sum(),
+        each);
+  }
+
+  private static double round(double v, double scale) {
+    return Math.round(v * scale) / scale;
   }
 }
