@@ -47,6 +47,14 @@ final class BenchCommand implements Callable<Integer> {
       description = "Payments (default ${DEFAULT-VALUE}).")
   int payments;
 
+  @Option(
+      names = "--warmup",
+      defaultValue = "0",
+      description =
+          "Payments paid at the same load before the measured window, whose messages are awaited"
+              + " and not counted (default ${DEFAULT-VALUE}).")
+  int warmup;
+
   @Option(names = "--rate", description = "Open loop: callbacks scheduled per second.")
   Double rate;
 
@@ -118,7 +126,8 @@ final class BenchCommand implements Callable<Integer> {
             config.amqp().uri(),
             config.amqp().exchange());
     Bench.Plan plan =
-        new Bench.Plan(new LoadShape(rate, callers), payments, Duration.ofSeconds(drainSeconds));
+        new Bench.Plan(
+            new LoadShape(rate, callers), payments, Duration.ofSeconds(drainSeconds), warmup);
     BenchRunner.Options options =
         new BenchRunner.Options(baselines, payrelayPids, temporalPids, relayPollers);
     BenchResult result = new BenchRunner(plan, target, config.temporal(), options, stdout).run();

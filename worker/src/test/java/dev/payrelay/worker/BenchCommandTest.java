@@ -43,6 +43,7 @@ class BenchCommandTest {
             payrelay.env,
             "bench",
             "--payments=20",
+            "--warmup=3",
             "--rate=10",
             "--drain-seconds=90",
             "--baselines=ledger",
@@ -57,6 +58,7 @@ class BenchCommandTest {
             "startedAt",
             "shape",
             "payments",
+            "warmupPayments",
             "payrelay",
             "outboxLag",
             "payrelayRss",
@@ -65,6 +67,7 @@ class BenchCommandTest {
             "ratios");
     assertThat(r.path("shape").path("mode").asText()).isEqualTo("open");
     assertThat(r.path("payments").asInt()).isEqualTo(20);
+    assertThat(r.path("warmupPayments").asInt()).isEqualTo(3);
     JsonNode p = r.path("payrelay");
     assertThat(p.path("callbackErrors").asInt()).isZero();
     assertThat(p.path("drainComplete").asBoolean()).isTrue();
@@ -100,7 +103,8 @@ class BenchCommandTest {
     List<String> ratios = new ArrayList<>();
     r.path("ratios").forEach(x -> ratios.add(x.path("metric").asText()));
     assertThat(ratios).containsExactly("callbacks/s", "callback p50 ms", "callback p99 ms");
-    assertThat(run.out()).contains("payrelay bench: 20 payments", "ratio");
+    assertThat(run.out())
+        .contains("warm-up: 3 of 3 messages arrived", "payrelay bench: 20 payments", "ratio");
   }
 
   private static List<String> fieldNames(JsonNode node) {

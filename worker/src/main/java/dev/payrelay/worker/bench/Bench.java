@@ -11,9 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -34,16 +31,22 @@ public final class Bench {
    * @param shape the load of phase 2 and of every baseline
    * @param payments how many payments, callbacks and baseline operations
    * @param drainWait how long to wait after the last callback for every message and entitlement
+   * @param warmup payments paid at the same shape before the measured window, whose messages are
+   *     awaited (up to {@code drainWait}) and not counted: JIT, pools and caches warm
    */
-  public record Plan(LoadShape shape, int payments, Duration drainWait) {
+  public record Plan(LoadShape shape, int payments, Duration drainWait, int warmup) {
     /**
      * Validates.
      *
-     * @throws IllegalArgumentException for fewer than one payment or a non-positive wait
+     * @throws IllegalArgumentException for fewer than one payment, a negative warm-up or a
+     *     non-positive wait
      */
     public Plan {
       if (payments < 1) {
         throw new IllegalArgumentException("--payments must be at least 1, was " + payments);
+      }
+      if (warmup < 0) {
+        throw new IllegalArgumentException("--warmup must not be negative, was " + warmup);
       }
       if (drainWait.isNegative() || drainWait.isZero()) {
         throw new IllegalArgumentException("the drain wait must be positive: " + drainWait);
@@ -75,17 +78,14 @@ public final class Bench {
   public BenchResult run() throws Exception {
     String startedAt = Instant.now().toString();
     PayrelayClient client = new PayrelayClient(target);
-    List<String> ids = createPayments(client);
+    List<String> all = createPayments(client, plan.warmup() + plan.payments());
+    List<String> ids = all.subList(plan.warmup(), all.size());
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(target.amqpUri());
     Measured measured;
-    try (Connection amqp = factory.newConnection("payrelay-bench");
-        EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids));
-        java.sql.Connection watchDb = connect();
-        java.sql.Connection lagDb = connect()) {
-      EntitlementWatch watch =
-          new EntitlementWatch(watchDb, Set.copyOf(ids), PayrelayClient.COURSES);
-      measured = measure(client, ids, tap, watch, lagDb);
+    try (Connection amqp = factory.newConnection("payrelay-bench")) {
+      warmUp(client, all.subList(0, plan.warmup()), amqp);
+      measured = measure(client, ids, amqp);
     }
     List<BenchResult.Baseline> done = new ArrayList<>();
     for (BaselineBench b : baselines) {
@@ -99,6 +99,7 @@ public final class Bench {
         startedAt,
         BenchResult.Shape.of(plan.shape()),
         plan.payments(),
+        plan.warmup(),
         measured.payrelay(),
         measured.lag(),
         measured.rss(),
@@ -113,8 +114,7 @@ public final class Bench {
       List<BenchResult.RssSample> rss,
       List<BenchResult.ProcessFigures> processes) {}
 
-  private List<String> createPayments(PayrelayClient client) throws Exception {
-    int n = plan.payments();
+  private List<String> createPayments(PayrelayClient client, int n) throws Exception {
     out.printf("phase 1: creating %d payments at %s (not measured)%n", n, target.api());
     out.flush();
     String run = UUID.randomUUID().toString().substring(0, 8);
@@ -129,6 +129,35 @@ public final class Bench {
     return List.of(ids);
   }
 
+  /** Pays the warm-up payments at the plan's shape and waits for their messages; not measured. */
+  private void warmUp(PayrelayClient client, List<String> ids, Connection amqp) throws Exception {
+    if (ids.isEmpty()) {
+      return;
+    }
+    out.printf(
+        "warm-up: %d signed callbacks, %s (not measured)%n", ids.size(), plan.shape().describe());
+    out.flush();
+    try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids))) {
+      Load.Result r = Load.run(plan.shape(), ids.size(), (i, at) -> client.paid(ids.get(i)));
+      drained(tap.arrivals(), ids.size(), System.nanoTime() + plan.drainWait().toNanos());
+      out.printf(
+          "warm-up: %d of %d messages arrived, %d callback errors%n",
+          tap.arrivals().distinct(), ids.size(), r.errors());
+      out.flush();
+    }
+  }
+
+  private Measured measure(PayrelayClient client, List<String> ids, Connection amqp)
+      throws Exception {
+    try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids));
+        java.sql.Connection watchDb = connect();
+        java.sql.Connection lagDb = connect()) {
+      EntitlementWatch watch =
+          new EntitlementWatch(watchDb, Set.copyOf(ids), PayrelayClient.COURSES);
+      return measure(client, ids, tap, watch, lagDb);
+    }
+  }
+
   private Measured measure(
       PayrelayClient client,
       List<String> ids,
@@ -141,42 +170,27 @@ public final class Bench {
     out.flush();
     processes.start();
     long start = System.nanoTime();
-    OutboxSampler sampler = new OutboxSampler(lagDb, start);
-    ScheduledExecutorService observers = Executors.newScheduledThreadPool(2);
-    List<BenchResult.RssSample> rss = java.util.Collections.synchronizedList(new ArrayList<>());
-    observers.scheduleAtFixedRate(
-        quietly(
-            () -> {
-              sampler.sample();
-              rss.add(processes.samplePayrelay(seconds(start)));
-            }),
-        0,
-        1,
-        TimeUnit.SECONDS);
-    observers.scheduleWithFixedDelay(quietly(watch::poll), 0, POLL_MS, TimeUnit.MILLISECONDS);
     long[] scheduled = new long[n];
-    Load.Result callbacks =
-        Load.run(
-            plan.shape(),
-            n,
-            (i, at) -> {
-              scheduled[i] = at;
-              client.paid(ids.get(i));
-            });
-    long sent = System.nanoTime();
-    long deadline = sent + plan.drainWait().toNanos();
-    while (System.nanoTime() < deadline
-        && (tap.arrivals().distinct() < n || watch.granted().distinct() < n)) {
-      Thread.sleep(POLL_MS);
+    Load.Result callbacks;
+    long sent;
+    boolean complete;
+    Observers observers =
+        new Observers(watch, new OutboxSampler(lagDb, start), processes, start, out);
+    try (observers) {
+      callbacks =
+          Load.run(
+              plan.shape(),
+              n,
+              (i, at) -> {
+                scheduled[i] = at;
+                client.paid(ids.get(i));
+              });
+      sent = System.nanoTime();
+      long deadline = sent + plan.drainWait().toNanos();
+      complete = drained(tap.arrivals(), n, deadline) & drained(watch.granted(), n, deadline);
     }
-    boolean complete = tap.arrivals().distinct() == n && watch.granted().distinct() == n;
-    double drainSeconds = Math.round((System.nanoTime() - sent) / 1e6) / 1000.0;
-    observers.shutdown();
-    observers.awaitTermination(10, TimeUnit.SECONDS);
+    double drainSeconds = seconds(sent);
     List<BenchResult.ProcessFigures> cpu = processes.finish(n);
-    long lastMessage = tap.arrivals().lastFirstSeen();
-    double deliveredPerSecond =
-        lastMessage <= start ? 0 : tap.arrivals().distinct() / ((lastMessage - start) / 1e9);
     BenchResult.Payrelay figures =
         new BenchResult.Payrelay(
             round(callbacks.perSecond()),
@@ -185,12 +199,26 @@ public final class Bench {
             Latency.ofMicros(callbacks.latencyMicros()),
             endToEnd(ids, scheduled, tap.arrivals()),
             endToEnd(ids, scheduled, watch.granted()),
-            round(deliveredPerSecond),
+            round(perSecond(tap.arrivals(), start)),
             tally(n, tap.arrivals().distinct(), tap.arrivals().duplicates()),
             tally(n, watch.granted().distinct(), watch.duplicates()),
             drainSeconds,
             complete);
-    return new Measured(figures, sampler.samples(), List.copyOf(rss), cpu);
+    return new Measured(figures, observers.lag(), observers.rss(), cpu);
+  }
+
+  /** Waits until {@code arrivals} holds {@code n} keys or {@code deadline} (nanoTime) passes. */
+  private static boolean drained(Arrivals arrivals, int n, long deadline)
+      throws InterruptedException {
+    while (arrivals.distinct() < n && System.nanoTime() < deadline) {
+      Thread.sleep(POLL_MS);
+    }
+    return arrivals.distinct() >= n;
+  }
+
+  private static double perSecond(Arrivals arrivals, long start) {
+    long last = arrivals.lastFirstSeen();
+    return last <= start ? 0 : arrivals.distinct() / ((last - start) / 1e9);
   }
 
   private static Latency endToEnd(List<String> ids, long[] scheduled, Arrivals arrivals) {
@@ -220,26 +248,5 @@ public final class Bench {
   private java.sql.Connection connect() throws SQLException {
     return DriverManager.getConnection(
         target.database().jdbcUrl(), target.database().user(), target.database().password());
-  }
-
-  /** An observer step that reports its first failure and keeps running after any. */
-  private Runnable quietly(SqlStep step) {
-    boolean[] reported = {false};
-    return () -> {
-      try {
-        step.run();
-      } catch (SQLException | RuntimeException e) {
-        if (!reported[0]) {
-          reported[0] = true;
-          out.println("bench: observer failed (keeps trying): " + e);
-          out.flush();
-        }
-      }
-    };
-  }
-
-  @FunctionalInterface
-  private interface SqlStep {
-    void run() throws SQLException;
   }
 }

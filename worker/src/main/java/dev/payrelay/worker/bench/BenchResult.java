@@ -12,7 +12,8 @@ import java.util.List;
  * @param startedAt when the run began, ISO-8601 UTC
  * @param shape the load: {@code mode} {@code open} (with {@code rate}) or {@code closed} (with
  *     {@code callers})
- * @param payments payments created and paid
+ * @param payments payments created and paid in the measured window
+ * @param warmupPayments payments paid before it, not counted anywhere else
  * @param payrelay payrelay's figures
  * @param outboxLag one sample a second from the first callback until the drain ended
  * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
@@ -26,6 +27,7 @@ public record BenchResult(
     String startedAt,
     Shape shape,
     int payments,
+    int warmupPayments,
     Payrelay payrelay,
     List<OutboxSampler.Sample> outboxLag,
     List<RssSample> payrelayRss,
