@@ -3,15 +3,12 @@ package dev.payrelay.worker.bench;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import java.io.PrintWriter;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.HdrHistogram.Histogram;
 
 /**
  * {@code payrelay bench} against a running payrelay. Phase 1 creates the payments (not measured);
@@ -82,10 +79,10 @@ public final class Bench {
     List<String> ids = all.subList(plan.warmup(), all.size());
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(target.amqpUri());
-    Measured measured;
+    MeasuredWindow.Measured measured;
     try (Connection amqp = factory.newConnection("payrelay-bench")) {
       warmUp(client, all.subList(0, plan.warmup()), amqp);
-      measured = measure(client, ids, amqp);
+      measured = new MeasuredWindow(plan, target, processes, out).run(client, ids, amqp);
     }
     List<BenchResult.Baseline> done = new ArrayList<>();
     for (BaselineBench b : baselines) {
@@ -107,12 +104,6 @@ public final class Bench {
         done,
         Ratios.of(measured.payrelay(), done));
   }
-
-  private record Measured(
-      BenchResult.Payrelay payrelay,
-      List<OutboxSampler.Sample> lag,
-      List<BenchResult.RssSample> rss,
-      List<BenchResult.ProcessFigures> processes) {}
 
   private List<String> createPayments(PayrelayClient client, int n) throws Exception {
     out.printf("phase 1: creating %d payments at %s (not measured)%n", n, target.api());
@@ -139,101 +130,13 @@ public final class Bench {
     out.flush();
     try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids))) {
       Load.Result r = Load.run(plan.shape(), ids.size(), (i, at) -> client.paid(ids.get(i)));
-      drained(tap.arrivals(), ids.size(), System.nanoTime() + plan.drainWait().toNanos());
+      MeasuredWindow.drained(
+          tap.arrivals(), ids.size(), System.nanoTime() + plan.drainWait().toNanos());
       out.printf(
           "warm-up: %d of %d messages arrived, %d callback errors%n",
           tap.arrivals().distinct(), ids.size(), r.errors());
       out.flush();
     }
-  }
-
-  private Measured measure(PayrelayClient client, List<String> ids, Connection amqp)
-      throws Exception {
-    try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids));
-        java.sql.Connection watchDb = connect();
-        java.sql.Connection lagDb = connect()) {
-      EntitlementWatch watch =
-          new EntitlementWatch(watchDb, Set.copyOf(ids), PayrelayClient.COURSES);
-      return measure(client, ids, tap, watch, lagDb);
-    }
-  }
-
-  private Measured measure(
-      PayrelayClient client,
-      List<String> ids,
-      EventTap tap,
-      EntitlementWatch watch,
-      java.sql.Connection lagDb)
-      throws Exception {
-    int n = ids.size();
-    out.printf("phase 2: %d signed callbacks, %s%n", n, plan.shape().describe());
-    out.flush();
-    processes.start();
-    long start = System.nanoTime();
-    long[] scheduled = new long[n];
-    Load.Result callbacks;
-    long sent;
-    boolean complete;
-    Observers observers =
-        new Observers(watch, new OutboxSampler(lagDb, start), processes, start, out);
-    try (observers) {
-      callbacks =
-          Load.run(
-              plan.shape(),
-              n,
-              (i, at) -> {
-                scheduled[i] = at;
-                client.paid(ids.get(i));
-              });
-      sent = System.nanoTime();
-      long deadline = sent + plan.drainWait().toNanos();
-      complete = drained(tap.arrivals(), n, deadline) & drained(watch.granted(), n, deadline);
-    }
-    double drainSeconds = seconds(sent);
-    List<BenchResult.ProcessFigures> cpu = processes.finish(n);
-    BenchResult.Payrelay figures =
-        new BenchResult.Payrelay(
-            round(callbacks.perSecond()),
-            callbacks.errors(),
-            callbacks.firstError(),
-            Latency.ofMicros(callbacks.latencyMicros()),
-            endToEnd(ids, scheduled, tap.arrivals()),
-            endToEnd(ids, scheduled, watch.granted()),
-            round(perSecond(tap.arrivals(), start)),
-            tally(n, tap.arrivals().distinct(), tap.arrivals().duplicates()),
-            tally(n, watch.granted().distinct(), watch.duplicates()),
-            drainSeconds,
-            complete);
-    return new Measured(figures, observers.lag(), observers.rss(), cpu);
-  }
-
-  /** Waits until {@code arrivals} holds {@code n} keys or {@code deadline} (nanoTime) passes. */
-  private static boolean drained(Arrivals arrivals, int n, long deadline)
-      throws InterruptedException {
-    while (arrivals.distinct() < n && System.nanoTime() < deadline) {
-      Thread.sleep(POLL_MS);
-    }
-    return arrivals.distinct() >= n;
-  }
-
-  private static double perSecond(Arrivals arrivals, long start) {
-    long last = arrivals.lastFirstSeen();
-    return last <= start ? 0 : arrivals.distinct() / ((last - start) / 1e9);
-  }
-
-  private static Latency endToEnd(List<String> ids, long[] scheduled, Arrivals arrivals) {
-    Histogram micros = new Histogram(3_600_000_000L, 3);
-    for (int i = 0; i < ids.size(); i++) {
-      Long at = arrivals.firstSeen(ids.get(i));
-      if (at != null) {
-        micros.recordValue(Math.max(0, (at - scheduled[i]) / 1000));
-      }
-    }
-    return Latency.ofMicros(micros);
-  }
-
-  private static BenchResult.Tally tally(long expected, long seen, long duplicates) {
-    return new BenchResult.Tally(expected, seen, expected - seen, duplicates);
   }
 
   /** Seconds since {@code startNanos}, to the millisecond. */
@@ -243,10 +146,5 @@ public final class Bench {
 
   static double round(double v) {
     return Math.round(v * 10) / 10.0;
-  }
-
-  private java.sql.Connection connect() throws SQLException {
-    return DriverManager.getConnection(
-        target.database().jdbcUrl(), target.database().user(), target.database().password());
   }
 }

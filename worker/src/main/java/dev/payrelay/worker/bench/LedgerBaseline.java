@@ -11,7 +11,7 @@ import javax.sql.DataSource;
  * Baseline (a): the bare ledger transaction a callback commits (DESIGN invariant 3, {@code
  * PaymentLedger}): {@code UPDATE} the payment row from PENDING to PAID where amount and currency
  * match, and only when one row changed {@code INSERT} the outbox event, then commit — in a JDBC
- * loop on a scratch database, with none of the webhook's other work (inbox, signature, HTTP). Open
+ * loop on a scratch database: the transaction alone, the floor under what a callback costs. Open
  * loop uses a pool of {@value #OPEN_LOOP_POOL} connections (payrelay's default pool size); closed
  * loop one per caller.
  */

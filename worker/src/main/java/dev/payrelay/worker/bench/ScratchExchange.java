@@ -71,7 +71,7 @@ final class ScratchExchange implements AutoCloseable {
     channels.add(channel);
   }
 
-  /** Publishes one persistent, mandatory message on {@code ch} without waiting for its confirm. */
+  /** Publishes one persistent, mandatory message on {@code ch}; {@link #confirm} awaits it. */
   void publish(Channel ch, String messageId, byte[] body) throws IOException {
     ch.basicPublish(
         exchange,
