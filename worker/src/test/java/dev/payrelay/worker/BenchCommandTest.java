@@ -107,6 +107,51 @@ class BenchCommandTest {
         .contains("warm-up: 3 of 3 messages arrived", "payrelay bench: 20 payments", "ratio");
   }
 
+  @Test
+  void closedLoopWithTheOtherBaselines_runsEachCleanly_atTheSameCount(@TempDir Path dir)
+      throws Exception {
+    Path out = dir.resolve("bench.json");
+
+    CliRun run =
+        CliRun.of(
+            payrelay.env,
+            "bench",
+            "--payments=10",
+            "--callers=2",
+            "--drain-seconds=90",
+            "--baselines=workflow,relay,publish",
+            "--relay-pollers=2",
+            "--out=" + out);
+
+    assertThat(run.exit()).as(run.out() + run.err()).isZero();
+    JsonNode r = new ObjectMapper().readTree(Files.readString(out));
+    assertThat(r.path("shape").path("mode").asText()).isEqualTo("closed");
+    assertThat(r.path("shape").path("callers").asInt()).isEqualTo(2);
+    List<String> names = new ArrayList<>();
+    for (JsonNode b : r.path("baselines")) {
+      names.add(b.path("name").asText());
+      assertThat(b.path("errors").asInt()).as(b.toString()).isZero();
+      assertThat(b.path("latency").path("count").asLong()).as(b.toString()).isEqualTo(10);
+      assertThat(b.path("perSecond").asDouble()).as(b.toString()).isPositive();
+    }
+    // Always in the documented order, whatever the order asked.
+    assertThat(names).containsExactly("publish", "relay", "workflow");
+    JsonNode relay = r.path("baselines").get(1);
+    assertThat(relay.path("missing").asLong()).isZero();
+    assertThat(relay.path("endToEnd").path("count").asLong()).isEqualTo(10);
+    List<String> ratios = new ArrayList<>();
+    r.path("ratios")
+        .forEach(x -> ratios.add(x.path("metric").asText() + "/" + x.path("baseline").asText()));
+    assertThat(ratios)
+        .containsExactly(
+            "delivered/s/publish",
+            "delivered/s/relay",
+            "e2e message p50 ms/relay",
+            "e2e message p99 ms/relay",
+            "delivered/s/workflow",
+            "e2e message p99 ms/workflow");
+  }
+
   private static List<String> fieldNames(JsonNode node) {
     List<String> names = new ArrayList<>();
     node.fieldNames().forEachRemaining(names::add);

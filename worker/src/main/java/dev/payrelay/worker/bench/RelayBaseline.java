@@ -8,15 +8,7 @@ import dev.payrelay.sql.DatabaseConfig;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 
@@ -76,12 +68,7 @@ final class RelayBaseline implements BaselineBench {
               consumed.seen(new String(body, StandardCharsets.UTF_8));
             }
           });
-      AtomicBoolean stop = new AtomicBoolean();
-      AtomicReference<String> pollerError = new AtomicReference<>();
-      ExecutorService relay = Executors.newFixedThreadPool(pollers);
-      for (int p = 0; p < pollers; p++) {
-        relay.execute(() -> poll(db.dataSource(), broker, stop, pollerError));
-      }
+      SkipLockedRelay relay = new SkipLockedRelay(db.dataSource(), broker, pollers);
       long[] scheduled = new long[count];
       Load.Result inserts =
           Load.run(
@@ -95,11 +82,9 @@ final class RelayBaseline implements BaselineBench {
       while (consumed.distinct() < count - inserts.errors() && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      stop.set(true);
-      relay.shutdown();
-      relay.awaitTermination(30, TimeUnit.SECONDS);
+      relay.close();
       consumer.close();
-      return result(inserts, consumed, scheduled, pollerError.get());
+      return result(inserts, consumed, scheduled, relay.firstError());
     }
   }
 
@@ -135,67 +120,6 @@ final class RelayBaseline implements BaselineBench {
                 "INSERT INTO relay_outbox (payload, status) VALUES (?, 'PENDING')")) {
       s.setString(1, Integer.toString(i));
       s.executeUpdate();
-    }
-  }
-
-  private static void poll(
-      DataSource ds, ScratchExchange broker, AtomicBoolean stop, AtomicReference<String> error) {
-    while (!stop.get()) {
-      try {
-        if (relayBatch(ds, broker) == 0) {
-          Thread.sleep(IDLE_MS);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (Exception e) {
-        error.compareAndSet(null, "relay poller: " + e);
-      }
-    }
-  }
-
-  private static int relayBatch(DataSource ds, ScratchExchange broker) throws Exception {
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      List<Long> ids = new ArrayList<>();
-      List<String> payloads = new ArrayList<>();
-      try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT id, payload FROM relay_outbox WHERE status = 'PENDING' ORDER BY id"
-                      + " LIMIT "
-                      + BATCH
-                      + " FOR UPDATE SKIP LOCKED");
-          ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          ids.add(r.getLong(1));
-          payloads.add(r.getString(2));
-        }
-      }
-      if (ids.isEmpty()) {
-        c.commit();
-        return 0;
-      }
-      Channel ch = broker.take();
-      try {
-        for (int k = 0; k < ids.size(); k++) {
-          broker.publish(
-              ch, Long.toString(ids.get(k)), payloads.get(k).getBytes(StandardCharsets.UTF_8));
-        }
-        broker.confirm(ch);
-      } finally {
-        broker.release(ch);
-      }
-      try (PreparedStatement s =
-          c.prepareStatement(
-              "UPDATE relay_outbox SET status = 'SENT', sent_at = NOW(6) WHERE id = ?")) {
-        for (long id : ids) {
-          s.setLong(1, id);
-          s.addBatch();
-        }
-        s.executeBatch();
-      }
-      c.commit();
-      return ids.size();
     }
   }
 }
