@@ -52,7 +52,8 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "0",
       description =
           "Payments paid at the same load before the measured window, whose messages are awaited"
-              + " and not counted (default ${DEFAULT-VALUE}).")
+              + " and not counted; each baseline runs as many unmeasured operations first"
+              + " (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--rate", description = "Open loop: callbacks scheduled per second.")

@@ -117,6 +117,7 @@ class BenchCommandTest {
             payrelay.env,
             "bench",
             "--payments=10",
+            "--warmup=2",
             "--callers=2",
             "--drain-seconds=90",
             "--baselines=workflow,relay,publish",

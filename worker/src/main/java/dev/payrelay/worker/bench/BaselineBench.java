@@ -14,10 +14,10 @@ public interface BaselineBench {
   String name();
 
   /**
-   * Runs {@code count} operations at {@code shape}.
+   * Runs {@code warmup} operations at {@code shape}, unmeasured, then {@code count} measured ones.
    *
    * @throws Exception when its scratch resources cannot be set up; failures of single operations
    *     are counted in the result instead
    */
-  BenchResult.Baseline run(LoadShape shape, int count) throws Exception;
+  BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception;
 }

@@ -29,7 +29,8 @@ public final class Bench {
    * @param payments how many payments, callbacks and baseline operations
    * @param drainWait how long to wait after the last callback for every message and entitlement
    * @param warmup payments paid at the same shape before the measured window, whose messages are
-   *     awaited (up to {@code drainWait}) and not counted: JIT, pools and caches warm
+   *     awaited (up to {@code drainWait}) and not counted: JIT, pools and caches warm; each
+   *     baseline runs as many unmeasured operations first
    */
   public record Plan(LoadShape shape, int payments, Duration drainWait, int warmup) {
     /**
@@ -89,7 +90,7 @@ public final class Bench {
       out.printf(
           "baseline %s: %d operations, %s%n", b.name(), plan.payments(), plan.shape().describe());
       out.flush();
-      done.add(b.run(plan.shape(), plan.payments()));
+      done.add(b.run(plan.shape(), plan.payments(), plan.warmup()));
     }
     return new BenchResult(
         BenchResult.SCHEMA,

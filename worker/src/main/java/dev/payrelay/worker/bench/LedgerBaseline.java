@@ -57,10 +57,11 @@ final class LedgerBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count) throws Exception {
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
     int pool = shape.openLoop() ? OPEN_LOOP_POOL : shape.callers();
     try (ScratchDatabase db = new ScratchDatabase(server, pool, DDL)) {
-      insertPending(db.dataSource(), count);
+      insertPending(db.dataSource(), count + warmup);
+      Load.run(shape, warmup, (i, at) -> confirm(db.dataSource(), count + i));
       Load.Result r = Load.run(shape, count, (i, at) -> confirm(db.dataSource(), i));
       return new BenchResult.Baseline(
           name(),

@@ -22,23 +22,22 @@ final class PublishBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count) throws Exception {
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
     int pool = shape.openLoop() ? LedgerBaseline.OPEN_LOOP_POOL : shape.callers();
     try (ScratchExchange broker = new ScratchExchange(amqpUri, pool)) {
       byte[] body = "{\"paymentId\":\"p\",\"amountMinor\":1999}".getBytes(StandardCharsets.UTF_8);
-      Load.Result r =
-          Load.run(
-              shape,
-              count,
-              (i, at) -> {
-                Channel ch = broker.take();
-                try {
-                  broker.publish(ch, "m-" + i, body);
-                  broker.confirm(ch);
-                } finally {
-                  broker.release(ch);
-                }
-              });
+      Load.Operation publish =
+          (i, at) -> {
+            Channel ch = broker.take();
+            try {
+              broker.publish(ch, "m-" + i, body);
+              broker.confirm(ch);
+            } finally {
+              broker.release(ch);
+            }
+          };
+      Load.run(shape, warmup, (i, at) -> publish.run(count + i, at));
+      Load.Result r = Load.run(shape, count, publish);
       int errors = r.errors() + (int) broker.returned();
       return new BenchResult.Baseline(
           name(),

@@ -52,11 +52,12 @@ final class RelayBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count) throws Exception {
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
     int producers = shape.openLoop() ? LedgerBaseline.OPEN_LOOP_POOL : shape.callers();
     try (ScratchDatabase db = new ScratchDatabase(server, producers + pollers, DDL);
         ScratchExchange broker = new ScratchExchange(amqpUri, pollers)) {
       Arrivals consumed = new Arrivals();
+      Arrivals warmedUp = new Arrivals();
       Channel consumer = broker.connection().createChannel();
       consumer.basicConsume(
           broker.queue(),
@@ -65,10 +66,13 @@ final class RelayBaseline implements BaselineBench {
             @Override
             public void handleDelivery(
                 String tag, Envelope e, AMQP.BasicProperties p, byte[] body) {
-              consumed.seen(new String(body, StandardCharsets.UTF_8));
+              String index = new String(body, StandardCharsets.UTF_8);
+              (Integer.parseInt(index) < count ? consumed : warmedUp).seen(index);
             }
           });
       SkipLockedRelay relay = new SkipLockedRelay(db.dataSource(), broker, pollers);
+      Load.Result warm = Load.run(shape, warmup, (i, at) -> insert(db.dataSource(), count + i));
+      awaitConsumed(warmedUp, warmup - warm.errors());
       long[] scheduled = new long[count];
       Load.Result inserts =
           Load.run(
@@ -78,13 +82,18 @@ final class RelayBaseline implements BaselineBench {
                 scheduled[i] = at;
                 insert(db.dataSource(), i);
               });
-      long deadline = System.nanoTime() + DRAIN_MS * 1_000_000;
-      while (consumed.distinct() < count - inserts.errors() && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      awaitConsumed(consumed, count - inserts.errors());
       relay.close();
       consumer.close();
       return result(inserts, consumed, scheduled, relay.firstError());
+    }
+  }
+
+  /** Waits up to {@value #DRAIN_MS} ms until {@code n} messages were consumed. */
+  private static void awaitConsumed(Arrivals consumed, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + DRAIN_MS * 1_000_000;
+    while (consumed.distinct() < n && System.nanoTime() < deadline) {
+      Thread.sleep(10);
     }
   }
 

@@ -29,7 +29,7 @@ final class WorkflowBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count) throws Exception {
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
     String run = UUID.randomUUID().toString().substring(0, 8);
     String taskQueue = "payrelay-bench-" + run;
     try (TemporalConnection connection = TemporalConnection.open(inBenchNamespace())) {
@@ -41,19 +41,18 @@ final class WorkflowBaseline implements BaselineBench {
         worker.registerActivitiesImplementations(
             (BenchActivities) request -> Integer.toString(request.index()));
         factory.start();
-        Load.Result r =
-            Load.run(
-                shape,
-                count,
-                (i, at) ->
-                    client
-                        .newWorkflowStub(
-                            BenchWorkflow.class,
-                            WorkflowOptions.newBuilder()
-                                .setTaskQueue(taskQueue)
-                                .setWorkflowId("bench-" + run + "-" + i)
-                                .build())
-                        .run(new BenchWorkflow.Request(i)));
+        Load.Operation workflow =
+            (i, at) ->
+                client
+                    .newWorkflowStub(
+                        BenchWorkflow.class,
+                        WorkflowOptions.newBuilder()
+                            .setTaskQueue(taskQueue)
+                            .setWorkflowId("bench-" + run + "-" + i)
+                            .build())
+                    .run(new BenchWorkflow.Request(i));
+        Load.run(shape, warmup, (i, at) -> workflow.run(count + i, at));
+        Load.Result r = Load.run(shape, count, workflow);
         return new BenchResult.Baseline(
             name(),
             "start + complete a one-activity workflow",
