@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -56,8 +57,26 @@ final class BenchCommand implements Callable<Integer> {
               + " (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--rate", description = "Open loop: callbacks scheduled per second.")
+  @Option(
+      names = "--rate",
+      converter = PerSecond.class,
+      description = "Open loop: callbacks scheduled per second, e.g. 50 or 50/s.")
   Double rate;
+
+  /** Reads a rate written {@code 50} or {@code 50/s}. */
+  static final class PerSecond implements CommandLine.ITypeConverter<Double> {
+    @Override
+    public Double convert(String value) {
+      String number = value.strip();
+      number = number.endsWith("/s") ? number.substring(0, number.length() - 2) : number;
+      try {
+        return Double.valueOf(number);
+      } catch (NumberFormatException e) {
+        throw new CommandLine.TypeConversionException(
+            "'" + value + "' is not a rate per second, e.g. 50 or 50/s");
+      }
+    }
+  }
 
   @Option(names = "--callers", description = "Closed loop: concurrent callers.")
   Integer callers;

@@ -44,7 +44,7 @@ class BenchCommandTest {
             "bench",
             "--payments=20",
             "--warmup=3",
-            "--rate=10",
+            "--rate=10/s",
             "--drain-seconds=90",
             "--baselines=ledger",
             "--out=" + out);
@@ -66,6 +66,7 @@ class BenchCommandTest {
             "baselines",
             "ratios");
     assertThat(r.path("shape").path("mode").asText()).isEqualTo("open");
+    assertThat(r.path("shape").path("rate").asDouble()).isEqualTo(10.0);
     assertThat(r.path("payments").asInt()).isEqualTo(20);
     assertThat(r.path("warmupPayments").asInt()).isEqualTo(3);
     JsonNode p = r.path("payrelay");
@@ -151,6 +152,14 @@ class BenchCommandTest {
             "e2e message p99 ms/relay",
             "delivered/s/workflow",
             "e2e message p99 ms/workflow");
+  }
+
+  @Test
+  void anUnreadableRate_isRefused_withTheReason() {
+    CliRun run = CliRun.of(payrelay.env, "bench", "--payments=5", "--rate=fast");
+
+    assertThat(run.exit()).isNotZero();
+    assertThat(run.err()).contains("'fast' is not a rate per second");
   }
 
   private static List<String> fieldNames(JsonNode node) {

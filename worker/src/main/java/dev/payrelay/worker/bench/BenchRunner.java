@@ -1,7 +1,10 @@
 package dev.payrelay.worker.bench;
 
 import dev.payrelay.worker.PayrelayConfig;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -74,18 +77,29 @@ public final class BenchRunner {
   }
 
   private ProcessGroups.Ports ports() {
-    String frontend = temporal.target();
     URI db = URI.create(target.database().jdbcUrl().substring("jdbc:".length()));
-    URI broker = URI.create(target.amqpUri());
     return new ProcessGroups.Ports(
-        portOr(target.api(), 80),
-        Integer.parseInt(frontend.substring(frontend.lastIndexOf(':') + 1)),
-        portOr(db, 3306),
-        portOr(broker, 5672));
+        localPort(target.api(), 80),
+        localPort(URI.create("grpc://" + temporal.target()), 7233),
+        localPort(db, 3306),
+        localPort(URI.create(target.amqpUri()), 5672));
   }
 
-  private static int portOr(URI uri, int fallback) {
-    return uri.getPort() < 0 ? fallback : uri.getPort();
+  /**
+   * The URI's port (or {@code fallback} when it names none) if its host is an address of this
+   * machine (loopback, or one of its interfaces'), else 0.
+   */
+  private static int localPort(URI uri, int fallback) {
+    try {
+      InetAddress host = InetAddress.getByName(uri.getHost());
+      boolean local =
+          host.isLoopbackAddress()
+              || host.isAnyLocalAddress()
+              || NetworkInterface.getByInetAddress(host) != null;
+      return !local ? 0 : uri.getPort() < 0 ? fallback : uri.getPort();
+    } catch (IOException unresolvable) {
+      return 0;
+    }
   }
 
   private Set<String> names() {

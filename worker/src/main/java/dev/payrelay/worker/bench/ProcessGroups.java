@@ -8,14 +8,16 @@ import java.util.Map;
 /**
  * The process groups whose CPU and memory a benchmark reports: payrelay, the Temporal server,
  * MariaDB/MySQL and RabbitMQ, each given by pid or found as the process listening on its port
- * ({@link ProcessProbe#listening}). Read once before and once after the measured window.
+ * ({@link ProcessProbe#listening}); MariaDB and RabbitMQ, when their sockets are unreadable, by
+ * process name ({@code mariadbd} or {@code mysqld}, {@code beam.smp}). Read once before and once
+ * after the measured window.
  */
 final class ProcessGroups {
 
   /**
    * The ports that find each group when no pid is given: payrelay's API (the {@code api} or {@code
    * dev} process; a separate {@code worker} process must be given by pid), the Temporal frontend,
-   * the database and the broker.
+   * the database and the broker; 0 for a server on another machine, which is then left out.
    */
   record Ports(int api, int temporal, int database, int broker) {}
 
@@ -29,11 +31,22 @@ final class ProcessGroups {
    * @param temporal the Temporal server's pids, or empty to take the one listening on its port
    */
   ProcessGroups(List<Long> payrelay, List<Long> temporal, Ports ports) {
-    groups.put("payrelay", payrelay.isEmpty() ? ProcessProbe.listening(ports.api()) : payrelay);
-    groups.put(
-        "temporal", temporal.isEmpty() ? ProcessProbe.listening(ports.temporal()) : temporal);
-    groups.put("mariadb", ProcessProbe.listening(ports.database()));
-    groups.put("rabbitmq", ProcessProbe.listening(ports.broker()));
+    groups.put("payrelay", payrelay.isEmpty() ? local(ports.api()) : payrelay);
+    groups.put("temporal", temporal.isEmpty() ? local(ports.temporal()) : temporal);
+    groups.put("mariadb", local(ports.database(), "mariadbd", "mysqld"));
+    groups.put("rabbitmq", local(ports.broker(), "beam.smp"));
+  }
+
+  /**
+   * The processes listening on {@code port}, or else those of one of these names: a server of
+   * another user hides its sockets from us, never its name. None for port 0.
+   */
+  private static List<Long> local(int port, String... names) {
+    if (port == 0) {
+      return List.of();
+    }
+    List<Long> found = ProcessProbe.listening(port);
+    return found.isEmpty() && names.length > 0 ? ProcessProbe.named(names) : found;
   }
 
   /** Reads every process at the start of the window. */

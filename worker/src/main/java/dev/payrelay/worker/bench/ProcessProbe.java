@@ -87,6 +87,26 @@ public final class ProcessProbe {
     return pids;
   }
 
+  /**
+   * The processes whose name ({@code /proc/<pid>/comm}, readable by every user) is one of {@code
+   * names}, e.g. {@code mariadbd} or {@code beam.smp}.
+   */
+  public static List<Long> named(String... names) {
+    Set<String> wanted = Set.of(names);
+    List<Long> pids = new ArrayList<>();
+    for (long pid : allPids()) {
+      try {
+        if (wanted.contains(
+            Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip())) {
+          pids.add(pid);
+        }
+      } catch (IOException gone) {
+        // exited while listing
+      }
+    }
+    return pids;
+  }
+
   private static boolean holdsAny(long pid, Set<String> sockets) {
     try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
       for (Path fd : (Iterable<Path>) fds::iterator) {

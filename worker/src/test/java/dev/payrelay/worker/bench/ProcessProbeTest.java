@@ -31,6 +31,14 @@ class ProcessProbeTest {
   }
 
   @Test
+  void byName_findsThisJvm_andNoProcessOfAnUnknownName() throws Exception {
+    String name = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/comm")).strip();
+
+    assertThat(ProcessProbe.named(name, "no-such-process-name")).contains(SELF);
+    assertThat(ProcessProbe.named("no-such-process-name")).isEmpty();
+  }
+
+  @Test
   void aProcessThatIsGone_readsAsEmpty() throws Exception {
     Process p = new ProcessBuilder("true").start();
     p.waitFor();
