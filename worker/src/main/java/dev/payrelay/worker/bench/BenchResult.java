@@ -87,7 +87,7 @@ public record BenchResult(
    * @param seen distinct payments with the effect
    * @param missing expected minus seen
    * @param duplicate sightings beyond the first per payment (messages), or rows beyond one per
-   *     course (entitlements)
+   *     course (entitlements), up to {@value MeasuredWindow#SETTLE_MS} ms after the drain ended
    */
   public record Tally(long expected, long seen, long missing, long duplicate) {}
 

@@ -17,6 +17,12 @@ import org.HdrHistogram.Histogram;
 final class MeasuredWindow {
 
   /**
+   * How long duplicates are still counted after the drain ended, in milliseconds; the window's CPU
+   * and RSS are read before it.
+   */
+  static final long SETTLE_MS = 3_000;
+
+  /**
    * What the window measured.
    *
    * @param payrelay payrelay's figures
@@ -69,6 +75,8 @@ final class MeasuredWindow {
     Load.Result callbacks;
     long sent;
     boolean complete;
+    double drainSeconds;
+    List<BenchResult.ProcessFigures> cpu;
     Observers observers =
         new Observers(watch, new OutboxSampler(lagDb, start), processes, start, out);
     try (observers) {
@@ -83,9 +91,11 @@ final class MeasuredWindow {
       sent = System.nanoTime();
       long deadline = sent + plan.drainWait().toNanos();
       complete = drained(tap.arrivals(), n, deadline) & drained(watch.granted(), n, deadline);
+      drainSeconds = Bench.seconds(sent);
+      cpu = processes.finish(n);
+      // Late duplicates (a redelivery, a second grant) come after the first copy: watch a while.
+      Thread.sleep(SETTLE_MS);
     }
-    double drainSeconds = Bench.seconds(sent);
-    List<BenchResult.ProcessFigures> cpu = processes.finish(n);
     BenchResult.Payrelay figures =
         new BenchResult.Payrelay(
             Bench.round(callbacks.perSecond()),
@@ -130,8 +140,17 @@ final class MeasuredWindow {
     return new BenchResult.Tally(expected, seen, expected - seen, duplicates);
   }
 
+  /**
+   * A connection in UTC, like payrelay's pool ({@code Database.open}), so {@code NOW(6)} compares
+   * with the {@code DATETIME(6)} values payrelay wrote.
+   */
   private java.sql.Connection connect() throws SQLException {
-    return DriverManager.getConnection(
-        target.database().jdbcUrl(), target.database().user(), target.database().password());
+    java.sql.Connection c =
+        DriverManager.getConnection(
+            target.database().jdbcUrl(), target.database().user(), target.database().password());
+    try (java.sql.Statement s = c.createStatement()) {
+      s.execute("SET time_zone = '+00:00'");
+    }
+    return c;
   }
 }
