@@ -26,15 +26,17 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Measure a running payrelay (dev, or api + worker) under signed sandbox callbacks.",
-      "Phase 1 creates --payments payments through the API (not measured); phase 2 sends their",
-      "signed PAID callbacks straight to the webhook, open loop at --rate per second (latency from",
-      "each callback's scheduled time) or closed loop with --callers. A consumer on the bench's own",
-      "queue times each PaymentConfirmed; a poll of the entitlement table times each grant.",
-      "Reports throughput, latency percentiles, missing and duplicate effects, outbox lag and the",
-      "CPU and RSS of payrelay, Temporal, MariaDB and RabbitMQ; --baselines runs the plain",
-      "equivalents at the same load and prints each figure as a ratio. Exits 0 when nothing is",
-      "missing or duplicated, 1 otherwise. Use a quiet machine: the figures are only as good as it."
+      "Measure a running payrelay (dev, or api + worker) under signed callbacks.",
+      "Phase 1 creates --payments payments through the API (not measured).",
+      "Phase 2 sends their signed sandbox PAID callbacks to the webhook: open loop",
+      "at --rate per second (latency from each callback's scheduled time) or closed",
+      "loop with --callers. A consumer on the bench's own queue times each",
+      "PaymentConfirmed; a poll of the entitlement table times each grant.",
+      "Reports throughput, latency percentiles, missing and duplicate effects,",
+      "outbox lag, and CPU and RSS of payrelay, Temporal, MariaDB and RabbitMQ.",
+      "--baselines runs the plain equivalents at the same load and prints each",
+      "figure as a ratio. Exits 0 when nothing is missing or duplicated, else 1.",
+      "Use a quiet machine: the figures are only as good as it."
     })
 final class BenchCommand implements Callable<Integer> {
 
