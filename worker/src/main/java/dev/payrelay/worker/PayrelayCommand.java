@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       AdminCommand.class,
       ApiKeyCommand.class,
       SoakCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class PayrelayCommand implements Runnable {
