@@ -2,8 +2,6 @@ package dev.payrelay.worker;
 
 import dev.payrelay.channels.alipay.AlipayChannelConfig;
 import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -69,34 +67,32 @@ public record AlipaySettings(
 
   /** Reads the settings. */
   static AlipaySettings fromEnv(Map<String, String> env) {
-    String enabled = text(env, "PAYRELAY_ALIPAY_ENABLED");
-    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
-      throw new IllegalArgumentException(
-          "PAYRELAY_ALIPAY_ENABLED must be true or false, got: " + enabled);
-    }
-    String gateway = text(env, "PAYRELAY_ALIPAY_GATEWAY_URL");
+    String gateway = ChannelSettings.text(env, "PAYRELAY_ALIPAY_GATEWAY_URL");
     return new AlipaySettings(
-        enabled == null ? null : Boolean.valueOf(enabled),
-        text(env, "PAYRELAY_ALIPAY_APP_ID"),
+        ChannelSettings.enabled(env, "PAYRELAY_ALIPAY_ENABLED"),
+        ChannelSettings.text(env, "PAYRELAY_ALIPAY_APP_ID"),
         SecretSetting.read(env, "PAYRELAY_ALIPAY_APP_PRIVATE_KEY"),
         SecretSetting.read(env, "PAYRELAY_ALIPAY_PUBLIC_KEY"),
         gateway == null ? ALIPAY_GATEWAY : URI.create(gateway),
         List.of());
   }
 
-  /** Whether any credential is set. */
-  boolean anyCredential() {
-    return appId != null || appPrivateKey != null || alipayPublicKey != null;
+  /** The credentials, each with the setting it is read from, in the order messages name them. */
+  private List<ChannelSettings.Credential> credentials() {
+    return List.of(
+        new ChannelSettings.Credential("PAYRELAY_ALIPAY_APP_ID", appId),
+        new ChannelSettings.Credential("PAYRELAY_ALIPAY_APP_PRIVATE_KEY (or _FILE)", appPrivateKey),
+        new ChannelSettings.Credential("PAYRELAY_ALIPAY_PUBLIC_KEY (or _FILE)", alipayPublicKey));
   }
 
   /** Whether the API and the worker serve Alipay: enabled, or unset with a credential set. */
   public boolean active() {
-    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+    return ChannelSettings.active(enabled, credentials());
   }
 
   /** Whether {@code payrelay dev} plays Alipay with its simulator: not disabled, no credential. */
   boolean simulated() {
-    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+    return ChannelSettings.simulated(enabled, credentials());
   }
 
   /** These settings pointed at a simulator: enabled, with its app, keys and gateway. */
@@ -106,17 +102,7 @@ public record AlipaySettings(
 
   /** The settings each missing credential is read from; empty when all are set. */
   List<String> missing() {
-    List<String> missing = new ArrayList<>();
-    if (appId == null) {
-      missing.add("PAYRELAY_ALIPAY_APP_ID");
-    }
-    if (appPrivateKey == null) {
-      missing.add("PAYRELAY_ALIPAY_APP_PRIVATE_KEY (or _FILE)");
-    }
-    if (alipayPublicKey == null) {
-      missing.add("PAYRELAY_ALIPAY_PUBLIC_KEY (or _FILE)");
-    }
-    return missing;
+    return ChannelSettings.missing(credentials());
   }
 
   /**
@@ -126,18 +112,15 @@ public record AlipaySettings(
    * @throws IllegalArgumentException naming the missing settings when a credential is not set
    */
   AlipayChannelConfig channelConfig(URI notifyUrl) {
-    if (!missing().isEmpty()) {
-      throw new IllegalArgumentException(
-          "Alipay is enabled but " + String.join(", ", missing()) + " not set");
-    }
+    ChannelSettings.requireComplete("Alipay", credentials());
     return new AlipayChannelConfig(
         gatewayUrl,
         appId,
         appPrivateKey,
         alipayPublicKey,
         notifyUrl,
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(30));
+        ChannelSettings.CONNECT_TIMEOUT,
+        ChannelSettings.READ_TIMEOUT);
   }
 
   /**
@@ -148,21 +131,13 @@ public record AlipaySettings(
    * @return one line per broken rule, each naming its setting; empty when Alipay is not active
    */
   List<String> productionRefusals() {
-    List<String> refusals = new ArrayList<>();
-    if (!active()) {
-      return refusals;
-    }
-    for (String setting : missing()) {
-      refusals.add(setting + " is not set but Alipay is enabled; production runs no simulator");
-    }
-    if (ChannelUrls.isSimulatorLike(gatewayUrl)) {
-      refusals.add(
-          "PAYRELAY_ALIPAY_GATEWAY_URL "
-              + gatewayUrl
-              + " is not an https URL of a remote host (a simulator's?); use "
-              + ALIPAY_GATEWAY);
-    }
-    return refusals;
+    return ChannelSettings.productionRefusals(
+        "Alipay",
+        active(),
+        credentials(),
+        "PAYRELAY_ALIPAY_GATEWAY_URL",
+        gatewayUrl,
+        ALIPAY_GATEWAY);
   }
 
   /** The private key stays out of logs. */
@@ -170,10 +145,5 @@ public record AlipaySettings(
   public String toString() {
     return "AlipaySettings[enabled=%s, appId=%s, gatewayUrl=%s, accounts=%s]"
         .formatted(enabled, appId, gatewayUrl, accounts);
-  }
-
-  private static String text(Map<String, String> env, String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v.trim();
   }
 }

@@ -2,9 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.channels.stripe.StripeChannelConfig;
 import java.net.URI;
-import java.time.Duration;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -82,17 +80,12 @@ public record StripeSettings(
 
   /** Reads the settings; {@code publicUrl} is the base of the default pay page URL. */
   static StripeSettings fromEnv(Map<String, String> env, URI publicUrl) {
-    String enabled = text(env, "PAYRELAY_STRIPE_ENABLED");
-    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
-      throw new IllegalArgumentException(
-          "PAYRELAY_STRIPE_ENABLED must be true or false, got: " + enabled);
-    }
-    String pay = text(env, "PAYRELAY_STRIPE_PAY_PAGE_URL");
-    String zone = text(env, "PAYRELAY_STRIPE_STATEMENT_ZONE");
-    String base = text(env, "PAYRELAY_STRIPE_API_BASE");
+    String pay = ChannelSettings.text(env, "PAYRELAY_STRIPE_PAY_PAGE_URL");
+    String zone = ChannelSettings.text(env, "PAYRELAY_STRIPE_STATEMENT_ZONE");
+    String base = ChannelSettings.text(env, "PAYRELAY_STRIPE_API_BASE");
     return new StripeSettings(
-        enabled == null ? null : Boolean.valueOf(enabled),
-        text(env, "PAYRELAY_STRIPE_ACCOUNT_ID"),
+        ChannelSettings.enabled(env, "PAYRELAY_STRIPE_ENABLED"),
+        ChannelSettings.text(env, "PAYRELAY_STRIPE_ACCOUNT_ID"),
         SecretSetting.read(env, "PAYRELAY_STRIPE_API_KEY"),
         SecretSetting.read(env, "PAYRELAY_STRIPE_WEBHOOK_SECRET"),
         base == null ? STRIPE_API : URI.create(base),
@@ -103,19 +96,22 @@ public record StripeSettings(
         List.of());
   }
 
-  /** Whether any credential is set. */
-  boolean anyCredential() {
-    return accountId != null || apiKey != null || webhookSecret != null;
+  /** The credentials, each with the setting it is read from, in the order messages name them. */
+  private List<ChannelSettings.Credential> credentials() {
+    return List.of(
+        new ChannelSettings.Credential("PAYRELAY_STRIPE_ACCOUNT_ID", accountId),
+        new ChannelSettings.Credential("PAYRELAY_STRIPE_API_KEY (or _FILE)", apiKey),
+        new ChannelSettings.Credential("PAYRELAY_STRIPE_WEBHOOK_SECRET (or _FILE)", webhookSecret));
   }
 
   /** Whether the API and the worker serve Stripe: enabled, or unset with a credential set. */
   public boolean active() {
-    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+    return ChannelSettings.active(enabled, credentials());
   }
 
   /** Whether {@code payrelay dev} plays Stripe with its simulator: not disabled, no credential. */
   boolean simulated() {
-    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+    return ChannelSettings.simulated(enabled, credentials());
   }
 
   /**
@@ -130,17 +126,7 @@ public record StripeSettings(
 
   /** The settings each missing credential is read from; empty when all are set. */
   List<String> missing() {
-    List<String> missing = new ArrayList<>();
-    if (accountId == null) {
-      missing.add("PAYRELAY_STRIPE_ACCOUNT_ID");
-    }
-    if (apiKey == null) {
-      missing.add("PAYRELAY_STRIPE_API_KEY (or _FILE)");
-    }
-    if (webhookSecret == null) {
-      missing.add("PAYRELAY_STRIPE_WEBHOOK_SECRET (or _FILE)");
-    }
-    return missing;
+    return ChannelSettings.missing(credentials());
   }
 
   /**
@@ -150,10 +136,7 @@ public record StripeSettings(
    * @throws IllegalArgumentException naming the missing settings when a credential is not set
    */
   StripeChannelConfig channelConfig() {
-    if (!missing().isEmpty()) {
-      throw new IllegalArgumentException(
-          "Stripe is enabled but " + String.join(", ", missing()) + " not set");
-    }
+    ChannelSettings.requireComplete("Stripe", credentials());
     return new StripeChannelConfig(
         accountId,
         apiKey,
@@ -161,8 +144,8 @@ public record StripeSettings(
         apiBase,
         payPageUrl,
         StripeChannelConfig.DEFAULT_TOLERANCE,
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(30),
+        ChannelSettings.CONNECT_TIMEOUT,
+        ChannelSettings.READ_TIMEOUT,
         statementZone);
   }
 
@@ -174,21 +157,8 @@ public record StripeSettings(
    * @return one line per broken rule, each naming its setting; empty when Stripe is not active
    */
   List<String> productionRefusals() {
-    List<String> refusals = new ArrayList<>();
-    if (!active()) {
-      return refusals;
-    }
-    for (String setting : missing()) {
-      refusals.add(setting + " is not set but Stripe is enabled; production runs no simulator");
-    }
-    if (ChannelUrls.isSimulatorLike(apiBase)) {
-      refusals.add(
-          "PAYRELAY_STRIPE_API_BASE "
-              + apiBase
-              + " is not an https URL of a remote host (a simulator's?); use "
-              + STRIPE_API);
-    }
-    return refusals;
+    return ChannelSettings.productionRefusals(
+        "Stripe", active(), credentials(), "PAYRELAY_STRIPE_API_BASE", apiBase, STRIPE_API);
   }
 
   /** The secrets stay out of logs. */
@@ -197,10 +167,5 @@ public record StripeSettings(
     return ("StripeSettings[enabled=%s, accountId=%s, apiBase=%s, payPageUrl=%s,"
             + " statementZone=%s, accounts=%s]")
         .formatted(enabled, accountId, apiBase, payPageUrl, statementZone, accounts);
-  }
-
-  private static String text(Map<String, String> env, String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v.trim();
   }
 }

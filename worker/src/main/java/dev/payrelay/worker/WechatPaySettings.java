@@ -2,7 +2,6 @@ package dev.payrelay.worker;
 
 import dev.payrelay.channels.wechatpay.WechatPayChannelConfig;
 import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,46 +100,44 @@ public record WechatPaySettings(
 
   /** Reads the settings. */
   static WechatPaySettings fromEnv(Map<String, String> env) {
-    String enabled = text(env, "PAYRELAY_WECHATPAY_ENABLED");
-    if (enabled != null && !enabled.equals("true") && !enabled.equals("false")) {
-      throw new IllegalArgumentException(
-          "PAYRELAY_WECHATPAY_ENABLED must be true or false, got: " + enabled);
-    }
-    String base = text(env, "PAYRELAY_WECHATPAY_BASE_URL");
+    String base = ChannelSettings.text(env, "PAYRELAY_WECHATPAY_BASE_URL");
     return new WechatPaySettings(
-        enabled == null ? null : Boolean.valueOf(enabled),
-        text(env, "PAYRELAY_WECHATPAY_MCH_ID"),
-        text(env, "PAYRELAY_WECHATPAY_APP_ID"),
-        text(env, "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER"),
+        ChannelSettings.enabled(env, "PAYRELAY_WECHATPAY_ENABLED"),
+        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_MCH_ID"),
+        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_APP_ID"),
+        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER"),
         SecretSetting.read(env, "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY"),
         SecretSetting.read(env, "PAYRELAY_WECHATPAY_API_V3_KEY"),
-        text(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID"),
+        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID"),
         SecretSetting.read(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY"),
         base == null ? WECHATPAY_API : URI.create(base),
         List.of());
   }
 
-  /** Whether any credential is set. */
-  boolean anyCredential() {
-    return mchId != null
-        || appId != null
-        || merchantSerialNumber != null
-        || merchantPrivateKey != null
-        || apiV3Key != null
-        || publicKeyId != null
-        || publicKey != null;
+  /** The credentials, each with the setting it is read from, in the order messages name them. */
+  private List<ChannelSettings.Credential> credentials() {
+    return List.of(
+        new ChannelSettings.Credential("PAYRELAY_WECHATPAY_MCH_ID", mchId),
+        new ChannelSettings.Credential("PAYRELAY_WECHATPAY_APP_ID", appId),
+        new ChannelSettings.Credential(
+            "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER", merchantSerialNumber),
+        new ChannelSettings.Credential(
+            "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY (or _FILE)", merchantPrivateKey),
+        new ChannelSettings.Credential("PAYRELAY_WECHATPAY_API_V3_KEY (or _FILE)", apiV3Key),
+        new ChannelSettings.Credential("PAYRELAY_WECHATPAY_PUBLIC_KEY_ID", publicKeyId),
+        new ChannelSettings.Credential("PAYRELAY_WECHATPAY_PUBLIC_KEY (or _FILE)", publicKey));
   }
 
   /** Whether the API and the worker serve WeChat Pay: enabled, or unset with a credential set. */
   public boolean active() {
-    return Boolean.TRUE.equals(enabled) || (enabled == null && anyCredential());
+    return ChannelSettings.active(enabled, credentials());
   }
 
   /**
    * Whether {@code payrelay dev} plays WeChat Pay with its simulator: not disabled, no credential.
    */
   boolean simulated() {
-    return !Boolean.FALSE.equals(enabled) && !anyCredential();
+    return ChannelSettings.simulated(enabled, credentials());
   }
 
   /** These settings pointed at a simulator: enabled, with its merchant, keys and base URL. */
@@ -159,29 +156,7 @@ public record WechatPaySettings(
 
   /** The settings each missing credential is read from; empty when all are set. */
   List<String> missing() {
-    List<String> missing = new ArrayList<>();
-    if (mchId == null) {
-      missing.add("PAYRELAY_WECHATPAY_MCH_ID");
-    }
-    if (appId == null) {
-      missing.add("PAYRELAY_WECHATPAY_APP_ID");
-    }
-    if (merchantSerialNumber == null) {
-      missing.add("PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER");
-    }
-    if (merchantPrivateKey == null) {
-      missing.add("PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY (or _FILE)");
-    }
-    if (apiV3Key == null) {
-      missing.add("PAYRELAY_WECHATPAY_API_V3_KEY (or _FILE)");
-    }
-    if (publicKeyId == null) {
-      missing.add("PAYRELAY_WECHATPAY_PUBLIC_KEY_ID");
-    }
-    if (publicKey == null) {
-      missing.add("PAYRELAY_WECHATPAY_PUBLIC_KEY (or _FILE)");
-    }
-    return missing;
+    return ChannelSettings.missing(credentials());
   }
 
   /**
@@ -192,10 +167,7 @@ public record WechatPaySettings(
    *     {@code PAYRELAY_WECHATPAY_API_V3_KEY} when the key is not 32 printable ASCII characters
    */
   WechatPayChannelConfig channelConfig(URI notifyUrl) {
-    if (!missing().isEmpty()) {
-      throw new IllegalArgumentException(
-          "WeChat Pay is enabled but " + String.join(", ", missing()) + " not set");
-    }
+    ChannelSettings.requireComplete("WeChat Pay", credentials());
     if (!apiV3KeyWellFormed()) {
       throw new IllegalArgumentException(API_V3_KEY_SHAPE);
     }
@@ -209,8 +181,8 @@ public record WechatPaySettings(
         publicKey,
         apiV3Key,
         notifyUrl,
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(30));
+        ChannelSettings.CONNECT_TIMEOUT,
+        ChannelSettings.READ_TIMEOUT);
   }
 
   /**
@@ -221,22 +193,17 @@ public record WechatPaySettings(
    * @return one line per broken rule, each naming its setting; empty when WeChat Pay is not active
    */
   List<String> productionRefusals() {
-    List<String> refusals = new ArrayList<>();
-    if (!active()) {
-      return refusals;
-    }
-    for (String setting : missing()) {
-      refusals.add(setting + " is not set but WeChat Pay is enabled; production runs no simulator");
-    }
-    if (apiV3Key != null && !apiV3KeyWellFormed()) {
+    List<String> refusals =
+        new ArrayList<>(
+            ChannelSettings.productionRefusals(
+                "WeChat Pay",
+                active(),
+                credentials(),
+                "PAYRELAY_WECHATPAY_BASE_URL",
+                baseUrl,
+                WECHATPAY_API));
+    if (active() && apiV3Key != null && !apiV3KeyWellFormed()) {
       refusals.add(API_V3_KEY_SHAPE);
-    }
-    if (ChannelUrls.isSimulatorLike(baseUrl)) {
-      refusals.add(
-          "PAYRELAY_WECHATPAY_BASE_URL "
-              + baseUrl
-              + " is not an https URL of a remote host (a simulator's?); use "
-              + WECHATPAY_API);
     }
     return refusals;
   }
@@ -252,10 +219,5 @@ public record WechatPaySettings(
   private boolean apiV3KeyWellFormed() {
     return apiV3Key.length() == API_V3_KEY_LENGTH
         && apiV3Key.chars().allMatch(c -> c > 0x20 && c < 0x7f);
-  }
-
-  private static String text(Map<String, String> env, String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v.trim();
   }
 }
