@@ -6,17 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
-import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelAccount;
-import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
-import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.domain.channel.ChannelReply;
-import dev.payrelay.domain.channel.PaymentChannel;
-import dev.payrelay.domain.channel.StatementPage;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentLedger;
@@ -26,7 +19,6 @@ import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
-import java.time.LocalDate;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -119,14 +111,9 @@ class ChannelActivitiesImplTest {
   }
 
   /** A channel that answers every query and close with {@link #answer} for the full amount. */
-  private static final class AnsweringChannel implements PaymentChannel {
+  private static final class AnsweringChannel extends StubChannel {
 
     volatile ChannelPaymentStatus answer = ChannelPaymentStatus.PENDING;
-
-    @Override
-    public String name() {
-      return "sandbox";
-    }
 
     @Override
     public ChannelQueryResult query(String paymentId) {
@@ -140,26 +127,6 @@ class ChannelActivitiesImplTest {
     @Override
     public ChannelQueryResult close(String paymentId) {
       return query(paymentId);
-    }
-
-    @Override
-    public VerifiedCallback verifyCallback(CallbackRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelRegistration register(ChannelPaymentRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public StatementPage statement(LocalDate date, String pageToken) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelReply reply(CallbackOutcome outcome) {
-      throw new UnsupportedOperationException();
     }
   }
 }

@@ -7,20 +7,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.payrelay.activities.ReconciliationBatchRepairs.BatchProgress;
 import dev.payrelay.domain.Money;
-import dev.payrelay.domain.channel.CallbackOutcome;
-import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelException;
-import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
-import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.domain.channel.ChannelReply;
-import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementLine;
-import dev.payrelay.domain.channel.StatementPage;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxWriter;
@@ -227,15 +219,10 @@ class ReconciliationBatchRepairsTest {
   }
 
   /** A sandbox-named channel that answers queries PAID, or fails them (retryable) on request. */
-  private static final class QueriedChannel implements PaymentChannel {
+  private static final class QueriedChannel extends StubChannel {
 
     final List<String> unavailable = new java.util.concurrent.CopyOnWriteArrayList<>();
     final Map<String, Integer> queries = new ConcurrentHashMap<>();
-
-    @Override
-    public String name() {
-      return "sandbox";
-    }
 
     @Override
     public ChannelQueryResult query(String paymentId) throws ChannelException {
@@ -245,31 +232,6 @@ class ReconciliationBatchRepairsTest {
       }
       return new ChannelQueryResult(
           paymentId, ChannelPaymentStatus.PAID, "t-" + paymentId, usd(2500));
-    }
-
-    @Override
-    public VerifiedCallback verifyCallback(CallbackRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelRegistration register(ChannelPaymentRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelQueryResult close(String paymentId) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public StatementPage statement(LocalDate date, String pageToken) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelReply reply(CallbackOutcome outcome) {
-      throw new UnsupportedOperationException();
     }
   }
 }

@@ -4,19 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.domain.channel.CallbackOutcome;
-import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelAccount;
-import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
-import dev.payrelay.domain.channel.ChannelQueryResult;
-import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.domain.channel.ChannelReply;
-import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.StatementPage;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import io.temporal.failure.ApplicationFailure;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -116,8 +108,17 @@ class ReconciliationChannelsTest {
   }
 
   /** A channel whose statement has {@code pages} pages of one line each, tokens "1", "2", .... */
-  private record PagedChannel(String merchant, int pages, boolean coversEveryAccount)
-      implements PaymentChannel {
+  private static final class PagedChannel extends StubChannel {
+
+    private final String merchant;
+    private final int pages;
+    private final boolean coversEveryAccount;
+
+    PagedChannel(String merchant, int pages, boolean coversEveryAccount) {
+      this.merchant = merchant;
+      this.pages = pages;
+      this.coversEveryAccount = coversEveryAccount;
+    }
 
     @Override
     public String name() {
@@ -142,31 +143,6 @@ class ReconciliationChannelsTest {
     @Override
     public boolean statementCoversEveryAccount() {
       return coversEveryAccount;
-    }
-
-    @Override
-    public VerifiedCallback verifyCallback(CallbackRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelRegistration register(ChannelPaymentRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelQueryResult query(String paymentId) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelQueryResult close(String paymentId) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public ChannelReply reply(CallbackOutcome outcome) {
-      throw new UnsupportedOperationException();
     }
   }
 }
