@@ -7,7 +7,16 @@ import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -16,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drains the outbox into Temporal (DESIGN invariant 5): claim due rows in a short transaction with
- * a lease, hand each to its payment's workflow outside any transaction, then mark it DISPATCHED
- * only where the lease token still matches. A failed hand-off returns the row to PENDING with a
- * backoff computed in SQL time, so Temporal being down loses nothing.
+ * a lease, hand each to its payment's workflow outside any transaction (payments in parallel, a
+ * payment's events in order), then mark it DISPATCHED only where the lease token still matches. A
+ * failed hand-off returns the row to PENDING with a backoff computed in SQL time, so Temporal being
+ * down loses nothing.
  *
  * <p>At {@link #start()} it first takes back the claims a previous life of the same owner left
  * (killed between claim and write-back): they are due at once instead of after their lease or the
@@ -39,6 +49,9 @@ public final class OutboxDispatcher implements AutoCloseable {
   private final MeterRegistry metrics;
   private final CrashPoints crashPoints;
   private final Semaphore wakeups = new Semaphore(0);
+  private final Semaphore handoffSlots;
+  private final ExecutorService handoffThreads =
+      Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("outbox-handoff-", 0).factory());
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -75,6 +88,7 @@ public final class OutboxDispatcher implements AutoCloseable {
     this.owner = owner;
     this.metrics = metrics;
     this.crashPoints = crashPoints;
+    this.handoffSlots = new Semaphore(Math.max(1, settings.handoffs()));
     this.thread = Thread.ofPlatform().name("outbox-dispatcher").daemon().unstarted(this::loop);
   }
 
@@ -102,40 +116,109 @@ public final class OutboxDispatcher implements AutoCloseable {
   }
 
   /**
-   * Runs one claim round.
+   * Runs one claim round: hands the claimed events to Temporal, different payments in parallel (up
+   * to {@link PayrelayConfig.DispatcherSettings#handoffs()} at once), each payment's events one
+   * after another in claim order, then writes back each event's outcome on this thread (one
+   * connection).
    *
    * @return how many rows were claimed
    */
   public int dispatchOnce() {
     List<ClaimedEvent> claimed = outbox.claim(owner, settings.batchSize(), settings.lease());
-    if (!claimed.isEmpty()) {
-      crashPoints.reach(CrashPoint.DISPATCH_AFTER_CLAIM);
+    if (claimed.isEmpty()) {
+      return 0;
     }
+    crashPoints.reach(CrashPoint.DISPATCH_AFTER_CLAIM);
+    Map<String, String> failures = handOffAll(claimed);
     for (ClaimedEvent event : claimed) {
-      dispatch(event);
+      try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
+        settle(event, failures.get(event.eventId()));
+      }
     }
     return claimed.size();
   }
 
-  private void dispatch(ClaimedEvent event) {
-    try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
-      handOff(event);
+  /**
+   * Hands off every claimed event.
+   *
+   * @return why each event that was not handed off was not, by event id
+   */
+  private Map<String, String> handOffAll(List<ClaimedEvent> claimed) {
+    Map<String, List<ClaimedEvent>> byPayment = new LinkedHashMap<>();
+    for (ClaimedEvent event : claimed) {
+      byPayment.computeIfAbsent(event.paymentId(), id -> new ArrayList<>()).add(event);
+    }
+    Map<String, String> failures = new ConcurrentHashMap<>();
+    Set<String> handedOff = ConcurrentHashMap.newKeySet();
+    if (byPayment.size() == 1 || settings.handoffs() <= 1) {
+      byPayment.values().forEach(events -> handOffInOrder(events, handedOff, failures));
+      return failures;
+    }
+    List<Future<?>> running = new ArrayList<>();
+    try {
+      for (List<ClaimedEvent> events : byPayment.values()) {
+        handoffSlots.acquire();
+        running.add(
+            handoffThreads.submit(
+                () -> {
+                  try {
+                    handOffInOrder(events, handedOff, failures);
+                  } finally {
+                    handoffSlots.release();
+                  }
+                }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running.forEach(f -> f.cancel(true));
+    } catch (ExecutionException e) {
+      log.warn("outbox hand-off thread failed: {}", e.getCause().toString());
+    }
+    for (ClaimedEvent event : claimed) {
+      if (!handedOff.contains(event.eventId())) {
+        failures.putIfAbsent(event.eventId(), "not handed off: the dispatcher was stopping");
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * Hands off one payment's events in order; after a failure the rest wait for the next round, so
+   * its workflow never gets a later event first.
+   */
+  private void handOffInOrder(
+      List<ClaimedEvent> events, Set<String> handedOff, Map<String, String> failures) {
+    String failed = null;
+    for (ClaimedEvent event : events) {
+      if (failed != null) {
+        failures.put(event.eventId(), "an earlier event of the payment failed: " + failed);
+        continue;
+      }
+      try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
+        handoff.accept(event);
+        handedOff.add(event.eventId());
+      } catch (RuntimeException e) {
+        failed = e.toString();
+        failures.put(event.eventId(), failed);
+      }
     }
   }
 
-  private void handOff(ClaimedEvent event) {
-    try {
-      handoff.accept(event);
-    } catch (RuntimeException e) {
+  /** Marks a handed-off event DISPATCHED, or returns a failed one to PENDING with a backoff. */
+  private void settle(ClaimedEvent event, String failure) {
+    if (failure != null) {
       log.warn(
           "hand-off of event {} ({}) failed, will retry: {}",
           event.eventId(),
           event.eventType(),
-          e.toString());
+          failure);
       outbox.releaseForRetry(
           event.eventId(),
           event.leaseToken(),
-          "hand-off: " + e,
+          "hand-off: " + failure,
           settings.retryInitial(),
           settings.retryMax());
       metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
@@ -191,5 +274,6 @@ public final class OutboxDispatcher implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    handoffThreads.shutdownNow();
   }
 }

@@ -442,6 +442,9 @@ public record PayrelayConfig(
    * @param redispatchAfter a DISPATCHED row not SENT after this long is handed over again ({@code
    *     PAYRELAY_DISPATCH_REDISPATCH_SECONDS}, 600: longer than the default publish retry budget of
    *     about 6 minutes, so it catches lost workflows, not slow ones)
+   * @param handoffs how many payments' events are handed to Temporal at once ({@code
+   *     PAYRELAY_DISPATCH_HANDOFFS}, 16, at least 1): each hand-off is one signalWithStart round
+   *     trip, so one at a time caps delivery at the inverse of Temporal's latency
    */
   public record DispatcherSettings(
       int batchSize,
@@ -449,7 +452,8 @@ public record PayrelayConfig(
       Duration idlePollMax,
       Duration retryInitial,
       Duration retryMax,
-      Duration redispatchAfter) {}
+      Duration redispatchAfter,
+      int handoffs) {}
 
   /**
    * The worker's outbox housekeeping.
@@ -532,7 +536,8 @@ public record PayrelayConfig(
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
             Duration.ofMinutes(5),
-            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 600))),
+            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", 600)),
+            e.positive("PAYRELAY_DISPATCH_HANDOFFS", 16)),
         new OutboxMaintenanceSettings(
             outboxRetention,
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),

@@ -33,7 +33,8 @@ class OutboxDispatcherTest {
           Duration.ofMillis(200),
           Duration.ofSeconds(10),
           Duration.ofMinutes(5),
-          Duration.ofMinutes(2));
+          Duration.ofMinutes(2),
+          16);
 
   private static TestDatabase db;
   private static Services services;
@@ -103,6 +104,64 @@ class OutboxDispatcherTest {
                     .eq(payment.paymentId())
                     .and(OUTBOX_EVENT.STATUS.eq("DISPATCHED"))))
         .isEqualTo(2);
+  }
+
+  @Test
+  void paymentsAreHandedOffInParallel_eachPaymentsEventsInOrder() {
+    List<PaymentRow> payments = List.of(paidPayment(), paidPayment(), paidPayment(), paidPayment());
+    java.util.concurrent.atomic.AtomicInteger inFlight =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger mostInFlight =
+        new java.util.concurrent.atomic.AtomicInteger();
+    List<ClaimedEvent> handedOff = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    int claimed =
+        dispatcher(
+                e -> {
+                  mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                  try {
+                    Thread.sleep(150);
+                  } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                  }
+                  handedOff.add(e);
+                  inFlight.decrementAndGet();
+                })
+            .dispatchOnce();
+
+    assertThat(claimed).isEqualTo(8);
+    assertThat(mostInFlight.get()).as("payments at once").isGreaterThan(1);
+    for (PaymentRow p : payments) {
+      assertThat(handedOff.stream().filter(e -> e.paymentId().equals(p.paymentId())))
+          .extracting(ClaimedEvent::eventType)
+          .containsExactly("PaymentCreated", "PaymentConfirmed");
+    }
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.STATUS.eq("DISPATCHED"))).isEqualTo(8);
+  }
+
+  @Test
+  void aPaymentsFailedHandOff_holdsItsLaterEventsBack_otherPaymentsGoOn() {
+    PaymentRow failing = paidPayment();
+    PaymentRow fine = paidPayment();
+    List<ClaimedEvent> handedOff = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    dispatcher(
+            e -> {
+              if (e.paymentId().equals(failing.paymentId())) {
+                throw new IllegalStateException("UNAVAILABLE: deadline exceeded");
+              }
+              handedOff.add(e);
+            })
+        .dispatchOnce();
+
+    assertThat(handedOff).extracting(ClaimedEvent::paymentId).containsOnly(fine.paymentId());
+    var held =
+        dsl.selectFrom(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.AGGREGATE_ID.eq(failing.paymentId()))
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))
+            .fetchSingle();
+    assertThat(held.getStatus()).isEqualTo("PENDING");
+    assertThat(held.getLastError()).contains("an earlier event of the payment failed");
   }
 
   private static OutboxDispatcher dispatcher(java.util.function.Consumer<ClaimedEvent> handoff) {

@@ -39,7 +39,8 @@ class OutboxLeaseExpiryTest {
           Duration.ofMillis(100),
           Duration.ofSeconds(1),
           Duration.ofMinutes(5),
-          Duration.ofMinutes(10));
+          Duration.ofMinutes(10),
+          16);
 
   private static TestDatabase db;
   private static Services services;

@@ -34,7 +34,8 @@ class TwoDispatchersTest {
           Duration.ofMillis(200),
           Duration.ofSeconds(1),
           Duration.ofMinutes(5),
-          Duration.ofMinutes(10));
+          Duration.ofMinutes(10),
+          16);
 
   private static TestDatabase db;
   private static Services services;
