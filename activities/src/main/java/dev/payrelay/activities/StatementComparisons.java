@@ -10,6 +10,7 @@ import dev.payrelay.workflows.activities.ReconcilePageRequest;
 import dev.payrelay.workflows.activities.ReconciliationDay;
 import io.temporal.activity.Activity;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,14 +87,17 @@ final class StatementComparisons {
       heartbeat(new Progress(token, seen.size()));
       token = page.nextPageToken();
     } while (token != null);
-    List<Long> open =
-        openIds(store.ourSideGaps(day.channel(), date, channels.zone(day.channel()), seen));
+    ZoneId zone = channels.zone(day.channel());
+    List<ReconciliationGap> gaps = store.ourSideGaps(day.channel(), date, zone, seen);
+    List<Long> open = openIds(gaps);
     log.info(
-        "recon {} {}: our side, {} statement transactions, {} open gaps",
+        "recon {} {} ({}): our side, {} statement transactions, {} open gaps {}",
         day.channel(),
         date,
+        zone,
         seen.size(),
-        open.size());
+        open.size(),
+        gaps.stream().map(g -> g.item().paymentId()).toList());
     return new Compared(null, seen.size(), open);
   }
 

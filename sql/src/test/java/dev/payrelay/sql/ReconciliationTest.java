@@ -284,6 +284,18 @@ class ReconciliationTest {
   }
 
   @Test
+  void paymentPaidToday_isNotOnYesterdaysOurSide_inAnyZoneBehindIt() {
+    PaymentRow p = paid(1050, "USD", "c1");
+
+    assertThat(recon.ourSideGaps(channel, today.minusDays(1), Set.of())).isEmpty();
+    assertThat(recon.ourSideGaps(channel, today.minusDays(1), java.time.ZoneId.of("UTC"), Set.of()))
+        .isEmpty();
+    assertThat(recon.ourSideGaps(channel, today, Set.of()))
+        .extracting(g -> g.item().paymentId())
+        .containsExactly(p.paymentId());
+  }
+
+  @Test
   void paymentListedWithAGapOnAnotherDay_isNotMissingFromToday() {
     PaymentRow p = pending(1050, "USD");
     recon.compare(channel, today.minusDays(1), List.of(line(p, "t-late", 1050, "USD")));

@@ -48,6 +48,8 @@ class PaymentCheckRepairEndToEndTest {
             PaymentCheckRepairEndToEndTest.class,
             Map.of(
                 "PAYRELAY_GRANT_REPAIR_SECONDS", "0",
+                // The check and its repairs alone: no reconciliation run recording exceptions.
+                "PAYRELAY_RECONCILIATION_DAILY", "false",
                 "PAYRELAY_PUBLISH_RETRY", "PaymentConfirmed=200ms/200ms/2"));
     dsl = payrelay.stack.services().database().dsl();
     listing = new PaymentListing(payrelay.stack.temporal().client());
