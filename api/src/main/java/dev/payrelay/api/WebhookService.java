@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelAccount;
@@ -220,7 +221,7 @@ public final class WebhookService {
       PaymentChannel channel,
       VerifiedCallback callback,
       PaymentLogContext context) {
-    LedgerResult result = ledger.apply(callback, inboxId, PaymentLedger.CALLBACK);
+    LedgerResult result = ledger.apply(channelName, callback, inboxId, PaymentLedger.CALLBACK);
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
@@ -237,6 +238,13 @@ public final class WebhookService {
             reply.httpStatus(),
             callback.paymentId(),
             callback.notificationId()));
+    if (result.outcome() == CallbackOutcome.OTHER_CHANNEL) {
+      log.warn(
+          "callback {} on {} names another channel's payment: {}",
+          inboxId,
+          channelName,
+          result.detail());
+    }
     log.info(
         "callback {} payment={} txn={} outcome={} http={}",
         inboxId,

@@ -74,17 +74,44 @@ public final class PaymentLedger {
   }
 
   /**
+   * Decides and applies one verified answer of the payment's own channel (a query, a statement, a
+   * repair): as {@link #apply(String, VerifiedCallback, Long, String)} at the channel the payment
+   * was created at.
+   */
+  public LedgerResult apply(VerifiedCallback callback, Long inboxId, String source) {
+    return apply(null, callback, inboxId, source);
+  }
+
+  /**
    * Decides and applies one verified callback. Safe under any concurrency: the conditional update
    * lets exactly one of many identical callbacks confirm; the others re-read and find DUPLICATE.
    *
+   * @param channel the channel whose signature the callback carried; a payment created at another
+   *     channel is {@link CallbackOutcome#OTHER_CHANNEL} and stays untouched. Null: the payment's
+   *     own channel (our own query or reconciliation of it)
    * @param callback the verified callback
    * @param inboxId the {@code webhook_inbox} row it arrived in, or null (e.g. from a query)
    * @param source how the confirmation reached us, written into the event: CALLBACK or QUERY
    * @return the outcome, exactly one per call
    */
-  public LedgerResult apply(VerifiedCallback callback, Long inboxId, String source) {
+  public LedgerResult apply(
+      String channel, VerifiedCallback callback, Long inboxId, String source) {
     for (int attempt = 1; ; attempt++) {
       Optional<PaymentRow> ours = payments.find(callback.paymentId());
+      if (ours.isPresent() && channel != null && !ours.get().channel().equals(channel)) {
+        return new LedgerResult(
+            CallbackOutcome.OTHER_CHANNEL,
+            callback.paymentId(),
+            null,
+            null,
+            "OTHER_CHANNEL: payment "
+                + callback.paymentId()
+                + " was created at "
+                + ours.get().channel()
+                + ", not "
+                + channel
+                + "; nothing changed");
+      }
       CallbackOutcome outcome =
           CallbackDecision.decide(ours.map(PaymentRow::snapshot).orElse(null), callback);
       if (outcome != CallbackOutcome.CONFIRMED) {
@@ -125,7 +152,8 @@ public final class PaymentLedger {
                 .AMOUNT_MINOR
                 .eq(cb.amount().minorUnits())
                 .and(PAYMENT_ORDER.CURRENCY.eq(cb.amount().currencyCode()))
-                .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId())),
+                .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId()))
+                .and(PAYMENT_ORDER.CHANNEL.eq(row.channel())),
             Map.of(
                 PAYMENT_ORDER.CHANNEL_TXN_ID, cb.channelTxnId(),
                 PAYMENT_ORDER.PAID_AT, SqlTime.now()));

@@ -45,6 +45,24 @@ class PaymentLedgerTest {
   }
 
   @Test
+  void callbackOfAnotherChannel_namingOurPayment_isOtherChannel_andChangesNothing() {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("5.00", "USD"), "c1")).payment();
+    VerifiedCallback elsewhere =
+        new VerifiedCallback(
+            "n-x", p.merchantId(), p.paymentId(), "t-x", p.amount(), ChannelPaymentStatus.PAID);
+
+    LedgerResult r = ledger.apply("wechatpay", elsewhere, null, PaymentLedger.CALLBACK);
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.OTHER_CHANNEL);
+    assertThat(r.eventId()).isNull();
+    assertThat(r.exceptionId()).isNull();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(ledger.apply(p.channel(), elsewhere, null, PaymentLedger.CALLBACK).outcome())
+        .isEqualTo(CallbackOutcome.CONFIRMED);
+  }
+
+  @Test
   void matchingCallback_marksPaid_andWritesOneConfirmedEvent() {
     PaymentRow p = create("10.50", "USD");
     LedgerResult r =

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
+import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.wechatpay.SimulatedWechatNotification;
 import dev.payrelay.channels.wechatpay.WechatPaySimulator;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
@@ -19,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -214,6 +216,48 @@ class WechatPayEndToEndTest {
     assertThat(exception.getKind()).isEqualTo("REFUNDED");
     assertThat(exception.getStatus()).isEqualTo("OPEN");
     assertThat(exception.getChannelAmountMinor()).isEqualTo(300L);
+  }
+
+  @Test
+  void sandboxSignedCallback_namingAWechatPayPayment_changesNothing_andRecordsNoException()
+      throws Exception {
+    String paymentId = create(88800, "c-premium").path("payment").path("paymentId").asText();
+    for (String merchant : List.of(ChannelSimulators.WECHATPAY_MCH_ID, "m_payrelay_dev")) {
+      PayrelayHarness.SignedCallback forged =
+          payrelay.signedCallback(
+              new SandboxNotification(
+                  "ntf_forge_" + merchant,
+                  merchant,
+                  paymentId,
+                  "forged-" + merchant,
+                  "888.00",
+                  "CNY",
+                  "PAID",
+                  java.time.Instant.now()));
+
+      HttpResponse<String> answer = payrelay.postWebhook(forged.raw(), forged.headers());
+
+      assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+      WebhookInboxRecord row =
+          dsl.selectFrom(WEBHOOK_INBOX)
+              .where(WEBHOOK_INBOX.CHANNEL.eq("sandbox"))
+              .orderBy(WEBHOOK_INBOX.ID.desc())
+              .limit(1)
+              .fetchSingle();
+      assertThat(row.getOutcome()).isEqualTo("OTHER_CHANNEL");
+    }
+    assertThat(payrelay.status(paymentId)).isEqualTo("PENDING");
+    assertThat(payrelay.granted(paymentId)).isZero();
+    assertThat(dsl.fetchCount(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId)))
+        .isZero();
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))))
+        .isZero();
   }
 
   @Test

@@ -33,6 +33,12 @@ public enum CallbackOutcome {
   DISPUTED(true),
   /** A non-PAID status that moves no money and changes nothing (e.g. "pending" after PAID). */
   STALE_STATUS(true),
+  /**
+   * The payment it names was created at another channel: nothing changed, nothing recorded against
+   * that payment. Only the channel a payment was created at may speak for it, so one channel's
+   * secret (e.g. the sandbox's) never confirms, nor flags, another channel's payment.
+   */
+  OTHER_CHANNEL(true),
   /** We have no such payment (yet): the channel should retry later. */
   UNKNOWN_PAYMENT(false);
 

@@ -228,9 +228,11 @@ class CallbackDecisionTest {
 
     assertThat(rows).hasSize(5 * 2 * 2 * 3 * 2 * ChannelPaymentStatus.values().length * 2);
     assertThat(disagreements).isEmpty();
-    // TXN_CONFLICT is decided elsewhere (a txn already used by another payment); every other
+    // TXN_CONFLICT and OTHER_CHANNEL are decided by the ledger (a txn already used by another
+    // payment; a payment of another channel); every other
     // outcome must be reachable from this function.
-    assertThat(reached).isEqualTo(EnumSet.complementOf(EnumSet.of(TXN_CONFLICT)));
+    assertThat(reached)
+        .isEqualTo(EnumSet.complementOf(EnumSet.of(TXN_CONFLICT, CallbackOutcome.OTHER_CHANNEL)));
   }
 
   private static List<Row> everyCombination() {

@@ -43,6 +43,7 @@ class CallbackOutcomeTest {
         arguments(REFUNDED, ACKNOWLEDGED, EXCEPTION),
         arguments(DISPUTED, ACKNOWLEDGED, EXCEPTION),
         arguments(STALE_STATUS, ACKNOWLEDGED, NO_EXCEPTION),
+        arguments(CallbackOutcome.OTHER_CHANNEL, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(UNKNOWN_PAYMENT, RETRY, NO_EXCEPTION));
   }
 
