@@ -25,9 +25,10 @@ public enum ResolutionAction {
   /** Record that the channel's money must go back; the refund itself is a later step. */
   MARK_FOR_REFUND,
   /**
-   * Close the open exceptions as reviewed and leave the payment as it is: for a refund or dispute
-   * the channel reported (settled at the channel, outside payrelay), or a disagreement the operator
-   * found harmless. Refused when no exception is open.
+   * Close the open exceptions as reviewed and leave the payment as it is: for refunds and disputes
+   * the channel reported (REFUNDED, DISPUTED: settled at the channel, outside payrelay). Refused
+   * when no exception is open, or while another kind is open (a DOUBLE_PAYMENT wants
+   * MARK_FOR_REFUND).
    */
   ACKNOWLEDGE;
 

@@ -4,18 +4,23 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentExceptionRecorded;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 /**
  * Records verified callbacks that disagree with our records, for review (DESIGN invariant 2). One
- * row per (kind, payment, channel transaction): a channel replaying the same disagreeing callback
- * finds the existing row through the unique key {@code uk_payment_exception_dedupe}. A new row and
- * its {@code PaymentExceptionRecorded} outbox event commit together, so the payment's workflow
- * learns of every exception and shows NEEDS_ATTENTION.
+ * row per (kind, payment, channel transaction), and for a refund or dispute per notification too: a
+ * channel replaying the same callback finds the existing row through the unique key {@code
+ * uk_payment_exception_dedupe}. A new row and its {@code PaymentExceptionRecorded} outbox event
+ * commit together, so the payment's workflow learns of every exception and shows NEEDS_ATTENTION.
  */
 final class PaymentExceptions {
 
@@ -46,7 +51,37 @@ final class PaymentExceptions {
   /** Inserts an OPEN exception with its event, or finds the one already recorded for the key. */
   Recorded record(
       String paymentId, String kind, VerifiedCallback cb, String details, Long inboxId) {
-    return record(paymentId, kind, cb.channelTxnId(), cb.amount(), details, inboxId);
+    return record(
+        paymentId,
+        kind,
+        cb.channelTxnId(),
+        occurrence(kind, cb.notificationId()),
+        cb.amount(),
+        details,
+        inboxId);
+  }
+
+  /**
+   * What tells one event of a kind apart from the next on the same payment and transaction: a
+   * refund or dispute is one notification of many (a second partial refund, a refund after the
+   * first was acknowledged), so each notification id is its own exception; the channel's retries of
+   * one notification keep its id and find it. Null for the other kinds, one per transaction.
+   */
+  private static String occurrence(String kind, String notificationId) {
+    boolean eachNotification =
+        kind.equals(CallbackOutcome.REFUNDED.name())
+            || kind.equals(CallbackOutcome.DISPUTED.name());
+    if (!eachNotification || notificationId == null) {
+      return null;
+    }
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(notificationId.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
   }
 
   /**
@@ -63,7 +98,20 @@ final class PaymentExceptions {
       Money channelAmount,
       String details,
       Long inboxId) {
-    String dedupeKey = kind + ":" + paymentId + ":" + channelTxnId;
+    return record(paymentId, kind, channelTxnId, null, channelAmount, details, inboxId);
+  }
+
+  private Recorded record(
+      String paymentId,
+      String kind,
+      String channelTxnId,
+      String occurrence,
+      Money channelAmount,
+      String details,
+      Long inboxId) {
+    // At most 8 + 64 + 128 + 16 characters and three colons: within the column's 255.
+    String dedupeKey =
+        kind + ":" + paymentId + ":" + channelTxnId + (occurrence == null ? "" : ":" + occurrence);
     try {
       return Transactions.run(
           dsl,

@@ -6,6 +6,7 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
 import org.jooq.DSLContext;
@@ -23,6 +24,10 @@ public final class PaymentResolutions {
   public static final String TARGET = "payment";
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
+
+  /** The exceptions {@link ResolutionAction#ACKNOWLEDGE} closes: money the channel moved back. */
+  private static final java.util.Set<String> ACKNOWLEDGEABLE =
+      java.util.Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
 
   private final DSLContext dsl;
   private final PaymentStore payments;
@@ -110,6 +115,17 @@ public final class PaymentResolutions {
       case ACKNOWLEDGE -> {
         if (open.isEmpty()) {
           throw new ResolutionRefused("no open exception to acknowledge");
+        }
+        List<String> others =
+            open.stream()
+                .map(PaymentExceptionRecord::getKind)
+                .filter(kind -> !ACKNOWLEDGEABLE.contains(kind))
+                .toList();
+        if (!others.isEmpty()) {
+          throw new ResolutionRefused(
+              "ACKNOWLEDGE closes refunds and disputes only; resolve "
+                  + others
+                  + " first (e.g. MARK_FOR_REFUND for a DOUBLE_PAYMENT)");
         }
         eventId = null;
         done =

@@ -336,6 +336,47 @@ class PaymentResolutionsTest {
   }
 
   @Test
+  void eachRefundNotification_isItsOwnException_alsoAfterAnAcknowledge() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("10.00", "USD"), "c1");
+    PaymentRow paid = payments.find(p.paymentId()).orElseThrow();
+
+    ledger.apply(refund(paid, "n-r1", "3.00"), null, "CALLBACK");
+    ledger.apply(refund(paid, "n-r2", "2.00"), null, "CALLBACK");
+    assertThat(openExceptions(p)).isEqualTo(2);
+    assertThat(resolutions.resolve(decision(p, ResolutionAction.ACKNOWLEDGE)).applied()).isTrue();
+    LedgerResult later = ledger.apply(refund(paid, "n-r3", "5.00"), null, "CALLBACK");
+
+    assertThat(later.outcome()).isEqualTo(CallbackOutcome.REFUNDED);
+    assertThat(later.eventId()).as("a new exception with its event").isNotNull();
+    assertThat(openExceptions(p)).isEqualTo(1);
+  }
+
+  @Test
+  void acknowledge_whileADoublePaymentIsOpen_isRefused_andClosesNothing() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("10.00", "USD"), "c1");
+    PaymentRow paid = payments.find(p.paymentId()).orElseThrow();
+    ledger.apply(refund(paid, "n-r1", "10.00"), null, "CALLBACK");
+    ledger.apply(callback(paid, "t-second-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    assertThat(openExceptions(p)).isEqualTo(2);
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACKNOWLEDGE));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message()).contains("DOUBLE_PAYMENT").contains("MARK_FOR_REFUND");
+    assertThat(openExceptions(p)).isEqualTo(2);
+  }
+
+  private static VerifiedCallback refund(PaymentRow paid, String notification, String amount) {
+    return new VerifiedCallback(
+        notification,
+        paid.merchantId(),
+        paid.paymentId(),
+        paid.channelTxnId(),
+        Money.parse(amount, "USD"),
+        ChannelPaymentStatus.REFUNDED);
+  }
+
+  @Test
   void acknowledge_withoutAnOpenException_isRefused() {
     PaymentRow p = pending("3.00");
 
