@@ -109,10 +109,13 @@ public record AlipaySettings(
    * The adapter's configuration with 5 s connect and 30 s read timeouts.
    *
    * @param notifyUrl payrelay's webhook URL for Alipay, sent as {@code notify_url}
-   * @throws IllegalArgumentException naming the missing settings when a credential is not set
+   * @throws IllegalArgumentException naming the missing settings when a credential is not set, or
+   *     the setting of a key that is not an RSA key
    */
   AlipayChannelConfig channelConfig(URI notifyUrl) {
     ChannelSettings.requireComplete("Alipay", credentials());
+    ChannelSettings.requireRsaKey("PAYRELAY_ALIPAY_APP_PRIVATE_KEY", appPrivateKey, true);
+    ChannelSettings.requireRsaKey("PAYRELAY_ALIPAY_PUBLIC_KEY", alipayPublicKey, false);
     return new AlipayChannelConfig(
         gatewayUrl,
         appId,

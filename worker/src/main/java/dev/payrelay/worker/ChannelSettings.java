@@ -123,4 +123,31 @@ final class ChannelSettings {
     }
     return refusals;
   }
+
+  /**
+   * Throws unless {@code value} is an RSA key: a private key in PKCS#8 (RFC 5208), or a public key
+   * in X.509 SubjectPublicKeyInfo (RFC 5280), each DER in Base64 with or without PEM armour (RFC
+   * 7468). Checked at start, so a key that cannot sign or verify stops the process naming its
+   * setting instead of failing every request or callback later.
+   *
+   * @throws IllegalArgumentException naming {@code setting}, never the key
+   */
+  static void requireRsaKey(String setting, String value, boolean privateKey) {
+    String base64 = value.replaceAll("-----(BEGIN|END) [A-Z ]+-----", "").replaceAll("\\s", "");
+    try {
+      byte[] der = java.util.Base64.getDecoder().decode(base64);
+      java.security.KeyFactory rsa = java.security.KeyFactory.getInstance("RSA");
+      if (privateKey) {
+        rsa.generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(der));
+      } else {
+        rsa.generatePublic(new java.security.spec.X509EncodedKeySpec(der));
+      }
+    } catch (IllegalArgumentException | java.security.GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          setting
+              + " is not an RSA "
+              + (privateKey ? "private key (PKCS#8" : "public key (X.509")
+              + ", PEM or Base64 DER)");
+    }
+  }
 }

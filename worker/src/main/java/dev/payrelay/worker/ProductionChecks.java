@@ -74,6 +74,14 @@ public final class ProductionChecks {
     }
     sharedChannelSecret(config.sandbox()).ifPresent(refusals::add);
     refusals.addAll(config.stripe().productionRefusals());
+    if (config.stripe().active()
+        && config.sandbox().secret().equals(config.stripe().webhookSecret())) {
+      // Both sign HMAC-SHA256 over "timestamp.body": one secret would let either sign for both.
+      refusals.add(
+          "PAYRELAY_STRIPE_WEBHOOK_SECRET (or _FILE) is the same secret as "
+              + config.sandbox().secretSetting()
+              + "; each channel needs its own");
+    }
     refusals.addAll(config.alipay().productionRefusals());
     refusals.addAll(config.wechatpay().productionRefusals());
     // A tenant account meets its channel's rules, with its own credentials and API address.

@@ -157,8 +157,29 @@ public record StripeSettings(
    * @return one line per broken rule, each naming its setting; empty when Stripe is not active
    */
   List<String> productionRefusals() {
-    return ChannelSettings.productionRefusals(
-        "Stripe", active(), credentials(), "PAYRELAY_STRIPE_API_BASE", apiBase, STRIPE_API);
+    List<String> refusals =
+        new java.util.ArrayList<>(
+            ChannelSettings.productionRefusals(
+                "Stripe",
+                active(),
+                credentials(),
+                "PAYRELAY_STRIPE_API_BASE",
+                apiBase,
+                STRIPE_API));
+    if (!active()) {
+      return refusals;
+    }
+    // Stripe's key prefixes (docs.stripe.com/keys): sk_/rk_ then test_ or live_; whsec_ secrets.
+    if (apiKey != null && !apiKey.startsWith("sk_live_") && !apiKey.startsWith("rk_live_")) {
+      refusals.add(
+          "PAYRELAY_STRIPE_API_KEY (or _FILE) is not a live secret or restricted key (sk_live_…,"
+              + " rk_live_…); production moves real money");
+    }
+    if (webhookSecret != null && !webhookSecret.startsWith("whsec_")) {
+      refusals.add(
+          "PAYRELAY_STRIPE_WEBHOOK_SECRET (or _FILE) is not a Stripe endpoint secret (whsec_…)");
+    }
+    return refusals;
   }
 
   /** The secrets stay out of logs. */

@@ -163,11 +163,15 @@ public record WechatPaySettings(
    * The adapter's configuration with 5 s connect and 30 s read timeouts.
    *
    * @param notifyUrl payrelay's webhook URL for WeChat Pay, sent as {@code notify_url}
-   * @throws IllegalArgumentException naming the missing settings when a credential is not set, or
-   *     {@code PAYRELAY_WECHATPAY_API_V3_KEY} when the key is not 32 printable ASCII characters
+   * @throws IllegalArgumentException naming the missing settings when a credential is not set, the
+   *     setting of a key that is not an RSA key, or {@code PAYRELAY_WECHATPAY_API_V3_KEY} when the
+   *     key is not 32 printable ASCII characters
    */
   WechatPayChannelConfig channelConfig(URI notifyUrl) {
     ChannelSettings.requireComplete("WeChat Pay", credentials());
+    ChannelSettings.requireRsaKey(
+        "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY", merchantPrivateKey, true);
+    ChannelSettings.requireRsaKey("PAYRELAY_WECHATPAY_PUBLIC_KEY", publicKey, false);
     if (!apiV3KeyWellFormed()) {
       throw new IllegalArgumentException(API_V3_KEY_SHAPE);
     }
