@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import com.alipay.api.internal.util.AlipayLogger;
 import dev.payrelay.channels.alipay.AlipayChannel;
 import dev.payrelay.channels.stripe.StripeChannel;
 import dev.payrelay.channels.wechatpay.WechatPayChannel;
@@ -95,11 +96,16 @@ final class ChannelAdapters {
               (tenant == null ? config.stripe() : config.stripe().forAccount(tenant))
                   .channelConfig(),
               Clock.systemUTC());
-      case AlipayChannel.NAME ->
-          new AlipayChannel(
-              (tenant == null ? config.alipay() : config.alipay().forAccount(tenant))
-                  .channelConfig(notifyUrl),
-              HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+      case AlipayChannel.NAME -> {
+        // The SDK's own logger writes through java.util.logging to stderr, past logback and
+        // PAYRELAY_LOG_FORMAT: a SEVERE line for every query of an unpaid trade and an INFO line
+        // with each whole signed request. Our adapter reports what matters through SLF4J.
+        AlipayLogger.setNeedEnableLogger(false);
+        yield new AlipayChannel(
+            (tenant == null ? config.alipay() : config.alipay().forAccount(tenant))
+                .channelConfig(notifyUrl),
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+      }
       case WechatPayChannel.NAME ->
           new WechatPayChannel(
               (tenant == null ? config.wechatpay() : config.wechatpay().forAccount(tenant))
