@@ -10,11 +10,15 @@ import java.util.Map;
 /**
  * Reads a verified {@code trade_status_sync} notification's fields into a {@link VerifiedCallback}:
  * {@code notify_id} → notification id, {@code app_id} → merchant id, {@code out_trade_no} → our
- * payment id, {@code trade_no} → channel transaction id, {@code total_amount} (+ currency) →
- * amount, {@code trade_status} (+ {@code refund_fee}, {@code gmt_refund}) → status by {@link
- * AlipayTradeStatus}. A notification of another {@code notify_type} (Alipay sends several kinds to
- * the same URL) is about no payment of ours: it parses to {@link ChannelPaymentStatus#UNKNOWN} with
- * no payment, transaction or amount, so it is recorded and acknowledged.
+ * payment id, {@code trade_no} → channel transaction id, {@code trade_status} (+ {@code
+ * refund_fee}, {@code gmt_refund}) → status by {@link AlipayTradeStatus}, and the amount: {@code
+ * total_amount} (+ currency), the order total, except for a REFUNDED status, whose amount is {@code
+ * refund_fee} (异步通知参数: "退款通知中，返回总退款金额，单位为元，支持两位小数", the total refunded so far, same currency), so a
+ * 3.00 refund of a 10.00 order is 3.00, not the order's 10.00. Alipay's notification has no field
+ * for one refund's own amount: after a second partial refund {@code refund_fee} is the sum of both.
+ * A notification of another {@code notify_type} (Alipay sends several kinds to the same URL) is
+ * about no payment of ours: it parses to {@link ChannelPaymentStatus#UNKNOWN} with no payment,
+ * transaction or amount, so it is recorded and acknowledged.
  */
 final class AlipayNotifyParser {
 
@@ -22,7 +26,8 @@ final class AlipayNotifyParser {
   static final String TRADE_STATUS_SYNC = "trade_status_sync";
 
   /**
-   * @throws CallbackRejectedException MALFORMED when a required field is missing or the amount is
+   * @throws CallbackRejectedException MALFORMED when a required field is missing (for a refund,
+   *     {@code refund_fee}: a {@code gmt_refund} alone names no refunded amount) or the amount is
    *     not a plain decimal with at most the currency's ISO 4217 exponent of decimals
    */
   VerifiedCallback parse(Map<String, String> fields) throws CallbackRejectedException {
@@ -36,15 +41,17 @@ final class AlipayNotifyParser {
           null,
           ChannelPaymentStatus.UNKNOWN);
     }
-    Money amount = amount(fields.get("total_amount"), fields.get("trans_currency"));
+    ChannelPaymentStatus status =
+        AlipayTradeStatus.map(
+            fields.get("trade_status"), fields.get("refund_fee"), fields.get("gmt_refund"));
+    String amountField = status == ChannelPaymentStatus.REFUNDED ? "refund_fee" : "total_amount";
     return new VerifiedCallback(
         required(fields, "notify_id"),
         required(fields, "app_id"),
         required(fields, "out_trade_no"),
         required(fields, "trade_no"),
-        amount,
-        AlipayTradeStatus.map(
-            fields.get("trade_status"), fields.get("refund_fee"), fields.get("gmt_refund")));
+        amount(required(fields, amountField), fields.get("trans_currency")),
+        status);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.payrelay.channels.alipay;
 
+import dev.payrelay.channels.SimulatorIds;
 import dev.payrelay.channels.alipay.SimulatedTrade.Refund;
 import dev.payrelay.channels.alipay.SimulatedTrade.State;
 import dev.payrelay.domain.Money;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
 /**
@@ -34,7 +34,6 @@ final class SimulatedTrades {
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd");
 
   private final Map<String, SimulatedTrade> trades = new ConcurrentHashMap<>();
-  private final AtomicLong sequence = new AtomicLong(1_000_000);
   private final Clock clock;
 
   SimulatedTrades(Clock clock) {
@@ -150,11 +149,14 @@ final class SimulatedTrades {
     return t;
   }
 
+  /**
+   * Alipay's {@code trade_no} shape: 28 digits, the Beijing date ({@code yyyyMMdd}) first (e.g.
+   * {@code 2013112011001004330000121536} in the open platform's 异步通知 sample); the 15 after {@code
+   * 22001} are random so a new simulator never repeats a trade number an earlier one gave a payment
+   * still in our database.
+   */
   private String newTradeNo() {
-    return DAY.format(now().atZone(AlipayTrades.BEIJING))
-        + "22001"
-        + sequence.incrementAndGet()
-        + "0000001";
+    return DAY.format(now().atZone(AlipayTrades.BEIJING)) + "22001" + SimulatorIds.digits(15);
   }
 
   private Instant now() {

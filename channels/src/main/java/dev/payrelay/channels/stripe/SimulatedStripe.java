@@ -3,6 +3,7 @@ package dev.payrelay.channels.stripe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.payrelay.channels.SimulatorIds;
 import dev.payrelay.domain.Money;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -39,7 +40,6 @@ final class SimulatedStripe {
   private final Map<String, ObjectNode> charges = new HashMap<>();
   private final Map<String, ObjectNode> refunds = new HashMap<>();
   private final List<ObjectNode> balance = new ArrayList<>();
-  private long counter;
 
   SimulatedStripe(ObjectMapper json, Clock clock) {
     this.json = json;
@@ -218,9 +218,12 @@ final class SimulatedStripe {
     return Long.parseLong(text);
   }
 
-  private String nextId(String prefix) {
-    counter++;
-    return prefix + "_sim" + String.format("%08d", counter);
+  /**
+   * Stripe's id shape, a type prefix, {@code _} and 24 alphanumerics; random so that a new
+   * simulator never hands out an id an earlier one gave a payment still in our database.
+   */
+  private static String nextId(String prefix) {
+    return prefix + "_" + SimulatorIds.alphanumeric(24);
   }
 
   private long now() {

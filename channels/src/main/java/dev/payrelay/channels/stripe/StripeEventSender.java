@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.stripe.Stripe;
 import com.stripe.net.Webhook;
+import dev.payrelay.channels.SimulatorIds;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
 
 /**
  * Builds, signs and POSTs webhook events as Stripe does (https://docs.stripe.com/webhooks): an
@@ -43,7 +43,7 @@ final class StripeEventSender {
   /** A new event of {@code type} about {@code object}, signed and delivered once. */
   StripeWebhookEvent send(String type, ObjectNode object) {
     ObjectNode event = json.createObjectNode();
-    event.put("id", "evt_" + UUID.randomUUID().toString().replace("-", "").substring(0, 24));
+    event.put("id", "evt_" + SimulatorIds.alphanumeric(24));
     event.put("object", "event").put("api_version", Stripe.API_VERSION);
     event.put("created", clock.instant().getEpochSecond());
     event.putObject("data").set("object", object);

@@ -7,6 +7,7 @@ import com.wechat.pay.java.core.cipher.AeadAesCipher;
 import com.wechat.pay.java.core.cipher.RSASigner;
 import com.wechat.pay.java.core.util.NonceUtil;
 import com.wechat.pay.java.core.util.PemUtil;
+import dev.payrelay.channels.SimulatorIds;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -200,10 +201,8 @@ public final class WechatPaySimulator implements AutoCloseable {
       o.refunded += fen;
       o.refunds.add(
           new Refund(
-              "5030" + UUID.randomUUID().toString().replace("-", "").substring(0, 24),
-              outRefundNo,
-              fen,
-              clock.instant()));
+              // refund_id: 29 digits, as 50000000382019052709732678859 in the 申请退款 API sample.
+              "50" + SimulatorIds.digits(27), outRefundNo, fen, clock.instant()));
       Refund r = o.refunds.getLast();
       resource = json.createObjectNode();
       resource.put("mchid", config.merchantId());

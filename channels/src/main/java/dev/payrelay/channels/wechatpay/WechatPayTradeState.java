@@ -28,9 +28,22 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
  * CLOSED would let us close an order WeChat Pay can still collect; our close (or its expiry)
  * settles it.
  *
- * <p>A refund notification ({@code event_type} {@code REFUND.SUCCESS}, "退款结果通知") maps to REFUNDED;
- * {@code REFUND.ABNORMAL} and {@code REFUND.CLOSED} report a refund that did not happen, which
- * leaves the payment paid: PAID. WeChat Pay has no dispute state, so nothing maps to DISPUTED.
+ * <p>A refund notification ("退款结果通知", WeChat Pay APIv3; its {@code event_type} follows the
+ * decrypted {@code refund_status} SUCCESS/CLOSED/ABNORMAL):
+ *
+ * <pre>
+ * event_type       refund_status  WeChat Pay's meaning                                  mapped
+ * REFUND.SUCCESS   SUCCESS        退款成功, the money went back to the buyer              REFUNDED
+ * REFUND.ABNORMAL  ABNORMAL       退款异常, refund failed (e.g. the buyer's card closed)  UNKNOWN
+ * REFUND.CLOSED    CLOSED         退款关闭, refund closed                                 UNKNOWN
+ * other/absent     -              not documented                                        UNKNOWN
+ * </pre>
+ *
+ * <p>ABNORMAL and CLOSED are UNKNOWN, not PAID: a refund that failed or closed moves no money, and
+ * the notification carries the refund's amount ({@code amount.refund}), not a payment's, so read as
+ * PAID it would claim a payment of another amount (a false AMOUNT_MISMATCH) or a second payment (a
+ * DUPLICATE). UNKNOWN is recorded and acknowledged, so WeChat Pay stops retrying, and never
+ * believed. WeChat Pay has no dispute state, so nothing maps to DISPUTED.
  */
 public final class WechatPayTradeState {
 
@@ -60,8 +73,8 @@ public final class WechatPayTradeState {
    * Maps a refund notification's {@code event_type} ("退款结果通知": REFUND.SUCCESS, REFUND.ABNORMAL,
    * REFUND.CLOSED).
    *
-   * @return REFUNDED for REFUND.SUCCESS, PAID for a refund that failed or was closed, UNKNOWN
-   *     otherwise
+   * @return REFUNDED for REFUND.SUCCESS; UNKNOWN for REFUND.ABNORMAL and REFUND.CLOSED (a refund
+   *     that failed or was closed moved no money) and for any other or absent event type
    */
   public static ChannelPaymentStatus mapRefundEvent(String eventType) {
     if (eventType == null) {
@@ -69,7 +82,6 @@ public final class WechatPayTradeState {
     }
     return switch (eventType) {
       case "REFUND.SUCCESS" -> ChannelPaymentStatus.REFUNDED;
-      case "REFUND.ABNORMAL", "REFUND.CLOSED" -> ChannelPaymentStatus.PAID;
       default -> ChannelPaymentStatus.UNKNOWN;
     };
   }

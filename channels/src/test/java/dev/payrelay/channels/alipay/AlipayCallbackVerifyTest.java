@@ -187,19 +187,72 @@ class AlipayCallbackVerifyTest {
   }
 
   @Test
-  void partialThenFullRefundNotifications_areRefunded() throws Exception {
+  void partialRefundNotification_isRefunded_withTheRefundFee_notTheOrderTotal() throws Exception {
+    fx.paidNotification("pay-part", "10.00");
+
+    fx.simulator.refund("pay-part", "r-1", Money.ofMinor(300, "CNY"));
+    CallbackRequest partial = fx.receiver.next();
+
+    assertThat(ascii(partial))
+        .contains("trade_status=TRADE_SUCCESS", "refund_fee=3.00", "total_amount=10.00");
+    VerifiedCallback callback = fx.channel.verifyCallback(partial);
+    assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(callback.amount()).isEqualTo(Money.ofMinor(300, "CNY"));
+    assertThat(callback.paymentId()).isEqualTo("pay-part");
+  }
+
+  @Test
+  void fullRefundNotification_isRefunded_withTheFullAmount() throws Exception {
+    fx.paidNotification("pay-full", "10.00");
+
+    fx.simulator.refund("pay-full", "r-1", Money.ofMinor(1000, "CNY"));
+    CallbackRequest full = fx.receiver.next();
+
+    assertThat(ascii(full)).contains("trade_status=TRADE_CLOSED", "refund_fee=10.00");
+    VerifiedCallback callback = fx.channel.verifyCallback(full);
+    assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(callback.amount()).isEqualTo(Money.ofMinor(1000, "CNY"));
+  }
+
+  /** refund_fee is Alipay's total refunded so far: the rest after a partial refund is the sum. */
+  @Test
+  void secondRefundNotification_carriesTheTotalRefunded() throws Exception {
     fx.paidNotification("pay-refund", "10.00");
 
     fx.simulator.refund("pay-refund", "r-1", Money.ofMinor(300, "CNY"));
-    CallbackRequest partial = fx.receiver.next();
+    fx.receiver.next();
     fx.simulator.refund("pay-refund", "r-2", Money.ofMinor(700, "CNY"));
-    CallbackRequest full = fx.receiver.next();
+    CallbackRequest rest = fx.receiver.next();
 
-    assertThat(ascii(partial)).contains("trade_status=TRADE_SUCCESS", "refund_fee=3.00");
-    assertThat(ascii(full)).contains("trade_status=TRADE_CLOSED", "refund_fee=10.00");
-    assertThat(fx.channel.verifyCallback(partial).status())
-        .isEqualTo(ChannelPaymentStatus.REFUNDED);
-    assertThat(fx.channel.verifyCallback(full).status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(ascii(rest)).contains("trade_status=TRADE_CLOSED", "refund_fee=10.00");
+    VerifiedCallback callback = fx.channel.verifyCallback(rest);
+    assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(callback.amount()).isEqualTo(Money.ofMinor(1000, "CNY"));
+  }
+
+  @Test
+  void signedRefundNotification_withGmtRefundButNoRefundFee_isMalformed() throws Exception {
+    Map<String, String> fields = AlipayFixture.paidFields();
+    fields.put("gmt_refund", "2026-11-30 10:05:00");
+
+    byte[] body = AlipayFixture.signedBody(fields, StandardCharsets.UTF_8);
+
+    assertRejected(() -> fx.channel.verifyCallback(AlipayFixture.request(body)), Reason.MALFORMED);
+  }
+
+  @Test
+  void signedRefundNotification_inJpy_readsRefundFeeInWholeYen() throws Exception {
+    Map<String, String> fields = AlipayFixture.paidFields();
+    fields.put("trans_currency", "JPY");
+    fields.put("total_amount", "1000");
+    fields.put("refund_fee", "300");
+
+    VerifiedCallback callback =
+        fx.channel.verifyCallback(
+            AlipayFixture.request(AlipayFixture.signedBody(fields, StandardCharsets.UTF_8)));
+
+    assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(callback.amount()).isEqualTo(Money.parse("300", "JPY"));
   }
 
   @Test

@@ -18,6 +18,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -136,13 +139,30 @@ class AlipayChannelIntegrationTest {
 
     StatementPage page = fx.channel.statement(day, null);
 
+    // Both paid at START: the bill breaks the tie by trade number, which is random.
+    List<StatementLine> payments =
+        Stream.of(
+                new StatementLine(
+                    s1,
+                    "s-1",
+                    "PAYMENT",
+                    Money.ofMinor(1050, "CNY"),
+                    ChannelPaymentStatus.PAID,
+                    START),
+                new StatementLine(
+                    s2,
+                    "s-2",
+                    "PAYMENT",
+                    Money.ofMinor(2000, "CNY"),
+                    ChannelPaymentStatus.PAID,
+                    START))
+            .sorted(Comparator.comparing(StatementLine::channelTxnId))
+            .toList();
     assertThat(page.nextPageToken()).isNull();
     assertThat(page.lines())
         .containsExactly(
-            new StatementLine(
-                s1, "s-1", "PAYMENT", Money.ofMinor(1050, "CNY"), ChannelPaymentStatus.PAID, START),
-            new StatementLine(
-                s2, "s-2", "PAYMENT", Money.ofMinor(2000, "CNY"), ChannelPaymentStatus.PAID, START),
+            payments.get(0),
+            payments.get(1),
             new StatementLine(
                 s2 + "/refund-1",
                 "s-2",

@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.RsaKeyPair;
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelReply;
+import dev.payrelay.domain.channel.PaymentSnapshot;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -112,6 +115,35 @@ class WechatPayCallbackVerifyTest {
     assertThat(refund.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
     assertThat(refund.paymentId()).isEqualTo("pay-rf");
     assertThat(refund.amount()).isEqualTo(Money.ofMinor(500, "CNY"));
+  }
+
+  /**
+   * 退款结果通知 with refund_status ABNORMAL / CLOSED: no money went back, so the refund's 5.00 must not
+   * read as a payment of a paid 20.00 order (which would be an AMOUNT_MISMATCH exception).
+   */
+  @Test
+  void failedOrClosedRefundNotification_isUnknown_andOnlyAcknowledgedForAPaidPayment()
+      throws Exception {
+    PaymentSnapshot ours =
+        new PaymentSnapshot(
+            "p-1",
+            WechatPayFixture.MCH_ID,
+            Money.ofMinor(2000, "CNY"),
+            PaymentStatus.PAID,
+            "4200000000000000000000000001");
+    for (String refundStatus : new String[] {"ABNORMAL", "CLOSED"}) {
+      SimulatedWechatNotification n =
+          fx.simulator.signedNotification(
+              "REFUND." + refundStatus, "refund", refundResource(refundStatus, 500));
+
+      VerifiedCallback cb = fx.channel.verifyCallback(WechatPayFixture.request(n));
+
+      assertThat(cb.status()).as(refundStatus).isEqualTo(ChannelPaymentStatus.UNKNOWN);
+      assertThat(cb.paymentId()).isEqualTo("p-1");
+      assertThat(CallbackDecision.decide(ours, cb))
+          .as(refundStatus)
+          .isEqualTo(CallbackOutcome.STALE_STATUS);
+    }
   }
 
   @Test
@@ -307,6 +339,21 @@ class WechatPayCallbackVerifyTest {
         + "\"transaction_id\":\"4200000000000000000000000001\","
         + amount
         + "\"trade_state\":\"SUCCESS\"}";
+  }
+
+  /** A 退款结果通知 resource as WeChat Pay documents it, refund of {@code fen} of a 20.00 order. */
+  private static String refundResource(String refundStatus, long fen) {
+    return "{\"mchid\":\"1900000001\",\"out_trade_no\":\"p-1\","
+        + "\"transaction_id\":\"4200000000000000000000000001\","
+        + "\"out_refund_no\":\"rf-1\",\"refund_id\":\"50000000382019052709732678859\","
+        + "\"refund_status\":\""
+        + refundStatus
+        + "\",\"user_received_account\":\"支付用户零钱\","
+        + "\"amount\":{\"total\":2000,\"refund\":"
+        + fen
+        + ",\"payer_total\":2000,\"payer_refund\":"
+        + fen
+        + "}}";
   }
 
   private static CallbackRequest withBody(CallbackRequest r, byte[] body) {

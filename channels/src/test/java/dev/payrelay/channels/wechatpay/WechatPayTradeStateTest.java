@@ -44,8 +44,8 @@ class WechatPayTradeStateTest {
   @ParameterizedTest
   @CsvSource({
     "REFUND.SUCCESS, REFUNDED",
-    "REFUND.ABNORMAL, PAID",
-    "REFUND.CLOSED, PAID",
+    "REFUND.ABNORMAL, UNKNOWN",
+    "REFUND.CLOSED, UNKNOWN",
     "REFUND.OTHER, UNKNOWN"
   })
   void refundEvent(String eventType, ChannelPaymentStatus expected) {
