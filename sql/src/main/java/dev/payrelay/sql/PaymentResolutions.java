@@ -9,6 +9,7 @@ import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.util.List;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
@@ -26,8 +27,8 @@ public final class PaymentResolutions {
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
   /** The exceptions {@link ResolutionAction#ACKNOWLEDGE} closes: money the channel moved back. */
-  private static final java.util.Set<String> ACKNOWLEDGEABLE =
-      java.util.Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
+  private static final Set<String> ACKNOWLEDGEABLE =
+      Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
 
   private final DSLContext dsl;
   private final PaymentStore payments;

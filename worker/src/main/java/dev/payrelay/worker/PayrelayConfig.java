@@ -95,48 +95,23 @@ public record PayrelayConfig(
 
   /** The same configuration with other Stripe settings (dev's simulator). */
   public PayrelayConfig withStripe(StripeSettings settings) {
-    return new PayrelayConfig(
-        database,
-        sizing,
-        amqp,
-        temporal,
-        api,
-        sandbox,
-        dispatcher,
-        outbox,
-        crashPoints,
-        access,
-        profile,
-        operations,
-        consumers,
-        settings,
-        alipay,
-        wechatpay);
+    return withChannels(settings, alipay, wechatpay);
   }
 
   /** The same configuration with other Alipay settings (dev's simulator). */
   public PayrelayConfig withAlipay(AlipaySettings settings) {
-    return new PayrelayConfig(
-        database,
-        sizing,
-        amqp,
-        temporal,
-        api,
-        sandbox,
-        dispatcher,
-        outbox,
-        crashPoints,
-        access,
-        profile,
-        operations,
-        consumers,
-        stripe,
-        settings,
-        wechatpay);
+    return withChannels(stripe, settings, wechatpay);
   }
 
   /** The same configuration with other WeChat Pay settings (dev's simulator). */
   public PayrelayConfig withWechatPay(WechatPaySettings settings) {
+    return withChannels(stripe, alipay, settings);
+  }
+
+  private PayrelayConfig withChannels(
+      StripeSettings stripeSettings,
+      AlipaySettings alipaySettings,
+      WechatPaySettings wechatpaySettings) {
     return new PayrelayConfig(
         database,
         sizing,
@@ -151,9 +126,9 @@ public record PayrelayConfig(
         profile,
         operations,
         consumers,
-        stripe,
-        alipay,
-        settings);
+        stripeSettings,
+        alipaySettings,
+        wechatpaySettings);
   }
 
   /** Whether the long-running roles run in production mode: see {@link Profile}. */

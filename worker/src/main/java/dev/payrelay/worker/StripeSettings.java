@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import dev.payrelay.channels.stripe.StripeChannelConfig;
 import java.net.URI;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -158,7 +159,7 @@ public record StripeSettings(
    */
   List<String> productionRefusals() {
     List<String> refusals =
-        new java.util.ArrayList<>(
+        new ArrayList<>(
             ChannelSettings.productionRefusals(
                 "Stripe",
                 active(),

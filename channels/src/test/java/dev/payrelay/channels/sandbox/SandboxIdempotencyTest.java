@@ -4,6 +4,7 @@ import static dev.payrelay.channels.sandbox.SandboxChannelIntegrationTest.MERCHA
 import static dev.payrelay.channels.sandbox.SandboxChannelIntegrationTest.payment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.channels.MutableClock;
 import dev.payrelay.channels.sandbox.SandboxFixture.Response;
 import dev.payrelay.domain.Money;
 import java.net.URI;

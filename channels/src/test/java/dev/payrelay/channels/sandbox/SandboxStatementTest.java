@@ -3,6 +3,7 @@ package dev.payrelay.channels.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.payrelay.channels.MutableClock;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;

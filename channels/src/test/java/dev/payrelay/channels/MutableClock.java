@@ -1,4 +1,4 @@
-package dev.payrelay.channels.sandbox;
+package dev.payrelay.channels;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -8,19 +8,19 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** A UTC clock that stands still until a test moves it. Thread-safe. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
 
   private final AtomicReference<Instant> now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now.set(instant);
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now.updateAndGet(t -> t.plus(by));
   }
 
