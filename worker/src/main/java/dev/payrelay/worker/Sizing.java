@@ -21,12 +21,15 @@ import io.temporal.worker.WorkerOptions;
  *       are paged, one page (or one daily start) at a time per worker is plenty;
  *   <li>payment activity slots A = P - {@value #BACKGROUND_CONNECTIONS} - {@value
  *       #RECONCILIATION_ACTIVITY_SLOTS}: A running activities never wait for a connection, and
- *       never take one the background needs;
+ *       never take one the background needs. They are shared between the two kinds a payment's
+ *       workflow runs: local activities (its short steps' first attempts, {@code LocalFirst} in the
+ *       workflows module) get half, rounded up, and regular activities (channel calls, retries,
+ *       operator actions) the rest, so A is at least 2;
  *   <li>AMQP publishing channels = A: only payment activities publish, each holding one channel
  *       through its confirm wait, so no publish waits for a channel;
- *   <li>payment workflow task slots W = A, at least 2: a payment's workflow task does little more
- *       than schedule its next activity; a wider workflow stage only lengthens the queue of
- *       scheduled activities at the server, a narrower one leaves activity slots idle;
+ *   <li>payment workflow task slots W = A: a payment's workflow task runs its local activities and
+ *       waits for them, or schedules its next activity; a wider workflow stage only lengthens the
+ *       queue of activities, a narrower one leaves activity slots idle;
  *   <li>pollers per task queue = its slots, at most {@value #MAX_POLLERS} (Temporal's default), at
  *       least 2 for workflow tasks (the SDK shares them between the sticky and the normal queue): a
  *       poller takes a free slot before it polls, so more pollers than slots fetch nothing more;
@@ -82,9 +85,12 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
   /** RabbitMQ's default {@code channel_max} per connection; payrelay publishes on one. */
   public static final int MAX_CHANNELS = 2047;
 
-  /** The smallest delivery pool: the background's connections plus one of each activity kind. */
+  /**
+   * The smallest delivery pool: the background's connections, the reconciliation activity, and one
+   * local and one regular payment activity.
+   */
   public static final int MIN_WORKER_POOL =
-      BACKGROUND_CONNECTIONS + RECONCILIATION_ACTIVITY_SLOTS + 1;
+      BACKGROUND_CONNECTIONS + RECONCILIATION_ACTIVITY_SLOTS + 2;
 
   /** The largest delivery pool: one publishing channel per payment activity slot must exist. */
   public static final int MAX_WORKER_POOL =
@@ -104,8 +110,9 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
     if (workerPool < MIN_WORKER_POOL || workerPool > MAX_WORKER_POOL) {
       throw new IllegalArgumentException(
           ("PAYRELAY_DB_POOL_WORKER (or PAYRELAY_DB_POOL when it is unset) must be %d..%d"
-                  + " (%d background connections + %d reconciliation activity + at least 1"
-                  + " payment activity, at most %d AMQP channels), got: %d")
+                  + " (%d background connections + %d reconciliation activity + at least 2"
+                  + " payment activities, one local and one regular; at most %d AMQP channels),"
+                  + " got: %d")
               .formatted(
                   MIN_WORKER_POOL,
                   MAX_WORKER_POOL,
@@ -122,9 +129,22 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
     }
   }
 
-  /** Payment activities (publish, grant, ledger, channel query) at a time: A. */
+  /**
+   * Payment activities (publish, grant, ledger, channel query) at a time, local and regular
+   * together: A.
+   */
   public int paymentActivitySlots() {
     return workerPool - BACKGROUND_CONNECTIONS - RECONCILIATION_ACTIVITY_SLOTS;
+  }
+
+  /** Local payment activities at a time: half of A, rounded up. */
+  public int localActivitySlots() {
+    return (paymentActivitySlots() + 1) / 2;
+  }
+
+  /** Regular payment activities at a time: A less the local ones, at least 1. */
+  public int regularActivitySlots() {
+    return paymentActivitySlots() - localActivitySlots();
   }
 
   /** Confirm-mode channels of the worker's publisher: one per payment activity slot. */
@@ -151,19 +171,24 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
         .build();
   }
 
-  /** The payments task queue's worker: A activity slots, W workflow task slots, their pollers. */
+  /**
+   * The payments task queue's worker: its regular and local activity slots, W workflow task slots,
+   * their pollers.
+   */
   public WorkerOptions paymentWorkerOptions() {
-    return workerOptions(paymentActivitySlots(), paymentWorkflowTaskSlots());
+    return workerOptions(regularActivitySlots(), localActivitySlots(), paymentWorkflowTaskSlots());
   }
 
-  /** The reconciliation task queue's worker. */
+  /** The reconciliation task queue's worker (its workflows run no local activity). */
   public WorkerOptions reconciliationWorkerOptions() {
-    return workerOptions(RECONCILIATION_ACTIVITY_SLOTS, RECONCILIATION_WORKFLOW_TASK_SLOTS);
+    return workerOptions(RECONCILIATION_ACTIVITY_SLOTS, 1, RECONCILIATION_WORKFLOW_TASK_SLOTS);
   }
 
-  private static WorkerOptions workerOptions(int activitySlots, int workflowTaskSlots) {
+  private static WorkerOptions workerOptions(
+      int activitySlots, int localActivitySlots, int workflowTaskSlots) {
     return WorkerOptions.newBuilder()
         .setMaxConcurrentActivityExecutionSize(activitySlots)
+        .setMaxConcurrentLocalActivityExecutionSize(localActivitySlots)
         .setMaxConcurrentActivityTaskPollers(Math.min(activitySlots, MAX_POLLERS))
         .setMaxConcurrentWorkflowTaskExecutionSize(workflowTaskSlots)
         .setMaxConcurrentWorkflowTaskPollers(Math.max(2, Math.min(workflowTaskSlots, MAX_POLLERS)))

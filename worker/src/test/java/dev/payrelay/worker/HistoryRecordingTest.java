@@ -78,7 +78,7 @@ class HistoryRecordingTest {
       histories.awaitCompleted(happyRun, FULFILLED);
       histories.awaitCompleted(acceptedRun, FULFILLED);
       histories.awaitCompleted(refundedRun, FULFILLED);
-      histories.write("payment-happy-path", happyRun, "OutboxPublish", "EntitlementGrant");
+      histories.write("payment-happy-path", happyRun, "LocalActivity");
       histories.write("payment-resolve-accept-as-paid", acceptedRun, "ResolutionResolve");
       histories.write("payment-resolve-mark-for-refund", refundedRun, "ResolutionResolve");
     }

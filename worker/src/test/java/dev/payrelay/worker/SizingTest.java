@@ -22,6 +22,8 @@ class SizingTest {
     assertThat(config.workerDatabase().poolName()).isEqualTo("payrelay-worker");
     assertThat(config.database().maxPoolSize()).as("one-shot commands").isEqualTo(10);
     assertThat(s.paymentActivitySlots()).as("16 - 4 background - 1 reconciliation").isEqualTo(11);
+    assertThat(s.localActivitySlots()).as("half of 11, rounded up").isEqualTo(6);
+    assertThat(s.regularActivitySlots()).isEqualTo(5);
     assertThat(s.publishChannels()).isEqualTo(11);
     assertThat(s.paymentWorkflowTaskSlots()).isEqualTo(11);
     assertThat(s.workflowCache()).isEqualTo(600);
@@ -33,7 +35,8 @@ class SizingTest {
     Sizing s = new Sizing(10, 20, 300);
 
     WorkerOptions payments = s.paymentWorkerOptions();
-    assertThat(payments.getMaxConcurrentActivityExecutionSize()).isEqualTo(15);
+    assertThat(payments.getMaxConcurrentActivityExecutionSize()).isEqualTo(7);
+    assertThat(payments.getMaxConcurrentLocalActivityExecutionSize()).isEqualTo(8);
     assertThat(payments.getMaxConcurrentWorkflowTaskExecutionSize()).isEqualTo(15);
     assertThat(payments.getMaxConcurrentActivityTaskPollers()).isEqualTo(5);
     assertThat(payments.getMaxConcurrentWorkflowTaskPollers()).isEqualTo(5);
@@ -48,12 +51,15 @@ class SizingTest {
   }
 
   @Test
-  void smallestWorkerPool_leavesOnePaymentActivityAndChannel_andStillTwoWorkflowTaskPollers() {
+  void
+      smallestWorkerPool_leavesOneLocalAndOneRegularPaymentActivity_andStillTwoWorkflowTaskPollers() {
     Sizing s =
-        PayrelayConfig.fromEnv(Map.of("PAYRELAY_DB_POOL_WORKER", String.valueOf(6))).sizing();
+        PayrelayConfig.fromEnv(Map.of("PAYRELAY_DB_POOL_WORKER", String.valueOf(7))).sizing();
 
-    assertThat(s.paymentActivitySlots()).isEqualTo(1);
-    assertThat(s.publishChannels()).isEqualTo(1);
+    assertThat(s.paymentActivitySlots()).isEqualTo(2);
+    assertThat(s.localActivitySlots()).isEqualTo(1);
+    assertThat(s.regularActivitySlots()).isEqualTo(1);
+    assertThat(s.publishChannels()).isEqualTo(2);
     assertThat(s.paymentWorkerOptions().getMaxConcurrentActivityTaskPollers()).isEqualTo(1);
     assertThat(s.paymentWorkflowTaskSlots()).isEqualTo(2);
     assertThat(s.paymentWorkerOptions().getMaxConcurrentWorkflowTaskPollers()).isEqualTo(2);
@@ -73,8 +79,8 @@ class SizingTest {
 
   @Test
   void outOfRangeSettings_areRefused_namingTheirVariable() {
-    assertRefused(Map.of("PAYRELAY_DB_POOL_WORKER", "5"), "PAYRELAY_DB_POOL_WORKER", "6..2052");
-    assertRefused(Map.of("PAYRELAY_DB_POOL", "5"), "PAYRELAY_DB_POOL_WORKER", "got: 5");
+    assertRefused(Map.of("PAYRELAY_DB_POOL_WORKER", "6"), "PAYRELAY_DB_POOL_WORKER", "7..2052");
+    assertRefused(Map.of("PAYRELAY_DB_POOL", "6"), "PAYRELAY_DB_POOL_WORKER", "got: 6");
     assertRefused(Map.of("PAYRELAY_DB_POOL_WORKER", "2053"), "PAYRELAY_DB_POOL_WORKER", "2053");
     assertRefused(Map.of("PAYRELAY_DB_POOL_API", "0"), "PAYRELAY_DB_POOL_API", "got: 0");
     assertRefused(Map.of("PAYRELAY_DB_POOL", "0"), "PAYRELAY_DB_POOL", "at least 1");

@@ -101,8 +101,12 @@ class SmallPoolsLoadTest {
     WorkerOptions reconciliation = worker.workerOptions(TaskQueues.RECONCILIATION);
     int activities = WORKER_POOL - Sizing.BACKGROUND_CONNECTIONS - 1;
 
-    assertThat(payments.getMaxConcurrentActivityExecutionSize()).isEqualTo(activities).isEqualTo(3);
-    assertThat(payments.getMaxConcurrentActivityTaskPollers()).isEqualTo(3);
+    assertThat(activities).isEqualTo(3);
+    assertThat(payments.getMaxConcurrentLocalActivityExecutionSize())
+        .as("half, rounded up")
+        .isEqualTo(2);
+    assertThat(payments.getMaxConcurrentActivityExecutionSize()).isEqualTo(1);
+    assertThat(payments.getMaxConcurrentActivityTaskPollers()).isEqualTo(1);
     assertThat(payments.getMaxConcurrentWorkflowTaskExecutionSize()).isEqualTo(3);
     assertThat(payments.getMaxConcurrentWorkflowTaskPollers()).isEqualTo(3);
     assertThat(reconciliation.getMaxConcurrentActivityExecutionSize()).isEqualTo(1);

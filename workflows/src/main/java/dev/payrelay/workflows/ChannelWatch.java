@@ -15,6 +15,7 @@ import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -49,16 +50,32 @@ final class ChannelWatch {
           // One short transaction.
           Duration.ofSeconds(30));
 
+  /** One primary-key read; a local attempt slower than this hands the read to the activity. */
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
+
   private static final Logger log = Workflow.getLogger(ChannelWatch.class);
 
   private final ChannelActivities channel =
       Workflow.newActivityStub(ChannelActivities.class, CHANNEL_OPTIONS);
   private final LedgerActivities ledger =
       Workflow.newActivityStub(LedgerActivities.class, LEDGER_OPTIONS);
+  private final LedgerActivities localLedger =
+      Workflow.newLocalActivityStub(LedgerActivities.class, LocalFirst.oneAttempt(READ_TIMEOUT));
 
-  /** What the ledger says about the payment now (retried until the database answers). */
-  LedgerView read(String paymentId) {
-    return ledger.read(new ReadPaymentRequest(paymentId));
+  /**
+   * What the ledger says about the payment now (retried until the database answers): a local
+   * attempt first when {@code localFirst} (the run's {@link LocalFirst} version is current).
+   */
+  LedgerView read(String paymentId, boolean localFirst) {
+    ReadPaymentRequest request = new ReadPaymentRequest(paymentId);
+    if (!localFirst) {
+      return ledger.read(request);
+    }
+    return LocalFirst.call(
+        "read payment " + paymentId,
+        () -> localLedger.read(request),
+        () -> ledger.read(request),
+        Set.of());
   }
 
   /** The channel's answer, or null when the call failed (its outcome is unknown, not "unpaid"). */

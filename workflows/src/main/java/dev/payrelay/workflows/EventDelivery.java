@@ -8,7 +8,6 @@ import dev.payrelay.workflows.activities.PublishResult;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
-import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,21 +52,34 @@ final class EventDelivery {
           // One UPDATE by primary key.
           Duration.ofSeconds(10), PublishFailure.EVENT_NOT_FOUND.name());
 
+  /** One publish and its confirm wait (the publisher's own confirm timeout is 5 s). */
+  private static final Duration LOCAL_PUBLISH = Duration.ofSeconds(10);
+
   private static final Logger log = Workflow.getLogger(EventDelivery.class);
 
   private final OutboxActivities publisher =
       Workflow.newActivityStub(OutboxActivities.class, PUBLISH_OPTIONS);
+  // The first attempt of each publish, in the workflow task (LocalFirst); its failure counts as
+  // attempt 1 of the event's retry policy, and the later attempts are regular activities.
+  private final OutboxActivities localPublisher =
+      Workflow.newLocalActivityStub(OutboxActivities.class, LocalFirst.oneAttempt(LOCAL_PUBLISH));
   private final OutboxActivities deadLetters =
       Workflow.newActivityStub(OutboxActivities.class, MARK_DEAD_OPTIONS);
   private final OutboxEventQueue events = new OutboxEventQueue();
   private final PaymentStory story;
   private String inFlightEventId;
+  private boolean localFirst;
   // Created on the first retry only: Workflow.newRandom() draws from the seed that also names
   // activities, so creating it up front would change every history (the replay test caught it).
   private Random random;
 
   EventDelivery(PaymentStory story) {
     this.story = story;
+  }
+
+  /** Whether each publish's first attempt is a local activity (the run's {@link LocalFirst}). */
+  void localFirst(boolean enabled) {
+    localFirst = enabled;
   }
 
   /** Queues {@code event} unless its id was seen before (then logs it); returns whether queued. */
@@ -121,7 +133,11 @@ final class EventDelivery {
   private void publish(OutboxEventSignal event, PublishRetryPolicy policy) {
     for (int attempt = 1; ; attempt++) {
       try {
-        PublishResult result = publisher.publish(new PublishRequest(event.eventId()));
+        PublishRequest request = new PublishRequest(event.eventId());
+        PublishResult result =
+            localFirst && attempt == 1
+                ? localPublisher.publish(request)
+                : publisher.publish(request);
         story.published(event.eventId());
         log.info(
             "published {} {} on attempt {} (already sent: {})",
@@ -159,8 +175,7 @@ final class EventDelivery {
   }
 
   private static boolean isPermanent(ActivityFailure e) {
-    return e.getCause() instanceof ApplicationFailure af
-        && (af.isNonRetryable() || PERMANENT_PUBLISH_FAILURES.contains(af.getType()));
+    return LocalFirst.isPermanent(e, PERMANENT_PUBLISH_FAILURES);
   }
 
   private void markDead(MarkDeadRequest request) {

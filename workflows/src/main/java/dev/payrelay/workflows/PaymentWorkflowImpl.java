@@ -19,6 +19,7 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 
 /**
@@ -45,10 +46,12 @@ import org.slf4j.Logger;
 public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
+  private static final String[] GRANT_FAILURE_TYPES = ActivityFailures.names(GrantFailure.values());
+
   private static final ActivityOptions GRANT_OPTIONS =
       DatabaseActivityOptions.untilTheDatabaseAnswers(
           // A few inserts under one transaction; 30s means the database is in trouble.
-          Duration.ofSeconds(30), ActivityFailures.names(GrantFailure.values()));
+          Duration.ofSeconds(30), GRANT_FAILURE_TYPES);
 
   /** The close at the deadline's attempts before an operator is needed ({@link DeadlineWatch}). */
   static final int MAX_CLOSE_ATTEMPTS = DeadlineWatch.MAX_CLOSE_ATTEMPTS;
@@ -67,6 +70,10 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   private final EntitlementActivities entitlements =
       Workflow.newActivityStub(EntitlementActivities.class, GRANT_OPTIONS);
+  private final EntitlementActivities localEntitlements =
+      Workflow.newLocalActivityStub(
+          EntitlementActivities.class, LocalFirst.oneAttempt(Duration.ofSeconds(10)));
+  private static final Set<String> PERMANENT_GRANT_FAILURES = Set.of(GRANT_FAILURE_TYPES);
   private final ChannelWatch watch = new ChannelWatch();
   private final PaymentStory story = new PaymentStory();
   private final EventDelivery delivery = new EventDelivery(story);
@@ -77,6 +84,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   // Version of the lifecycle rules this run follows (see run()); histories from before them stay
   // on Workflow.DEFAULT_VERSION and replay the old behaviour.
   private int lifecycle = Workflow.DEFAULT_VERSION;
+  // Whether the short steps run as local activities first (LocalFirst); false for histories from
+  // before that change, which replay their regular activities.
+  private boolean localFirst;
   private PaymentWorkflowInput input;
 
   @Override
@@ -92,7 +102,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     // Version 1: the run reads the ledger before it acts, bounds the close retries and continues
     // as new before its history grows large. Older histories replay without these commands.
     lifecycle = Workflow.getVersion("ledger-first", Workflow.DEFAULT_VERSION, 1);
-    LedgerView ledger = lifecycle >= 1 ? watch.read(input.paymentId()) : null;
+    localFirst = LocalFirst.version() >= LocalFirst.VERSION;
+    delivery.localFirst(localFirst);
+    LedgerView ledger = lifecycle >= 1 ? watch.read(input.paymentId(), localFirst) : null;
     if (ledger != null) {
       story.applyLedger(ledger);
     }
@@ -223,7 +235,15 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private void grant() {
     granting = true;
     try {
-      GrantResult result = entitlements.grant(new GrantEntitlementsRequest(input.paymentId()));
+      GrantEntitlementsRequest request = new GrantEntitlementsRequest(input.paymentId());
+      GrantResult result =
+          localFirst
+              ? LocalFirst.call(
+                  "grant " + input.paymentId(),
+                  () -> localEntitlements.grant(request),
+                  () -> entitlements.grant(request),
+                  PERMANENT_GRANT_FAILURES)
+              : entitlements.grant(request);
       story.granted(result.newlyGranted());
       story.granted(result.alreadyGranted());
       granted = true;

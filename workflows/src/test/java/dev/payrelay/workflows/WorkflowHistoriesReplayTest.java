@@ -64,6 +64,12 @@ class WorkflowHistoriesReplayTest {
       Stream.of(
               PAYMENT_BRANCHES.stream(),
               PAYMENT_BRANCHES.stream().map(b -> b + "--before-ledger-first"),
+              // Each branch recorded again after the "local-first" version marker: its short steps
+              // are local activities. The recordings from before it keep their regular activities
+              // (suffix --before-local-first); the CLOSE recording predates both and stays as is.
+              PAYMENT_BRANCHES.stream()
+                  .filter(b -> !b.equals("payment-resolve-close"))
+                  .map(b -> b + "--before-local-first"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the
@@ -77,6 +83,7 @@ class WorkflowHistoriesReplayTest {
                   // A refund reported after the run ended FULFILLED starts a new run; the
                   // operator's ACKNOWLEDGE (version operator-acknowledge) ends it FULFILLED.
                   "payment-resolve-acknowledge-refund",
+                  "payment-resolve-acknowledge-refund--before-local-first",
                   // Recorded before the "operator-acknowledge" marker existed: a raw resolve
                   // signal with ACKNOWLEDGE was refused as an unknown action (then ACCEPT_AS_PAID);
                   // replays through getVersion's default branch. Not re-recordable.
