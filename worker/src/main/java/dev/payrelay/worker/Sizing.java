@@ -38,6 +38,9 @@ import io.temporal.worker.WorkerOptions;
  *       PaymentWorkflowImpl} holds up to 4 threads (its run, grant, operator and channel-watch
  *       threads) and one more while a signal handler runs. Temporal's default of 600 threads for
  *       600 cached workflows assumes one each, and a few hundred open payments would exhaust it.
+ *       They are virtual threads (JEP 444, the SDK's {@code setUsingVirtualWorkflowThreads}): a
+ *       cached workflow's parked threads cost a few kilobytes of heap instead of a platform thread
+ *       each with its own stack.
  * </ul>
  *
  * <p>The API's ingestion pool ({@code PAYRELAY_DB_POOL_API}) is separate, so callbacks and payment
@@ -168,6 +171,7 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
     return WorkerFactoryOptions.newBuilder()
         .setWorkflowCacheSize(workflowCache)
         .setMaxWorkflowThreadCount(workflowThreads())
+        .setUsingVirtualWorkflowThreads(true)
         .build();
   }
 

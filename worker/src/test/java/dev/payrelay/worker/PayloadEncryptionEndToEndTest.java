@@ -18,6 +18,7 @@ import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.history.v1.History;
 import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.api.history.v1.MarkerRecordedEventAttributes;
 import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryRequest;
 import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryResponse;
 import io.temporal.client.WorkflowClient;
@@ -43,6 +44,9 @@ import org.junit.jupiter.api.Test;
  * payloads.
  */
 class PayloadEncryptionEndToEndTest {
+
+  /** The application's data in a local activity marker's details. */
+  private static final List<String> LOCAL_ACTIVITY_DATA = List.of("input", "result");
 
   private static final String KEY_ID = "k-e2e-1";
   private static final String KEY = newKey();
@@ -292,15 +296,23 @@ class PayloadEncryptionEndToEndTest {
 
   /**
    * Every Payload anywhere in the history (inputs, results, signals, failures, memos) but search
-   * attributes and the SDK's own version markers ({@code Workflow.getVersion}: a change id and a
-   * number, written by the SDK with its standard converter).
+   * attributes and what the SDK writes with its standard converter for its own bookkeeping: version
+   * markers ({@code Workflow.getVersion}: a change id and a number) and a local activity marker's
+   * header (activity id, type, time, attempt); that marker's input, result and failure are kept.
    */
   private static List<Payload> payloadsIn(History history) {
     List<Payload> found = new ArrayList<>();
     for (HistoryEvent e : withoutSearchAttributes(history).getEventsList()) {
-      if (e.hasMarkerRecordedEventAttributes()
-          && e.getMarkerRecordedEventAttributes().getMarkerName().equals("Version")) {
-        continue;
+      if (e.hasMarkerRecordedEventAttributes()) {
+        MarkerRecordedEventAttributes marker = e.getMarkerRecordedEventAttributes();
+        if (marker.getMarkerName().equals("Version")) {
+          continue;
+        }
+        if (marker.getMarkerName().equals("LocalActivity")) {
+          LOCAL_ACTIVITY_DATA.forEach(key -> collect(marker.getDetailsOrDefault(key, null), found));
+          collect(marker.getFailure(), found);
+          continue;
+        }
       }
       collect(e, found);
     }

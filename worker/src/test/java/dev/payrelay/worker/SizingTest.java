@@ -47,6 +47,7 @@ class SizingTest {
     assertThat(reconciliation.getMaxConcurrentWorkflowTaskPollers()).isEqualTo(2);
     WorkerFactoryOptions factory = s.factoryOptions();
     assertThat(factory.getWorkflowCacheSize()).isEqualTo(300);
+    assertThat(factory.isUsingVirtualWorkflowThreads()).isTrue();
     assertThat(factory.getMaxWorkflowThreadCount()).isEqualTo(5 * (300 + 15 + 2));
   }
 
