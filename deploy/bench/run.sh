@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# One reproducible `payrelay bench` run: starts a fresh payrelay, benchmarks it, stops it.
+#
+# Usage: deploy/bench/run.sh dev|split LABEL [bench arguments...]
+#   dev    one `payrelay dev` process (API, worker, sandbox; it starts its own Temporal dev server)
+#   split  a Temporal dev server started here with the flags payrelay's TemporalDevServer uses,
+#          then `payrelay migrate`, and separate `payrelay sandbox`, `payrelay worker`, `payrelay api`
+#   e.g.   deploy/bench/run.sh split c16 --warmup 300 --payments 1500 --callers 16 --baselines
+#
+# Each run gets a fresh database bench_<label>_<timestamp>, a fresh data directory, the exchange
+# payrelay.bench.<label> with its own queues (deleted afterwards), PAYRELAY_QUERY_GRACE_SECONDS=3600
+# and an API key of its own. Results go to $PAYRELAY_BENCH_DIR (default .bench)/<label>-<timestamp>/:
+# <label>.json (bench --out), bench.log and logs/ (each process's output). Every process started
+# here is stopped at the end, on error and on Ctrl-C.
+#
+# Uses the built jar worker/target/payrelay.jar (./mvnw -B -pl worker -am package -DskipTests).
+# Ports (refused when already in use, so a run never borrows another payrelay's Temporal):
+# PAYRELAY_API_PORT (8080), PAYRELAY_SANDBOX_PORT (8090), PAYRELAY_TEMPORAL_PORT (7233),
+# PAYRELAY_TEMPORAL_UI_PORT (8233). PAYRELAY_HEAP (512m) is each JVM's maximum heap, as in
+# ./payrelay; PAYRELAY_SKIP_SETUP=1 skips deploy/local/setup.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+MIN_JAVA=21
+JAR=worker/target/payrelay.jar
+
+usage() {
+  sed -n '4,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+log() { echo "bench-run: $*"; }
+die() { echo "bench-run: $*" >&2; exit 1; }
+
+(( $# >= 2 )) || usage
+MODE="$1"
+LABEL="$2"
+shift 2
+[[ "$MODE" == dev || "$MODE" == split ]] || usage
+[[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "LABEL must be letters, digits, _ or -; got '$LABEL'"
+
+java_version() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2}' || true
+}
+
+# As ./payrelay: JAVA_HOME when it is a JDK 21+, else the newest JDK under /usr/lib/jvm.
+pick_java() {
+  local version=""
+  [[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/javac" ]] && version="$(java_version "$JAVA_HOME")"
+  if [[ ! "$version" =~ ^[0-9]+$ ]] || (( version < MIN_JAVA )); then
+    local dir v
+    version=0
+    for dir in /usr/lib/jvm/*/; do
+      dir="${dir%/}"
+      [[ -x "$dir/bin/javac" ]] || continue
+      v="$(java_version "$dir")"
+      [[ "$v" =~ ^[0-9]+$ ]] || continue
+      if (( v > version )); then JAVA_HOME="$dir"; version="$v"; fi
+    done
+  fi
+  (( version >= MIN_JAVA )) || die "needs a JDK $MIN_JAVA or newer (set JAVA_HOME to one)"
+  export JAVA_HOME
+  JAVA_VERSION="$version"
+}
+
+pick_java
+[[ -f "$JAR" ]] || die "$JAR is missing; build it: ./mvnw -B -pl worker -am package -DskipTests"
+if [[ "${PAYRELAY_SKIP_SETUP:-}" != 1 ]]; then
+  eval "$(deploy/local/setup.sh)"
+fi
+JVM=("$JAVA_HOME/bin/java" "-Xmx${PAYRELAY_HEAP:-512m}" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)
+(( JAVA_VERSION >= 23 )) && JVM+=(--sun-misc-unsafe-memory-access=allow)
+JVM+=(-jar "$JAR")
+
+API_PORT="${PAYRELAY_API_PORT:-8080}"
+SANDBOX_PORT="${PAYRELAY_SANDBOX_PORT:-8090}"
+TEMPORAL_PORT="${PAYRELAY_TEMPORAL_PORT:-7233}"
+UI_PORT="${PAYRELAY_TEMPORAL_UI_PORT:-8233}"
+TEMPORAL_CLI="${PAYRELAY_TEMPORAL_CLI:-temporal}"
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in "$API_PORT" "$SANDBOX_PORT" "$TEMPORAL_PORT" "$UI_PORT"; do
+  if listening "$port"; then
+    die "port $port is in use (another payrelay or Temporal?); wait for it or move this run with PAYRELAY_API_PORT, PAYRELAY_SANDBOX_PORT, PAYRELAY_TEMPORAL_PORT, PAYRELAY_TEMPORAL_UI_PORT"
+  fi
+done
+
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+SAFE_LABEL="$(tr 'A-Z-' 'a-z_' <<<"$LABEL")"
+DB_NAME="bench_${SAFE_LABEL}_${STAMP,,}"
+RUN_DIR="${PAYRELAY_BENCH_DIR:-.bench}/$LABEL-$STAMP"
+mkdir -p "$RUN_DIR/logs" "$RUN_DIR/data"
+RUN_DIR="$(cd "$RUN_DIR" && pwd)"
+LOGS="$RUN_DIR/logs"
+EXCHANGE="payrelay.bench.$LABEL"
+DB_SERVER="${PAYRELAY_BENCH_DB_SERVER:-jdbc:mysql://127.0.0.1:3306/}"
+
+# What every payrelay process here (and the bench) runs with.
+export PAYRELAY_PROFILE=dev
+export PAYRELAY_DB_URL="${DB_SERVER%/}/$DB_NAME"
+export PAYRELAY_DATA_DIR="$RUN_DIR/data"
+export PAYRELAY_AMQP_EXCHANGE="$EXCHANGE"
+export PAYRELAY_AMQP_QUEUES="$EXCHANGE.payment-events=payment.#"
+export PAYRELAY_CONSUMER_QUEUE_PREFIX="$EXCHANGE"
+export PAYRELAY_QUERY_GRACE_SECONDS=3600
+export PAYRELAY_API_HOST=127.0.0.1 PAYRELAY_API_PORT="$API_PORT"
+export PAYRELAY_PUBLIC_URL="http://127.0.0.1:$API_PORT"
+export PAYRELAY_SANDBOX_BIND=127.0.0.1 PAYRELAY_SANDBOX_PORT="$SANDBOX_PORT"
+export PAYRELAY_SANDBOX_URL="http://127.0.0.1:$SANDBOX_PORT"
+export PAYRELAY_TEMPORAL_PORT="$TEMPORAL_PORT" PAYRELAY_TEMPORAL_UI_PORT="$UI_PORT"
+unset PAYRELAY_API_KEYS_FILE PAYRELAY_API_KEY_FILE PAYRELAY_ADMIN_PORT PAYRELAY_TEMPORAL_ADDRESS
+
+PIDS=()      # started here, in start order
+NAMES=()
+stop_all() {
+  local i pid deadline
+  trap - EXIT INT TERM
+  for (( i = ${#PIDS[@]} - 1; i >= 0; i-- )); do
+    pid="${PIDS[i]}"
+    kill -0 "$pid" 2>/dev/null || continue
+    log "stopping ${NAMES[i]} (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    deadline=$(( SECONDS + 20 ))
+    while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 0.2; done
+    kill -0 "$pid" 2>/dev/null && { log "${NAMES[i]} still up after 20 s: SIGKILL"; kill -KILL "$pid" 2>/dev/null || true; }
+  done
+  # The run's queues and exchange hold only this run's messages.
+  if command -v rabbitmqctl >/dev/null 2>&1; then
+    rabbitmqctl -q --no-table-headers list_queues name 2>/dev/null |
+      awk -v prefix="$EXCHANGE." 'index($0, prefix) == 1' | while read -r q; do
+      rabbitmqctl -q delete_queue "$q" </dev/null >/dev/null 2>&1 || true
+    done
+  fi
+}
+on_signal() { log "interrupted"; stop_all; exit 130; }
+trap stop_all EXIT
+trap on_signal INT TERM
+
+started() { PIDS+=("$1"); NAMES+=("$2"); log "$2 started, pid $1, log $LOGS/$2.log"; }
+
+# Waits until $1 answers (a command), or fails naming the log; stops early if pid $2 exited.
+await() {
+  local what="$1" pid="$2" name="$3" limit="$4"
+  local deadline=$(( SECONDS + limit ))
+  until eval "$what"; do
+    kill -0 "$pid" 2>/dev/null || die "$name exited before it was ready; see $LOGS/$name.log"
+    (( SECONDS < deadline )) || die "$name not ready within ${limit} s; see $LOGS/$name.log"
+    sleep 0.5
+  done
+}
+
+echo "commit     $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "jvm        $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
+echo "mode       $MODE, label $LABEL"
+echo "database   $PAYRELAY_DB_URL"
+echo "exchange   $EXCHANGE"
+echo "ports      api $API_PORT, sandbox $SANDBOX_PORT, temporal $TEMPORAL_PORT (ui $UI_PORT)"
+echo "bench      $*"
+
+# One key for this run: the API accepts it, the bench creates payments with it.
+KEY_OUT="$("${JVM[@]}" apikey --role operate --operator bench --tenants '*')"
+export PAYRELAY_API_KEY="$(sed -n 2p <<<"$KEY_OUT" | tr -d ' ')"
+export PAYRELAY_API_KEYS="$(sed -n 4p <<<"$KEY_OUT" | sed 's/^ *//')"
+[[ "$PAYRELAY_API_KEY" == prk_* ]] || die "could not make an API key: $KEY_OUT"
+
+if [[ "$MODE" == split ]]; then
+  # As TemporalDevServer.command: its own session, 127.0.0.1, SQLite in the data directory,
+  # payrelay's search attributes registered at launch (PaymentSearchAttributes.ALL).
+  setsid "$TEMPORAL_CLI" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" \
+    --ui-ip 127.0.0.1 --ui-port "$UI_PORT" --db-filename "$PAYRELAY_DATA_DIR/temporal.db" \
+    --log-level warn \
+    --search-attribute PaymentId=Keyword --search-attribute OrderId=Keyword \
+    --search-attribute TenantId=Keyword --search-attribute Channel=Keyword \
+    --search-attribute PaymentState=Keyword \
+    >"$LOGS/temporal.log" 2>&1 &
+  TEMPORAL_PID=$!
+  started "$TEMPORAL_PID" temporal
+  await "listening $TEMPORAL_PORT" "$TEMPORAL_PID" temporal 90
+  export PAYRELAY_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
+  "${JVM[@]}" migrate >"$LOGS/migrate.log" 2>&1 || die "payrelay migrate failed; see $LOGS/migrate.log"
+  "${JVM[@]}" sandbox >"$LOGS/sandbox.log" 2>&1 &
+  SANDBOX_PID=$!
+  started "$SANDBOX_PID" sandbox
+  "${JVM[@]}" worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
+  WORKER_PID=$!
+  started "$WORKER_PID" worker
+  "${JVM[@]}" api >"$LOGS/api.log" 2>&1 &
+  API_PID=$!
+  started "$API_PID" api
+  await "listening $SANDBOX_PORT" "$SANDBOX_PID" sandbox 120
+  await "grep -q 'worker bench-$LABEL polling' '$LOGS/worker.log'" "$WORKER_PID" worker 120
+  PAYRELAY_PIDS="$API_PID,$WORKER_PID"
+else
+  "${JVM[@]}" dev >"$LOGS/dev.log" 2>&1 &
+  API_PID=$!
+  started "$API_PID" dev
+  PAYRELAY_PIDS="$API_PID"
+fi
+await "curl -fs -o /dev/null http://127.0.0.1:$API_PORT/health/ready" "$API_PID" "${NAMES[-1]}" 180
+if [[ "$MODE" == dev ]]; then
+  TEMPORAL_PID="$(pgrep -P "$API_PID" -f 'server start-dev' | head -1 || true)"
+  [[ -n "$TEMPORAL_PID" ]] || die "payrelay dev started no Temporal dev server; see $LOGS/dev.log"
+  # dev stops it itself; also listed here so an unclean end of dev does not leave it running.
+  PIDS=("$TEMPORAL_PID" "${PIDS[@]}")
+  NAMES=(temporal "${NAMES[@]}")
+fi
+log "ready: api http://127.0.0.1:$API_PORT, payrelay pid(s) $PAYRELAY_PIDS, temporal pid $TEMPORAL_PID"
+
+# In the background so a signal reaches the trap at once rather than after the bench ends.
+"${JVM[@]}" bench "$@" --out "$RUN_DIR/$LABEL.json" \
+  --payrelay-pid "$PAYRELAY_PIDS" --temporal-pid "$TEMPORAL_PID" > >(tee "$RUN_DIR/bench.log") 2>&1 &
+BENCH_PID=$!
+PIDS+=("$BENCH_PID")
+NAMES+=(bench)
+BENCH_EXIT=0
+wait "$BENCH_PID" || BENCH_EXIT=$?
+stop_all
+echo "result     $RUN_DIR/$LABEL.json (bench exit $BENCH_EXIT: 0 = nothing missing or duplicated)"
+echo "output     $RUN_DIR/bench.log"
+echo "logs       $LOGS/"
+echo "database   $DB_NAME kept for inspection (DROP DATABASE $DB_NAME when done)"
+exit "$BENCH_EXIT"
