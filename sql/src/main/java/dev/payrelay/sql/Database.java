@@ -30,19 +30,17 @@ public final class Database implements AutoCloseable {
   public static final SQLDialect DIALECT = SQLDialect.MYSQL;
 
   /**
-   * Connector/J settings for a pool that runs the same few statements all day, as HikariCP's wiki
-   * recommends ("MySQL Configuration"): each connection caches the parse of its prepared statements
-   * instead of scanning the SQL text again on every execution, keeps its result-set metadata and
-   * the server's configuration, and tracks autocommit and isolation itself instead of asking the
-   * server before each transaction. A JDBC URL that sets one of them wins.
+   * Connector/J settings for a pool that runs the same few statements all day, after HikariCP's
+   * wiki ("MySQL Configuration"): each connection caches the parse of its prepared statements
+   * instead of scanning the SQL text again on every execution, and tracks autocommit and isolation
+   * itself instead of asking the server before each transaction (payrelay changes them only through
+   * JDBC, never by SQL text). A key the JDBC URL names is left to the URL.
    */
   static final Map<String, String> DRIVER_PROPERTIES =
       Map.of(
           "cachePrepStmts", "true",
           "prepStmtCacheSize", "250",
           "prepStmtCacheSqlLimit", "2048",
-          "cacheResultSetMetadata", "true",
-          "cacheServerConfiguration", "true",
           "useLocalSessionState", "true",
           "maintainTimeStats", "false");
 
@@ -91,7 +89,13 @@ public final class Database implements AutoCloseable {
     hikari.setInitializationFailTimeout(5_000);
     // Every DATETIME(6) payrelay writes is UTC, whatever the server's own zone.
     hikari.setConnectionInitSql("SET time_zone = '+00:00'");
-    DRIVER_PROPERTIES.forEach(hikari::addDataSourceProperty);
+    DRIVER_PROPERTIES.forEach(
+        (key, value) -> {
+          // Connector/J lets passed properties override the URL's; the URL's choice wins here.
+          if (!config.jdbcUrl().contains(key + "=")) {
+            hikari.addDataSourceProperty(key, value);
+          }
+        });
     HikariDataSource ds;
     try {
       ds = new HikariDataSource(hikari);

@@ -44,6 +44,27 @@ class DatabaseTest {
   }
 
   @Test
+  void aDriverSettingTheUrlNames_isLeftToTheUrl() throws Exception {
+    DatabaseConfig c = db.config();
+    String url = c.jdbcUrl() + (c.jdbcUrl().contains("?") ? "&" : "?") + "cachePrepStmts=false";
+    try (Database own =
+            Database.open(
+                new DatabaseConfig(url, c.user(), c.password(), 1, "database-test-url-wins"));
+        Connection conn = own.dataSource().getConnection()) {
+      JdbcConnection mysql = conn.unwrap(JdbcConnection.class);
+
+      assertThat(mysql.getPropertySet().getBooleanProperty(PropertyKey.cachePrepStmts).getValue())
+          .isFalse();
+      assertThat(
+              mysql
+                  .getPropertySet()
+                  .getBooleanProperty(PropertyKey.useLocalSessionState)
+                  .getValue())
+          .isTrue();
+    }
+  }
+
+  @Test
   void aTransactionRolledBack_leavesNothing_withSessionStateTrackedLocally() {
     db.database().dsl().execute("CREATE TABLE IF NOT EXISTS t_local_state (id INT PRIMARY KEY)");
 

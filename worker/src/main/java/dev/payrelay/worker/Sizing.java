@@ -33,14 +33,12 @@ import io.temporal.worker.WorkerOptions;
  *   <li>pollers per task queue = its slots, at most {@value #MAX_POLLERS} (Temporal's default), at
  *       least 2 for workflow tasks (the SDK shares them between the sticky and the normal queue): a
  *       poller takes a free slot before it polls, so more pollers than slots fetch nothing more;
- *   <li>workflow cache K = {@code PAYRELAY_WORKFLOW_CACHE} (600, Temporal's default), and workflow
- *       threads = {@value #THREADS_PER_WORKFLOW} x (K + every workflow task slot): a cached {@code
- *       PaymentWorkflowImpl} holds up to 4 threads (its run, grant, operator and channel-watch
- *       threads) and one more while a signal handler runs. Temporal's default of 600 threads for
- *       600 cached workflows assumes one each, and a few hundred open payments would exhaust it.
- *       They are virtual threads (JEP 444, the SDK's {@code setUsingVirtualWorkflowThreads}): a
- *       cached workflow's parked threads cost a few kilobytes of heap instead of a platform thread
- *       each with its own stack.
+ *   <li>workflow cache K = {@code PAYRELAY_WORKFLOW_CACHE} (600, Temporal's default). A cached
+ *       {@code PaymentWorkflowImpl} holds up to 4 workflow threads (its run, grant, operator and
+ *       channel-watch threads) and one more while a signal handler runs. They are virtual threads
+ *       (JEP 444, the SDK's {@code setUsingVirtualWorkflowThreads}): parked, they cost a few
+ *       kilobytes of heap instead of a platform thread each, and the SDK bounds them by the cache
+ *       alone (its platform-thread limit {@code maxWorkflowThreadCount} does not apply to them).
  * </ul>
  *
  * <p>The API's ingestion pool ({@code PAYRELAY_DB_POOL_API}) is separate, so callbacks and payment
@@ -78,9 +76,6 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
 
   /** Workflow tasks at a time on the reconciliation task queue (rare, small). */
   public static final int RECONCILIATION_WORKFLOW_TASK_SLOTS = 2;
-
-  /** Workflow threads a cached payment workflow may hold: 4 of its own, 1 signal handler. */
-  public static final int THREADS_PER_WORKFLOW = 5;
 
   /** The most pollers per task queue and task kind: the Temporal Java SDK's default. */
   public static final int MAX_POLLERS = 5;
@@ -160,17 +155,10 @@ public record Sizing(int apiPool, int workerPool, int workflowCache) {
     return Math.max(2, paymentActivitySlots());
   }
 
-  /** Workflow threads of the worker factory, for the cache and every workflow task in flight. */
-  public int workflowThreads() {
-    return THREADS_PER_WORKFLOW
-        * (workflowCache + paymentWorkflowTaskSlots() + RECONCILIATION_WORKFLOW_TASK_SLOTS);
-  }
-
   /** The factory's cache and thread limits. */
   public WorkerFactoryOptions factoryOptions() {
     return WorkerFactoryOptions.newBuilder()
         .setWorkflowCacheSize(workflowCache)
-        .setMaxWorkflowThreadCount(workflowThreads())
         .setUsingVirtualWorkflowThreads(true)
         .build();
   }

@@ -27,7 +27,6 @@ class SizingTest {
     assertThat(s.publishChannels()).isEqualTo(11);
     assertThat(s.paymentWorkflowTaskSlots()).isEqualTo(11);
     assertThat(s.workflowCache()).isEqualTo(600);
-    assertThat(s.workflowThreads()).as("5 x (600 cached + 11 + 2 in flight)").isEqualTo(3_065);
   }
 
   @Test
@@ -48,7 +47,6 @@ class SizingTest {
     WorkerFactoryOptions factory = s.factoryOptions();
     assertThat(factory.getWorkflowCacheSize()).isEqualTo(300);
     assertThat(factory.isUsingVirtualWorkflowThreads()).isTrue();
-    assertThat(factory.getMaxWorkflowThreadCount()).isEqualTo(5 * (300 + 15 + 2));
   }
 
   @Test

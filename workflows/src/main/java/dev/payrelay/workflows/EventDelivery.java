@@ -52,15 +52,20 @@ final class EventDelivery {
           // One UPDATE by primary key.
           Duration.ofSeconds(10), PublishFailure.EVENT_NOT_FOUND.name());
 
-  /** One publish and its confirm wait (the publisher's own confirm timeout is 5 s). */
-  private static final Duration LOCAL_PUBLISH = Duration.ofSeconds(10);
+  /**
+   * As long as the regular attempt: one publish bounds each of its waits (a channel, a reconnect,
+   * the confirm) separately, and a timed-out local attempt's thread is not interrupted, so a
+   * shorter limit would start the regular attempt while the local one may still publish.
+   */
+  private static final Duration LOCAL_PUBLISH = Duration.ofSeconds(30);
 
   private static final Logger log = Workflow.getLogger(EventDelivery.class);
 
   private final OutboxActivities publisher =
       Workflow.newActivityStub(OutboxActivities.class, PUBLISH_OPTIONS);
-  // The first attempt of each publish, in the workflow task (LocalFirst); its failure counts as
-  // attempt 1 of the event's retry policy, and the later attempts are regular activities.
+  // Attempt 1 of each publish tries a local activity first (LocalFirst); when that fails for a
+  // reason that is not permanent (a timeout, a waiting slot, a broker blip), attempt 1 is the
+  // regular activity, at once, and only its failure counts against the event's retry policy.
   private final OutboxActivities localPublisher =
       Workflow.newLocalActivityStub(OutboxActivities.class, LocalFirst.oneAttempt(LOCAL_PUBLISH));
   private final OutboxActivities deadLetters =
@@ -136,7 +141,11 @@ final class EventDelivery {
         PublishRequest request = new PublishRequest(event.eventId());
         PublishResult result =
             localFirst && attempt == 1
-                ? localPublisher.publish(request)
+                ? LocalFirst.call(
+                    "publish " + event.eventId(),
+                    () -> localPublisher.publish(request),
+                    () -> publisher.publish(request),
+                    PERMANENT_PUBLISH_FAILURES)
                 : publisher.publish(request);
         story.published(event.eventId());
         log.info(

@@ -16,17 +16,23 @@ import org.slf4j.Logger;
  * one attempt fails as the durable activity with its own retry options.
  *
  * <p>Why: a regular activity costs the server an activity task and the workflow a second workflow
- * task (seven history events); a local activity is one marker event in the workflow task that
- * scheduled it. On the happy path a payment's run goes from six workflow tasks and four activity
- * tasks to two workflow tasks (BENCHMARKS.md). Temporal's guidance for local activities: short
- * (seconds), no heartbeat, and idempotent, because a worker that crashes mid-task runs the workflow
- * task, and so the local activity, again ({@code docs.temporal.io}, "Local Activity"). Each of
- * these steps is: the read has no effect, a publish is keyed by event id, a grant by business keys.
+ * task (seven history events); a local activity is one marker event in the workflow task that ran
+ * it. On the happy path a payment's run goes from six workflow tasks and four activity tasks to two
+ * workflow tasks (BENCHMARKS.md). Temporal's guidance for local activities: short (seconds), no
+ * heartbeat, and idempotent, because a worker that crashes mid-task runs the workflow task, and so
+ * the local activity, again ({@code docs.temporal.io}, "Local Activity"). Each of these steps is:
+ * the read has no effect, a publish is keyed by event id, a grant by business keys.
  *
  * <p>Failures keep their durable semantics: the local attempt is never retried locally; a failure
- * of a permanent type is thrown as the durable activity would throw it, any other failure (a
- * timeout, a database or broker blip) hands the step to the durable activity, whose backoff, caps
- * and unbounded attempts are the ones that count.
+ * of a permanent type is thrown as the durable activity would throw it, and any other failure (a
+ * timeout, a wait for a local slot, a database or broker blip) hands the step at once to the
+ * durable call, whose own retries are the ones that count: the grant's and the read's unbounded
+ * attempts, and for a publish its event type's {@link PublishRetryPolicy}, of which the durable
+ * call is attempt 1.
+ *
+ * <p>Deploying it: a run that recorded the marker cannot be replayed by a worker from before it, so
+ * the workers of the previous release stop before the new ones start, and a rollback past this
+ * change needs the runs it started to finish first (README, "Upgrading").
  *
  * <p>Added as {@code Workflow.getVersion("local-first")}: runs that began without the marker keep
  * scheduling regular activities, as their histories say.

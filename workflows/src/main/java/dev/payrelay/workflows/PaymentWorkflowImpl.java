@@ -45,9 +45,12 @@ import org.slf4j.Logger;
  */
 public class PaymentWorkflowImpl implements PaymentWorkflow {
 
-  /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
   private static final String[] GRANT_FAILURE_TYPES = ActivityFailures.names(GrantFailure.values());
 
+  /** The grant failures that are not retried, by type. */
+  private static final Set<String> PERMANENT_GRANT_FAILURES = Set.of(GRANT_FAILURE_TYPES);
+
+  /** Grant retries never give up on transient errors: a paid entitlement must not be lost. */
   private static final ActivityOptions GRANT_OPTIONS =
       DatabaseActivityOptions.untilTheDatabaseAnswers(
           // A few inserts under one transaction; 30s means the database is in trouble.
@@ -73,7 +76,6 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   private final EntitlementActivities localEntitlements =
       Workflow.newLocalActivityStub(
           EntitlementActivities.class, LocalFirst.oneAttempt(Duration.ofSeconds(10)));
-  private static final Set<String> PERMANENT_GRANT_FAILURES = Set.of(GRANT_FAILURE_TYPES);
   private final ChannelWatch watch = new ChannelWatch();
   private final PaymentStory story = new PaymentStory();
   private final EventDelivery delivery = new EventDelivery(story);

@@ -31,6 +31,7 @@ import io.temporal.testing.TestWorkflowExtension;
 import io.temporal.testing.WorkflowReplayer;
 import io.temporal.worker.Worker;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -123,23 +124,53 @@ class LocalFirstTest {
   }
 
   @Test
-  void publishLocalAttemptFails_isAttemptOne_andTheRetryIsARegularActivity_andReplays()
-      throws Exception {
+  void publishLocalAttemptFails_attemptOneIsTheRegularActivityAtOnce_andReplays() throws Exception {
     when(outbox.publish(new PublishRequest(CONFIRMED.eventId())))
         .thenThrow(ApplicationFailure.newFailure("no queue bound", "UNROUTABLE"))
         .thenReturn(new PublishResult(CONFIRMED.eventId(), false));
-    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    PaymentWorkflowInput oneAttempt =
+        new PaymentWorkflowInput(
+            PAYMENT_ID,
+            "tenant-1",
+            "order-1",
+            "sandbox",
+            Map.of(CONFIRMED.eventType(), new PublishRetryPolicy(100, 200, 1)),
+            null,
+            null);
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(client, options, oneAttempt, CONFIRMED);
     env.start();
 
     PaymentView view = result(workflow);
 
+    // With one attempt allowed, the local failure did not use it up: the regular activity was it.
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
     assertThat(view.publishedEventIds()).containsExactly(CONFIRMED.eventId());
     verify(outbox, times(2)).publish(new PublishRequest(CONFIRMED.eventId()));
     WorkflowExecutionHistory history = historyOf(workflow);
     assertThat(scheduledActivities(history)).containsExactly("OutboxPublish");
-    // The retry waited its jittered pause as a timer, like any attempt after the first.
-    assertThat(count(history, EventType.EVENT_TYPE_TIMER_FIRED)).isGreaterThanOrEqualTo(1);
+    assertThat(count(history, EventType.EVENT_TYPE_TIMER_STARTED))
+        .as("no pause before the regular attempt; only the deadline watch's timer")
+        .isLessThanOrEqualTo(1);
     WorkflowReplayer.replayWorkflowExecution(history, PaymentWorkflowImpl.class);
+  }
+
+  @Test
+  void publishLocalAttemptFailsPermanently_isDeadAfterOneAttempt() throws Exception {
+    when(outbox.publish(new PublishRequest(CONFIRMED.eventId())))
+        .thenThrow(ApplicationFailure.newFailure("unknown payload version 9", "BAD_PAYLOAD"));
+    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    env.start();
+
+    PaymentView view =
+        PaymentWorkflowTesting.awaitView(
+            workflow,
+            v ->
+                v.state() == PaymentWorkflowState.NEEDS_ATTENTION && v.pendingEventIds().isEmpty());
+
+    assertThat(view.lastError()).contains("BAD_PAYLOAD");
+    verify(outbox, times(1)).publish(new PublishRequest(CONFIRMED.eventId()));
+    WorkflowReplayer.replayWorkflowExecution(historyOf(workflow), PaymentWorkflowImpl.class);
   }
 
   @Test

@@ -244,7 +244,8 @@ class PaymentWorkflowImplTest {
     assertThat(later.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
     assertThat(later.publishedEventIds()).containsExactly(CONFIRMED.eventId());
     verify(outbox).markDead(any(MarkDeadRequest.class));
-    verify(outbox, times(12)).publish(new PublishRequest(CREATED.eventId()));
+    // The default policy's 12 attempts, the first of them after its local try (LocalFirst).
+    verify(outbox, times(13)).publish(new PublishRequest(CREATED.eventId()));
     verify(entitlements, times(1)).grant(new GrantEntitlementsRequest(PAYMENT_ID));
   }
 
@@ -473,7 +474,8 @@ class PaymentWorkflowImplTest {
 
     assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
     assertThat(workflow.state().lastError()).contains("after 3 attempt(s)");
-    verify(outbox, times(3)).publish(new PublishRequest(CREATED.eventId()));
+    // Three attempts, the first of them after its local try (LocalFirst).
+    verify(outbox, times(4)).publish(new PublishRequest(CREATED.eventId()));
     verify(outbox).markDead(any(MarkDeadRequest.class));
   }
 
