@@ -105,7 +105,11 @@ class BenchCommandTest {
     r.path("ratios").forEach(x -> ratios.add(x.path("metric").asText()));
     assertThat(ratios).containsExactly("callbacks/s", "callback p50 ms", "callback p99 ms");
     assertThat(run.out())
-        .contains("warm-up: 3 of 3 messages arrived", "payrelay bench: 20 payments", "ratio");
+        .contains(
+            "phase 1: outbox drained",
+            "warm-up: 3 of 3 messages arrived",
+            "payrelay bench: 20 payments",
+            "ratio");
   }
 
   @Test

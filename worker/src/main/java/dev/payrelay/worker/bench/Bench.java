@@ -15,7 +15,8 @@ import java.util.UUID;
  * phase 2 sends their signed PAID callbacks at the load shape while a consumer on the bench's own
  * queue timestamps each PaymentConfirmed and a poll of the {@code entitlement} table timestamps
  * each grant; then it waits for the drain, runs the baselines at the same shape and count, and
- * gives the {@link BenchResult}.
+ * gives the {@link BenchResult}. Phase 1's PaymentCreated events are delivered (the outbox drains)
+ * before the warm-up starts.
  */
 public final class Bench {
 
@@ -78,6 +79,7 @@ public final class Bench {
     PayrelayClient client = new PayrelayClient(target);
     List<String> all = createPayments(client, plan.warmup() + plan.payments());
     List<String> ids = all.subList(plan.warmup(), all.size());
+    awaitOutboxDrained("phase 1");
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(target.amqpUri());
     MeasuredWindow.Measured measured;
@@ -119,6 +121,33 @@ public final class Bench {
           r.errors() + " of " + n + " payments could not be created; first: " + r.firstError());
     }
     return List.of(ids);
+  }
+
+  /**
+   * Waits (up to the plan's drain wait) until no outbox row is PENDING or DISPATCHED, so the
+   * measured window starts without phase 1's backlog of PaymentCreated events: a payment's
+   * PaymentConfirmed is delivered after its PaymentCreated, and a backlog left over from creating
+   * the payments would be counted as the callbacks' latency.
+   */
+  private void awaitOutboxDrained(String after) throws Exception {
+    long start = System.nanoTime();
+    long deadline = start + plan.drainWait().toNanos();
+    try (java.sql.Connection db = MeasuredWindow.connect(target)) {
+      OutboxSampler outbox = new OutboxSampler(db, start);
+      while (true) {
+        outbox.sample();
+        OutboxSampler.Sample last = outbox.samples().getLast();
+        long unsent = last.pending() + last.dispatched();
+        if (unsent == 0 || System.nanoTime() > deadline) {
+          out.printf(
+              "%s: outbox %s after %.1f s (not measured)%n",
+              after, unsent == 0 ? "drained" : unsent + " rows still unsent", seconds(start));
+          out.flush();
+          return;
+        }
+        Thread.sleep(500);
+      }
+    }
   }
 
   /** Pays the warm-up payments at the plan's shape and waits for their messages; not measured. */

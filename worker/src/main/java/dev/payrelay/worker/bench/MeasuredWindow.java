@@ -51,8 +51,8 @@ final class MeasuredWindow {
   /** Runs the window over payments {@code ids}: their callbacks, the drain, the observations. */
   Measured run(PayrelayClient client, List<String> ids, Connection amqp) throws Exception {
     try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids));
-        java.sql.Connection watchDb = connect();
-        java.sql.Connection lagDb = connect()) {
+        java.sql.Connection watchDb = connect(target);
+        java.sql.Connection lagDb = connect(target)) {
       EntitlementWatch watch =
           new EntitlementWatch(watchDb, Set.copyOf(ids), PayrelayClient.COURSES);
       return measure(client, ids, tap, watch, lagDb);
@@ -144,7 +144,7 @@ final class MeasuredWindow {
    * A connection in UTC, like payrelay's pool ({@code Database.open}), so {@code NOW(6)} compares
    * with the {@code DATETIME(6)} values payrelay wrote.
    */
-  private java.sql.Connection connect() throws SQLException {
+  static java.sql.Connection connect(BenchTarget target) throws SQLException {
     java.sql.Connection c =
         DriverManager.getConnection(
             target.database().jdbcUrl(), target.database().user(), target.database().password());
