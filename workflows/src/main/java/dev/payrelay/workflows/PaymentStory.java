@@ -29,7 +29,10 @@ final class PaymentStory {
   private final List<String> operatorLog = new ArrayList<>();
   private final List<String> publishedEventIds = new ArrayList<>();
   private final List<String> grantedCourseIds = new ArrayList<>();
-  private String paymentId;
+  // From the workflow id until run() names it: a signal-with-start's signal is handled before the
+  // run method starts, and its log lines must name the payment too.
+  private String paymentId =
+      WorkflowIds.paymentIdOf(Workflow.getInfo().getWorkflowId()).orElse(null);
   private PaymentWorkflowState base = AWAITING_PAYMENT;
   private PaymentWorkflowState shown = AWAITING_PAYMENT;
   private String lastError;
