@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # One reproducible `payrelay bench` run: starts a fresh payrelay, benchmarks it, stops it.
 #
-# Usage: deploy/bench/run.sh dev|split LABEL [bench arguments...]
+# Usage: deploy/bench/run.sh dev|split|api LABEL [bench arguments...]
 #   dev    one `payrelay dev` process (API, worker, sandbox; it starts its own Temporal dev server)
 #   split  a Temporal dev server started here with the flags payrelay's TemporalDevServer uses,
 #          then `payrelay migrate`, and separate `payrelay sandbox`, `payrelay worker`, `payrelay api`
+#   api    as split without the worker: ingestion alone (callbacks are taken, nothing is delivered;
+#          pass a short --drain-seconds, and read the callback figures: every message is "missing")
 #   e.g.   deploy/bench/run.sh split c16 --warmup 300 --payments 1500 --callers 16 --baselines
 #
 # Each run gets a fresh database bench_<label>_<timestamp>, a fresh data directory, the exchange
@@ -25,7 +27,7 @@ MIN_JAVA=21
 JAR=worker/target/payrelay.jar
 
 usage() {
-  sed -n '4,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 log() { echo "bench-run: $*"; }
@@ -35,7 +37,7 @@ die() { echo "bench-run: $*" >&2; exit 1; }
 MODE="$1"
 LABEL="$2"
 shift 2
-[[ "$MODE" == dev || "$MODE" == split ]] || usage
+[[ "$MODE" == dev || "$MODE" == split || "$MODE" == api ]] || usage
 [[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "LABEL must be letters, digits, _ or -; got '$LABEL'"
 
 java_version() {
@@ -162,7 +164,7 @@ export PAYRELAY_API_KEY="$(sed -n 2p <<<"$KEY_OUT" | tr -d ' ')"
 export PAYRELAY_API_KEYS="$(sed -n 4p <<<"$KEY_OUT" | sed 's/^ *//')"
 [[ "$PAYRELAY_API_KEY" == prk_* ]] || die "could not make an API key: $KEY_OUT"
 
-if [[ "$MODE" == split ]]; then
+if [[ "$MODE" == split || "$MODE" == api ]]; then
   # As TemporalDevServer.command: its own session, 127.0.0.1, SQLite in the data directory,
   # payrelay's search attributes registered at launch (PaymentSearchAttributes.ALL).
   setsid "$TEMPORAL_CLI" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" \
@@ -180,15 +182,21 @@ if [[ "$MODE" == split ]]; then
   "${JVM[@]}" sandbox >"$LOGS/sandbox.log" 2>&1 &
   SANDBOX_PID=$!
   started "$SANDBOX_PID" sandbox
-  "${JVM[@]}" worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
-  WORKER_PID=$!
-  started "$WORKER_PID" worker
+  if [[ "$MODE" == split ]]; then
+    "${JVM[@]}" worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
+    WORKER_PID=$!
+    started "$WORKER_PID" worker
+  fi
   "${JVM[@]}" api >"$LOGS/api.log" 2>&1 &
   API_PID=$!
   started "$API_PID" api
   await "listening $SANDBOX_PORT" "$SANDBOX_PID" sandbox 120
-  await "grep -q 'worker bench-$LABEL polling' '$LOGS/worker.log'" "$WORKER_PID" worker 120
-  PAYRELAY_PIDS="$API_PID,$WORKER_PID"
+  if [[ "$MODE" == split ]]; then
+    await "grep -q 'worker bench-$LABEL polling' '$LOGS/worker.log'" "$WORKER_PID" worker 120
+    PAYRELAY_PIDS="$API_PID,$WORKER_PID"
+  else
+    PAYRELAY_PIDS="$API_PID"
+  fi
 else
   "${JVM[@]}" dev >"$LOGS/dev.log" 2>&1 &
   API_PID=$!

@@ -7,16 +7,19 @@ import static org.awaitility.Awaitility.await;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
+import io.temporal.common.converter.DefaultDataConverter;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -142,16 +145,30 @@ class WorkflowLifecycleEndToEndTest {
         .toList();
   }
 
+  /** The activities a run called, regular (scheduled) and local (a marker each), in order. */
   private static List<String> activityTypes(String paymentId, WorkflowExecutionMetadata run) {
     WorkflowExecution execution = run.getExecution();
     return client
         .fetchHistory(WorkflowIds.payment(paymentId), execution.getRunId())
         .getEvents()
         .stream()
-        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
-        .map(HistoryEvent::getActivityTaskScheduledEventAttributes)
-        .map(a -> a.getActivityType().getName())
+        .flatMap(e -> activityType(e).stream())
         .toList();
+  }
+
+  private static Optional<String> activityType(HistoryEvent e) {
+    if (e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
+      return Optional.of(e.getActivityTaskScheduledEventAttributes().getActivityType().getName());
+    }
+    if (e.hasMarkerRecordedEventAttributes()
+        && e.getMarkerRecordedEventAttributes().getMarkerName().equals("LocalActivity")) {
+      // The SDK writes a local activity's type with its standard converter, never encrypted.
+      Payloads type = e.getMarkerRecordedEventAttributes().getDetailsOrThrow("type");
+      return Optional.of(
+          DefaultDataConverter.STANDARD_INSTANCE.fromPayload(
+              type.getPayloads(0), String.class, String.class));
+    }
+    return Optional.empty();
   }
 
   private static String status(String paymentId) {
