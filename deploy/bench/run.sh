@@ -100,6 +100,9 @@ DB_SERVER="${PAYRELAY_BENCH_DB_SERVER:-jdbc:mysql://127.0.0.1:3306/}"
 export PAYRELAY_PROFILE=dev
 export PAYRELAY_DB_URL="${DB_SERVER%/}/$DB_NAME"
 export PAYRELAY_DATA_DIR="$RUN_DIR/data"
+# Without a worker nothing declares payrelay's exchange, and the bench's queue must bind to one
+# that exists: the broker's own topic exchange (the api alone publishes nothing to it).
+[[ "$MODE" == api ]] && EXCHANGE=amq.topic
 export PAYRELAY_AMQP_EXCHANGE="$EXCHANGE"
 export PAYRELAY_AMQP_QUEUES="$EXCHANGE.payment-events=payment.#"
 export PAYRELAY_CONSUMER_QUEUE_PREFIX="$EXCHANGE"
