@@ -221,23 +221,30 @@ public final class WebhookService {
       PaymentChannel channel,
       VerifiedCallback callback,
       PaymentLogContext context) {
-    LedgerResult result = ledger.apply(channelName, callback, inboxId, PaymentLedger.CALLBACK);
+    LedgerResult result =
+        ledger.applyCallback(
+            channelName, callback, inboxId, channel.reply(CallbackOutcome.CONFIRMED).httpStatus());
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
       outboxCommitted.run();
     }
     ChannelReply reply = channel.reply(result.outcome());
-    completeAfterCommit(
-        inboxId,
-        channelName,
-        new InboxCompletion(
-            true,
-            result.outcome().name(),
-            result.detail(),
-            reply.httpStatus(),
-            callback.paymentId(),
-            callback.notificationId()));
+    if (result.outcome() == CallbackOutcome.CONFIRMED) {
+      // The ledger's transaction completed the inbox row.
+      count(channelName, result.outcome().name());
+    } else {
+      completeAfterCommit(
+          inboxId,
+          channelName,
+          new InboxCompletion(
+              true,
+              result.outcome().name(),
+              result.detail(),
+              reply.httpStatus(),
+              callback.paymentId(),
+              callback.notificationId()));
+    }
     if (result.outcome() == CallbackOutcome.OTHER_CHANNEL) {
       log.warn(
           "callback {} on {} names another channel's payment: {}",
@@ -304,7 +311,11 @@ public final class WebhookService {
 
   private void complete(long inboxId, String channel, InboxCompletion c) {
     inbox.complete(inboxId, c);
-    metrics.counter(CALLBACKS, "channel", label(channel), "outcome", c.outcome()).increment();
+    count(channel, c.outcome());
+  }
+
+  private void count(String channel, String outcome) {
+    metrics.counter(CALLBACKS, "channel", label(channel), "outcome", outcome).increment();
   }
 
   /** The channel as a metric label: only configured names, so a URL cannot mint time series. */

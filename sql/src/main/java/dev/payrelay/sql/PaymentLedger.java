@@ -96,6 +96,43 @@ public final class PaymentLedger {
    */
   public LedgerResult apply(
       String channel, VerifiedCallback callback, Long inboxId, String source) {
+    return apply(channel, callback, inboxId, source, null);
+  }
+
+  /**
+   * Applies a channel's callback stored in {@code webhook_inbox} row {@code inboxId}, as {@link
+   * #apply(String, VerifiedCallback, Long, String)} with source {@link #CALLBACK}; a CONFIRMED
+   * outcome also completes that inbox row (signature valid, outcome CONFIRMED, {@code
+   * confirmedReplyStatus}) inside the ledger's transaction, so a confirming callback commits twice
+   * (its inbox row, then the ledger) instead of three times. Any other outcome leaves the row for
+   * the caller to complete ({@link WebhookInboxStore#complete}).
+   *
+   * @param confirmedReplyStatus the HTTP status the channel is answered with when its callback
+   *     confirmed the payment
+   */
+  public LedgerResult applyCallback(
+      String channel, VerifiedCallback callback, long inboxId, int confirmedReplyStatus) {
+    return apply(
+        channel,
+        callback,
+        inboxId,
+        CALLBACK,
+        new InboxCompletion(
+            true,
+            CallbackOutcome.CONFIRMED.name(),
+            confirmedDetail(CALLBACK),
+            confirmedReplyStatus,
+            callback.paymentId(),
+            callback.notificationId()));
+  }
+
+  /** As the public {@code apply}; a non-null {@code confirmedInbox} completes the inbox row. */
+  private LedgerResult apply(
+      String channel,
+      VerifiedCallback callback,
+      Long inboxId,
+      String source,
+      InboxCompletion confirmedInbox) {
     for (int attempt = 1; ; attempt++) {
       Optional<PaymentRow> ours = payments.find(callback.paymentId());
       if (ours.isPresent() && channel != null && !ours.get().channel().equals(channel)) {
@@ -117,7 +154,8 @@ public final class PaymentLedger {
       if (outcome != CallbackOutcome.CONFIRMED) {
         return record(outcome, ours.orElse(null), callback, inboxId);
       }
-      Optional<LedgerResult> confirmed = tryConfirm(ours.get(), callback, source, inboxId);
+      Optional<LedgerResult> confirmed =
+          tryConfirm(ours.get(), callback, source, inboxId, confirmedInbox);
       if (confirmed.isPresent()) {
         return confirmed.get();
       }
@@ -130,9 +168,14 @@ public final class PaymentLedger {
 
   /** Runs the confirm transaction; empty when another writer changed the row first. */
   private Optional<LedgerResult> tryConfirm(
-      PaymentRow row, VerifiedCallback cb, String source, Long inboxId) {
+      PaymentRow row,
+      VerifiedCallback cb,
+      String source,
+      Long inboxId,
+      InboxCompletion confirmedInbox) {
     try {
-      return Transactions.run(dsl, cfg -> confirm(cfg.dsl(), row, cb, source));
+      return Transactions.run(
+          dsl, cfg -> confirm(cfg.dsl(), row, cb, source, inboxId, confirmedInbox));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
         throw e;
@@ -142,7 +185,12 @@ public final class PaymentLedger {
   }
 
   private Optional<LedgerResult> confirm(
-      DSLContext tx, PaymentRow row, VerifiedCallback cb, String source) {
+      DSLContext tx,
+      PaymentRow row,
+      VerifiedCallback cb,
+      String source,
+      Long inboxId,
+      InboxCompletion confirmedInbox) {
     boolean moved =
         PaymentTransitions.move(
             tx,
@@ -161,12 +209,19 @@ public final class PaymentLedger {
       return Optional.empty();
     }
     String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);
+    if (confirmedInbox != null) {
+      WebhookInboxStore.complete(tx, inboxId, confirmedInbox);
+    }
     if (CALLBACK.equals(source)) {
       crashPoints.reach(CrashPoint.WEBHOOK_BEFORE_COMMIT);
     }
     return Optional.of(
         new LedgerResult(
-            CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, "marked PAID by " + source));
+            CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, confirmedDetail(source)));
+  }
+
+  private static String confirmedDetail(String source) {
+    return "marked PAID by " + source;
   }
 
   private LedgerResult record(

@@ -50,8 +50,13 @@ public final class WebhookInboxStore {
    * @throws IllegalStateException if no inbox row has that id
    */
   public void complete(long inboxId, InboxCompletion c) {
+    complete(dsl, inboxId, c);
+  }
+
+  /** As {@link #complete(long, InboxCompletion)}, in the transaction {@code tx}. */
+  static void complete(DSLContext tx, long inboxId, InboxCompletion c) {
     int changed =
-        dsl.update(WEBHOOK_INBOX)
+        tx.update(WEBHOOK_INBOX)
             .set(WEBHOOK_INBOX.SIGNATURE_VALID, c.signatureValid())
             .set(WEBHOOK_INBOX.OUTCOME, c.outcome())
             .set(WEBHOOK_INBOX.OUTCOME_DETAIL, Text.truncate(c.detail()))

@@ -2,6 +2,7 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
@@ -10,10 +11,12 @@ import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -145,6 +148,50 @@ class PaymentLedgerTest {
   }
 
   @Test
+  void applyCallback_confirmed_completesItsInboxRowInTheLedgersTransaction() {
+    PaymentRow p = create("5.00", "USD");
+    long inboxId = stored(p);
+
+    LedgerResult r =
+        ledger.applyCallback(
+            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), inboxId, 200);
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    WebhookInboxRecord row = dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(inboxId));
+    assertThat(row.getOutcome()).isEqualTo("CONFIRMED");
+    assertThat(row.getSignatureValid()).isTrue();
+    assertThat(row.getHttpStatus()).isEqualTo(200);
+    assertThat(row.getPaymentId()).isEqualTo(p.paymentId());
+    assertThat(row.getOutcomeDetail()).isEqualTo(r.detail());
+    assertThat(row.getProcessedAt()).isNotNull();
+  }
+
+  @Test
+  void applyCallback_otherOutcomes_leaveTheInboxRowToTheCaller_evenAfterARolledBackConfirm() {
+    PaymentRow first = create("5.00", "USD");
+    PaymentRow second = create("5.00", "USD");
+    String txn = "txn-shared-" + first.paymentId();
+    long firstInbox = stored(first);
+    ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), firstInbox, 200);
+    long duplicateInbox = stored(first);
+    long conflictInbox = stored(second);
+
+    LedgerResult duplicate =
+        ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), duplicateInbox, 200);
+    // The second payment's confirm fails on the channel-txn key: nothing of it stays.
+    LedgerResult conflict =
+        ledger.applyCallback(
+            second.channel(), paid(second, txn, "5.00", "USD"), conflictInbox, 200);
+
+    assertThat(duplicate.outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
+    assertThat(conflict.outcome()).isEqualTo(CallbackOutcome.TXN_CONFLICT);
+    assertThat(dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(duplicateInbox)).getOutcome())
+        .isEqualTo("RECEIVED");
+    assertThat(dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(conflictInbox)).getOutcome())
+        .isEqualTo("RECEIVED");
+  }
+
+  @Test
   void unknownPayment_isNotAcknowledged_andWritesNothing() {
     VerifiedCallback cb =
         new VerifiedCallback(
@@ -273,6 +320,17 @@ class PaymentLedgerTest {
     assertThat(outcomes).filteredOn(o -> o == CallbackOutcome.DOUBLE_PAYMENT).hasSize(19);
     assertThat(confirmedEvents(p)).isEqualTo(1);
     assertThat(exceptions(p, "DOUBLE_PAYMENT")).isEqualTo(19);
+  }
+
+  /** A stored callback naming {@code p}, outcome RECEIVED. */
+  private static long stored(PaymentRow p) {
+    return new WebhookInboxStore(dsl)
+        .record(
+            new ReceivedCallback(
+                p.channel(),
+                Map.of("Content-Type", "application/json"),
+                new byte[] {'{', '}'},
+                "127.0.0.1"));
   }
 
   private static PaymentRow create(String amount, String currency) {
