@@ -8,6 +8,7 @@ import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import java.util.UUID;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * Appends outbox events inside the caller's transaction, so the state change and its announcement
@@ -64,31 +65,56 @@ public final class OutboxWriter {
       Object payload,
       int payloadVersion) {
     String eventId = UUID.randomUUID().toString();
-    int paymentSeq = nextPaymentSeq(tx, paymentId);
-    tx.insertInto(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.EVENT_ID, eventId)
-        .set(OUTBOX_EVENT.AGGREGATE_TYPE, PAYMENT_AGGREGATE)
-        .set(OUTBOX_EVENT.AGGREGATE_ID, paymentId)
-        .set(OUTBOX_EVENT.EVENT_TYPE, type.wireName())
-        .set(OUTBOX_EVENT.FACT_KEY, factKey)
-        .set(OUTBOX_EVENT.PAYMENT_SEQ, paymentSeq)
-        .set(OUTBOX_EVENT.ROUTING_KEY, type.routingKey())
-        .set(OUTBOX_EVENT.PAYLOAD_VERSION, payloadVersion)
-        .set(OUTBOX_EVENT.PAYLOAD, json.encode(payload))
-        .set(OUTBOX_EVENT.STATUS, OutboxStatus.PENDING.name())
-        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.now())
-        .set(OUTBOX_EVENT.CREATED_AT, SqlTime.now())
-        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-        .execute();
+    takeNextPaymentSeq(tx, paymentId);
+    // INSERT ... SELECT reads the number just taken in the same round trip (DESIGN invariant 3
+    // holds:
+    // one transaction, the caller's).
+    int inserted =
+        tx.insertInto(
+                OUTBOX_EVENT,
+                OUTBOX_EVENT.EVENT_ID,
+                OUTBOX_EVENT.AGGREGATE_TYPE,
+                OUTBOX_EVENT.AGGREGATE_ID,
+                OUTBOX_EVENT.EVENT_TYPE,
+                OUTBOX_EVENT.FACT_KEY,
+                OUTBOX_EVENT.PAYMENT_SEQ,
+                OUTBOX_EVENT.ROUTING_KEY,
+                OUTBOX_EVENT.PAYLOAD_VERSION,
+                OUTBOX_EVENT.PAYLOAD,
+                OUTBOX_EVENT.STATUS,
+                OUTBOX_EVENT.NEXT_ATTEMPT_AT,
+                OUTBOX_EVENT.CREATED_AT,
+                OUTBOX_EVENT.UPDATED_AT)
+            .select(
+                DSL.select(
+                        DSL.val(eventId),
+                        DSL.val(PAYMENT_AGGREGATE),
+                        DSL.val(paymentId),
+                        DSL.val(type.wireName()),
+                        DSL.val(factKey),
+                        PAYMENT_ORDER.LAST_EVENT_SEQ,
+                        DSL.val(type.routingKey()),
+                        DSL.val(payloadVersion),
+                        DSL.val(json.encode(payload)),
+                        DSL.val(OutboxStatus.PENDING.name()),
+                        SqlTime.now(),
+                        SqlTime.now(),
+                        SqlTime.now())
+                    .from(PAYMENT_ORDER)
+                    .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)))
+            .execute();
+    if (inserted != 1) {
+      throw new IllegalStateException(inserted + " events written for payment " + paymentId);
+    }
     return eventId;
   }
 
   /**
-   * Issues the payment's next event number. The UPDATE takes (or already holds) the payment's row
-   * lock, so a concurrent writer of the same payment waits for this transaction and then reads the
-   * number after ours.
+   * Takes the payment's next event number into {@code last_event_seq}. The UPDATE takes (or already
+   * holds) the payment's row lock, so a concurrent writer of the same payment waits for this
+   * transaction and then takes the number after ours.
    */
-  private static int nextPaymentSeq(DSLContext tx, String paymentId) {
+  private static void takeNextPaymentSeq(DSLContext tx, String paymentId) {
     int changed =
         tx.update(PAYMENT_ORDER)
             .set(PAYMENT_ORDER.LAST_EVENT_SEQ, PAYMENT_ORDER.LAST_EVENT_SEQ.plus(1))
@@ -97,10 +123,5 @@ public final class OutboxWriter {
     if (changed != 1) {
       throw new IllegalStateException("no payment " + paymentId + " to write an event of");
     }
-    return tx.select(PAYMENT_ORDER.LAST_EVENT_SEQ)
-        .from(PAYMENT_ORDER)
-        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-        .fetchSingle()
-        .value1();
   }
 }

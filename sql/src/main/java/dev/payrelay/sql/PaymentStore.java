@@ -14,11 +14,14 @@ import dev.payrelay.sql.generated.tables.records.PaymentOrderRecord;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
@@ -130,10 +133,23 @@ public final class PaymentStore {
                             .fetch(OUTBOX_EVENT.EVENT_ID)));
   }
 
-  /** Reads a payment with its course ids. */
+  /** Reads a payment with its course ids, in one round trip. */
   public Optional<PaymentRow> find(String paymentId) {
-    return Optional.ofNullable(dsl.fetchOne(PAYMENT_ORDER, PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)))
-        .map(r -> toRow(r, courseIds(dsl, paymentId)));
+    Result<Record> rows =
+        dsl.select(PAYMENT_ORDER.fields())
+            .select(PURCHASE_ITEM.COURSE_ID)
+            .from(PAYMENT_ORDER)
+            .leftJoin(PURCHASE_ITEM)
+            .on(PURCHASE_ITEM.PAYMENT_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+            .orderBy(PURCHASE_ITEM.COURSE_ID)
+            .fetch();
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> courseIds =
+        rows.stream().map(r -> r.get(PURCHASE_ITEM.COURSE_ID)).filter(Objects::nonNull).toList();
+    return Optional.of(toRow(rows.getFirst().into(PAYMENT_ORDER), courseIds));
   }
 
   private Optional<CreatedPayment> findByIdempotencyKey(NewPayment request) {
