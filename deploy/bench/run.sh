@@ -18,12 +18,14 @@
 # Uses the built jar worker/target/payrelay.jar (./mvnw -B -pl worker -am package -DskipTests).
 # Ports (refused when already in use, so a run never borrows another payrelay's Temporal):
 # PAYRELAY_API_PORT (8080), PAYRELAY_SANDBOX_PORT (8090), PAYRELAY_TEMPORAL_PORT (7233),
-# PAYRELAY_TEMPORAL_UI_PORT (8233). PAYRELAY_HEAP (512m) is each JVM's maximum heap, as in
-# ./payrelay; PAYRELAY_SKIP_SETUP=1 skips deploy/local/setup.sh.
+# PAYRELAY_TEMPORAL_UI_PORT (8233). Every JVM here runs as ./payrelay runs it (deploy/local/jvm.sh:
+# PAYRELAY_HEAP, PAYRELAY_JAVA_OPTS); PAYRELAY_SKIP_SETUP=1 skips deploy/local/setup.sh.
+# PAYRELAY_BENCH_JFR=1 records each measured process (dev, or api and worker) with Java Flight
+# Recorder's "profile" settings into <run dir>/<process>.jfr (read it with `jfr print` or JDK
+# Mission Control); the recorder's own cost is then in the figures.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-MIN_JAVA=21
 JAR=worker/target/payrelay.jar
 
 usage() {
@@ -40,38 +42,24 @@ shift 2
 [[ "$MODE" == dev || "$MODE" == split || "$MODE" == api ]] || usage
 [[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "LABEL must be letters, digits, _ or -; got '$LABEL'"
 
-java_version() {
-  "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2}' || true
-}
-
-# As ./payrelay: JAVA_HOME when it is a JDK 21+, else the newest JDK under /usr/lib/jvm.
-pick_java() {
-  local version=""
-  [[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/javac" ]] && version="$(java_version "$JAVA_HOME")"
-  if [[ ! "$version" =~ ^[0-9]+$ ]] || (( version < MIN_JAVA )); then
-    local dir v
-    version=0
-    for dir in /usr/lib/jvm/*/; do
-      dir="${dir%/}"
-      [[ -x "$dir/bin/javac" ]] || continue
-      v="$(java_version "$dir")"
-      [[ "$v" =~ ^[0-9]+$ ]] || continue
-      if (( v > version )); then JAVA_HOME="$dir"; version="$v"; fi
-    done
-  fi
-  (( version >= MIN_JAVA )) || die "needs a JDK $MIN_JAVA or newer (set JAVA_HOME to one)"
-  export JAVA_HOME
-  JAVA_VERSION="$version"
-}
-
+# shellcheck source=deploy/local/jvm.sh
+source deploy/local/jvm.sh
 pick_java
 [[ -f "$JAR" ]] || die "$JAR is missing; build it: ./mvnw -B -pl worker -am package -DskipTests"
 if [[ "${PAYRELAY_SKIP_SETUP:-}" != 1 ]]; then
   eval "$(deploy/local/setup.sh)"
 fi
-JVM=("$JAVA_HOME/bin/java" "-Xmx${PAYRELAY_HEAP:-512m}" -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED)
-(( JAVA_VERSION >= 23 )) && JVM+=(--sun-misc-unsafe-memory-access=allow)
-JVM+=(-jar "$JAR")
+JVM=("${PAYRELAY_JVM[@]}" -jar "$JAR")
+
+# Runs a payrelay process named $1 (the name of its flight recording) with the arguments
+# $2...; exec, so that `payrelay_process ... &` leaves the JVM's own pid in $!.
+payrelay_process() {
+  local name="$1" flags=()
+  shift
+  [[ "${PAYRELAY_BENCH_JFR:-}" == 1 ]] &&
+    flags=("-XX:StartFlightRecording=filename=$RUN_DIR/$name.jfr,settings=profile,dumponexit=true")
+  exec "${PAYRELAY_JVM[@]}" "${flags[@]}" -jar "$JAR" "$@"
+}
 
 API_PORT="${PAYRELAY_API_PORT:-8080}"
 SANDBOX_PORT="${PAYRELAY_SANDBOX_PORT:-8090}"
@@ -155,6 +143,7 @@ await() {
 
 echo "commit     $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "jvm        $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
+echo "jvm flags  ${PAYRELAY_JVM[*]:1}"
 echo "mode       $MODE, label $LABEL"
 echo "database   $PAYRELAY_DB_URL"
 echo "exchange   $EXCHANGE"
@@ -186,11 +175,11 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
   SANDBOX_PID=$!
   started "$SANDBOX_PID" sandbox
   if [[ "$MODE" == split ]]; then
-    "${JVM[@]}" worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
+    payrelay_process worker worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
     WORKER_PID=$!
     started "$WORKER_PID" worker
   fi
-  "${JVM[@]}" api >"$LOGS/api.log" 2>&1 &
+  payrelay_process api api >"$LOGS/api.log" 2>&1 &
   API_PID=$!
   started "$API_PID" api
   await "listening $SANDBOX_PORT" "$SANDBOX_PID" sandbox 120
@@ -201,7 +190,7 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
     PAYRELAY_PIDS="$API_PID"
   fi
 else
-  "${JVM[@]}" dev >"$LOGS/dev.log" 2>&1 &
+  payrelay_process dev dev >"$LOGS/dev.log" 2>&1 &
   API_PID=$!
   started "$API_PID" dev
   PAYRELAY_PIDS="$API_PID"

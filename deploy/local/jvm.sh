@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# The JDK and the JVM flags every payrelay process runs with; sourced by ./payrelay and
+# deploy/bench/run.sh, so a benchmark measures what the launcher runs.
+#
+#   pick_java      sets and exports JAVA_HOME (itself when it is a JDK 21+, else the newest JDK under
+#                  /usr/lib/jvm) and JAVA_VERSION; exits 1 naming the newest one found when none is
+#                  21 or newer
+#   PAYRELAY_JVM   (set by pick_java) java and its flags, without -jar:
+#                  -Xmx$PAYRELAY_HEAP (default 256m), the serial collector, and $PAYRELAY_JAVA_OPTS,
+#                  whose default -XX:TieredStopAtLevel=1 (client compiler only) is replaced when the
+#                  variable is set, even to nothing. Both defaults are measured in BENCHMARKS.md
+#                  ("2026-12-01, third session"): on 2 cores they keep each process under 512 MiB
+#                  RSS and cost no throughput, where the optimizing compiler spent 30-40% of a
+#                  process's CPU compiling.
+
+MIN_JAVA=21
+
+java_version() {
+  "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2}' || true
+}
+
+pick_java() {
+  local version=""
+  [[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/javac" ]] && version="$(java_version "$JAVA_HOME")"
+  if [[ ! "$version" =~ ^[0-9]+$ ]] || (( version < MIN_JAVA )); then
+    [[ -n "$version" ]] && echo "payrelay: JAVA_HOME=$JAVA_HOME is Java $version; payrelay needs $MIN_JAVA+, using the newest JDK under /usr/lib/jvm instead" >&2
+    local dir v
+    version=0
+    for dir in /usr/lib/jvm/*/; do
+      dir="${dir%/}"
+      [[ -x "$dir/bin/javac" ]] || continue
+      v="$(java_version "$dir")"
+      [[ "$v" =~ ^[0-9]+$ ]] || continue
+      if (( v > version )); then JAVA_HOME="$dir"; version="$v"; fi
+    done
+  fi
+  if (( version < MIN_JAVA )); then
+    echo "payrelay: needs a JDK $MIN_JAVA or newer; the newest under /usr/lib/jvm is Java ${version}. Install one there (Temurin 21+) or set JAVA_HOME to one." >&2
+    exit 1
+  fi
+  export JAVA_HOME
+  JAVA_VERSION="$version"
+  local opts
+  read -ra opts <<<"${PAYRELAY_JAVA_OPTS--XX:TieredStopAtLevel=1}"
+  PAYRELAY_JVM=("$JAVA_HOME/bin/java" "-Xmx${PAYRELAY_HEAP:-256m}" -XX:+UseSerialGC
+    --enable-native-access=ALL-UNNAMED)
+  # gRPC's netty uses sun.misc.Unsafe; JDK 23+ warns about it unless allowed.
+  (( JAVA_VERSION >= 23 )) && PAYRELAY_JVM+=(--sun-misc-unsafe-memory-access=allow)
+  PAYRELAY_JVM+=("${opts[@]}")
+}
