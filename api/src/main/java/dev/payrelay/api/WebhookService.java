@@ -13,6 +13,7 @@ import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.InboxCompletion;
 import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentLedger;
+import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.ReceivedCallback;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
@@ -181,10 +182,15 @@ public final class WebhookService {
               null));
     }
     CallbackRequest request = new CallbackRequest(headers, rawBody, clock.instant());
+    // Read once: its merchant account verifies the callback, and the ledger decides on it first.
+    PaymentRow claimed =
+        merchantId != null
+            ? null
+            : channel.get().claimedPaymentId(request).flatMap(ledger::payment).orElse(null);
     Optional<PaymentChannel> verifier =
         merchantId != null
             ? channels.forMerchant(channelName, merchantId).map(ChannelAccount::adapter)
-            : verifier(channelName, channel.get(), request);
+            : verifier(channelName, channel.get(), claimed);
     if (verifier.isEmpty()) {
       return reject(
           inboxId,
@@ -210,7 +216,7 @@ public final class WebhookService {
               false, e.reason().name(), e.getMessage(), e.reason().httpStatus(), null, null));
     }
     try (PaymentLogContext context = PaymentLogContext.of(callback.paymentId(), null)) {
-      return apply(inboxId, channelName, channel.get(), callback, context);
+      return apply(inboxId, channelName, channel.get(), callback, claimed, context);
     }
   }
 
@@ -220,10 +226,15 @@ public final class WebhookService {
       String channelName,
       PaymentChannel channel,
       VerifiedCallback callback,
+      PaymentRow claimed,
       PaymentLogContext context) {
     LedgerResult result =
         ledger.applyCallback(
-            channelName, callback, inboxId, channel.reply(CallbackOutcome.CONFIRMED).httpStatus());
+            channelName,
+            callback,
+            inboxId,
+            channel.reply(CallbackOutcome.CONFIRMED).httpStatus(),
+            claimed);
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
@@ -263,21 +274,18 @@ public final class WebhookService {
   }
 
   /**
-   * The adapter whose account verifies {@code request}: that of the merchant account the named
-   * payment was created with, so one account's secret never confirms another account's payment; the
-   * channel's default account when the callback names no payment we have at this channel (nothing
-   * can be confirmed by it then). Empty when the payment's account is no longer configured.
+   * The adapter whose account verifies the callback: that of the merchant account the payment it
+   * names ({@code claimed}) was created with, so one account's secret never confirms another
+   * account's payment; the channel's default account when the callback names no payment we have at
+   * this channel (nothing can be confirmed by it then). Empty when the payment's account is no
+   * longer configured.
    */
   private Optional<PaymentChannel> verifier(
-      String channelName, PaymentChannel defaultAdapter, CallbackRequest request) {
-    Optional<String> merchant =
-        defaultAdapter
-            .claimedPaymentId(request)
-            .flatMap(paymentId -> ledger.merchantOf(channelName, paymentId));
-    if (merchant.isEmpty()) {
+      String channelName, PaymentChannel defaultAdapter, PaymentRow claimed) {
+    if (claimed == null || !claimed.channel().equals(channelName)) {
       return Optional.of(defaultAdapter);
     }
-    return channels.forMerchant(channelName, merchant.get()).map(ChannelAccount::adapter);
+    return channels.forMerchant(channelName, claimed.merchantId()).map(ChannelAccount::adapter);
   }
 
   private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {

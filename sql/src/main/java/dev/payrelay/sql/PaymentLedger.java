@@ -58,19 +58,14 @@ public final class PaymentLedger {
   }
 
   /**
-   * The merchant account a payment was created with at its channel: chooses the secret that
-   * verifies a callback naming the payment, so one merchant account's secret cannot confirm another
-   * account's payment.
+   * A payment as it stands, read to choose the merchant account whose secret verifies a callback
+   * naming it (so one merchant account's secret cannot confirm another account's payment) and then
+   * handed to {@link #applyCallback} as its first read.
    *
-   * @return empty when no payment has this id at {@code channel}
+   * @return empty when there is no payment with this id
    */
-  public Optional<String> merchantOf(String channel, String paymentId) {
-    return Optional.ofNullable(
-        dsl.select(PAYMENT_ORDER.MERCHANT_ID)
-            .from(PAYMENT_ORDER)
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-            .and(PAYMENT_ORDER.CHANNEL.eq(channel))
-            .fetchOne(PAYMENT_ORDER.MERCHANT_ID));
+  public Optional<PaymentRow> payment(String paymentId) {
+    return payments.find(paymentId);
   }
 
   /**
@@ -96,7 +91,7 @@ public final class PaymentLedger {
    */
   public LedgerResult apply(
       String channel, VerifiedCallback callback, Long inboxId, String source) {
-    return apply(channel, callback, inboxId, source, null);
+    return apply(channel, callback, inboxId, source, null, null);
   }
 
   /**
@@ -112,11 +107,27 @@ public final class PaymentLedger {
    */
   public LedgerResult applyCallback(
       String channel, VerifiedCallback callback, long inboxId, int confirmedReplyStatus) {
+    return applyCallback(channel, callback, inboxId, confirmedReplyStatus, null);
+  }
+
+  /**
+   * As {@link #applyCallback(String, VerifiedCallback, long, int)}, deciding first on {@code read},
+   * the callback's payment as {@link #payment} returned it a moment ago (null: read it now). A read
+   * that is stale by then is harmless: the confirm's conditional update finds the row changed, and
+   * the next decision reads it again.
+   */
+  public LedgerResult applyCallback(
+      String channel,
+      VerifiedCallback callback,
+      long inboxId,
+      int confirmedReplyStatus,
+      PaymentRow read) {
     return apply(
         channel,
         callback,
         inboxId,
         CALLBACK,
+        read != null && read.paymentId().equals(callback.paymentId()) ? read : null,
         new InboxCompletion(
             true,
             CallbackOutcome.CONFIRMED.name(),
@@ -126,15 +137,22 @@ public final class PaymentLedger {
             callback.notificationId()));
   }
 
-  /** As the public {@code apply}; a non-null {@code confirmedInbox} completes the inbox row. */
+  /**
+   * As the public {@code apply}; a non-null {@code firstRead} is the first decision's row, a
+   * non-null {@code confirmedInbox} completes the inbox row.
+   */
   private LedgerResult apply(
       String channel,
       VerifiedCallback callback,
       Long inboxId,
       String source,
+      PaymentRow firstRead,
       InboxCompletion confirmedInbox) {
     for (int attempt = 1; ; attempt++) {
-      Optional<PaymentRow> ours = payments.find(callback.paymentId());
+      Optional<PaymentRow> ours =
+          attempt == 1 && firstRead != null
+              ? Optional.of(firstRead)
+              : payments.find(callback.paymentId());
       if (ours.isPresent() && channel != null && !ours.get().channel().equals(channel)) {
         return new LedgerResult(
             CallbackOutcome.OTHER_CHANNEL,

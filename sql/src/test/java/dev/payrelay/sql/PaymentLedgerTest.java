@@ -192,6 +192,39 @@ class PaymentLedgerTest {
   }
 
   @Test
+  void applyCallback_onAStaleRead_decidesAgainOnTheRowAsItIs() {
+    PaymentRow p = create("5.00", "USD");
+    PaymentRow stale = ledger.payment(p.paymentId()).orElseThrow();
+    String txn = "txn-" + p.paymentId();
+    ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), stored(p), 200);
+    long again = stored(p);
+
+    LedgerResult r =
+        ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), again, 200, stale);
+
+    assertThat(stale.status()).isEqualTo(PaymentStatus.PENDING);
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
+    assertThat(confirmedEvents(p)).isEqualTo(1);
+    assertThat(dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(again)).getOutcome())
+        .isEqualTo("RECEIVED");
+  }
+
+  @Test
+  void applyCallback_ignoresARead_ofAnotherPayment() {
+    PaymentRow p = create("5.00", "USD");
+    PaymentRow other = create("7.00", "USD");
+
+    LedgerResult r =
+        ledger.applyCallback(
+            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), stored(p), 200, other);
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    assertThat(r.paymentId()).isEqualTo(p.paymentId());
+    assertThat(payments.find(other.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+  }
+
+  @Test
   void unknownPayment_isNotAcknowledged_andWritesNothing() {
     VerifiedCallback cb =
         new VerifiedCallback(
