@@ -40,7 +40,8 @@ MODE="$1"
 LABEL="$2"
 shift 2
 [[ "$MODE" == dev || "$MODE" == split || "$MODE" == api ]] || usage
-[[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "LABEL must be letters, digits, _ or -; got '$LABEL'"
+[[ "$LABEL" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$ ]] ||
+  die "LABEL must be 1 to 40 letters, digits, _ or - (not first); got '$LABEL'"
 
 # shellcheck source=deploy/local/jvm.sh
 source deploy/local/jvm.sh
@@ -116,7 +117,15 @@ stop_all() {
     while kill -0 "$pid" 2>/dev/null && (( SECONDS < deadline )); do sleep 0.2; done
     kill -0 "$pid" 2>/dev/null && { log "${NAMES[i]} still up after 20 s: SIGKILL"; kill -KILL "$pid" 2>/dev/null || true; }
   done
-  # The run's queues and exchange hold only this run's messages.
+  # A dev server that `payrelay dev` was still launching when we were stopped has not been seen
+  # yet; it is the only one using this run's data directory.
+  if pkill -TERM -f -- "--db-filename $PAYRELAY_DATA_DIR/" 2>/dev/null; then
+    deadline=$(( SECONDS + 20 ))
+    while pgrep -f -- "--db-filename $PAYRELAY_DATA_DIR/" >/dev/null && (( SECONDS < deadline )); do
+      sleep 0.2
+    done
+  fi
+  # The run's queues hold only this run's messages.
   if command -v rabbitmqctl >/dev/null 2>&1; then
     rabbitmqctl -q --no-table-headers list_queues name 2>/dev/null |
       awk -v prefix="$EXCHANGE." 'index($0, prefix) == 1' | while read -r q; do
@@ -143,7 +152,7 @@ await() {
 
 echo "commit     $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "jvm        $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
-echo "jvm flags  ${PAYRELAY_JVM[*]:1}"
+echo "jvm flags  ${PAYRELAY_JVM[*]:1}$([[ "${PAYRELAY_BENCH_JFR:-}" == 1 ]] && echo ' (+ a flight recording each)')"
 echo "mode       $MODE, label $LABEL"
 echo "database   $PAYRELAY_DB_URL"
 echo "exchange   $EXCHANGE"
@@ -152,9 +161,12 @@ echo "bench      $*"
 
 # One key for this run: the API accepts it, the bench creates payments with it.
 KEY_OUT="$("${JVM[@]}" apikey --role operate --operator bench --tenants '*')"
-export PAYRELAY_API_KEY="$(sed -n 2p <<<"$KEY_OUT" | tr -d ' ')"
-export PAYRELAY_API_KEYS="$(sed -n 4p <<<"$KEY_OUT" | sed 's/^ *//')"
-[[ "$PAYRELAY_API_KEY" == prk_* ]] || die "could not make an API key: $KEY_OUT"
+# The key is the line after "key", its configuration line the one after "configuration line"
+# (anything a JVM flag printed around them is skipped).
+export PAYRELAY_API_KEY="$(awk 'found { print $1; exit } /^key /{ found = 1 }' <<<"$KEY_OUT")"
+export PAYRELAY_API_KEYS="$(awk 'found { sub(/^ +/, ""); print; exit } /^configuration line/{ found = 1 }' <<<"$KEY_OUT")"
+[[ "$PAYRELAY_API_KEY" == prk_* && -n "$PAYRELAY_API_KEYS" ]] ||
+  die "could not make an API key with '${JVM[*]} apikey' (a JVM flag printing to stdout?)"
 
 if [[ "$MODE" == split || "$MODE" == api ]]; then
   # As TemporalDevServer.command: its own session, 127.0.0.1, SQLite in the data directory,

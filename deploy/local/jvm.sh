@@ -6,12 +6,16 @@
 #                  /usr/lib/jvm) and JAVA_VERSION; exits 1 naming the newest one found when none is
 #                  21 or newer
 #   PAYRELAY_JVM   (set by pick_java) java and its flags, without -jar:
-#                  -Xmx$PAYRELAY_HEAP (default 256m), the serial collector, and $PAYRELAY_JAVA_OPTS,
-#                  whose default -XX:TieredStopAtLevel=1 (client compiler only) is replaced when the
-#                  variable is set, even to nothing. Both defaults are measured in BENCHMARKS.md
-#                  ("2026-12-01, third session"): on 2 cores they keep each process under 512 MiB
-#                  RSS and cost no throughput, where the optimizing compiler spent 30-40% of a
-#                  process's CPU compiling.
+#                  -Xmx$PAYRELAY_HEAP (default 256m; a number with an optional k, m or g, else exit
+#                  2), the serial collector, exit on OutOfMemoryError (as the image), and then
+#                  $PAYRELAY_JAVA_OPTS, whose default -XX:TieredStopAtLevel=1 (client compiler only)
+#                  is replaced when the variable is set, even to nothing. PAYRELAY_JAVA_OPTS is split
+#                  on whitespace with no quoting (one line); as the last flags, an -Xmx there wins over
+#                  PAYRELAY_HEAP. A flag that logs must write to stderr or a file (-Xlog:gc:stderr):
+#                  payrelay's commands print their results on stdout. Both defaults are measured in
+#                  BENCHMARKS.md ("2026-12-01 (third session)"): on 2 cores they kept each process
+#                  under 512 MiB RSS and cost no throughput, where the optimizing compiler spent
+#                  30-40% of a process's CPU compiling.
 
 MIN_JAVA=21
 
@@ -23,7 +27,12 @@ pick_java() {
   local version=""
   [[ -n "${JAVA_HOME:-}" && -x "${JAVA_HOME}/bin/javac" ]] && version="$(java_version "$JAVA_HOME")"
   if [[ ! "$version" =~ ^[0-9]+$ ]] || (( version < MIN_JAVA )); then
-    [[ -n "$version" ]] && echo "payrelay: JAVA_HOME=$JAVA_HOME is Java $version; payrelay needs $MIN_JAVA+, using the newest JDK under /usr/lib/jvm instead" >&2
+    local was="${JAVA_HOME:-}"
+    if [[ -n "$version" ]]; then
+      echo "payrelay: JAVA_HOME=$was is Java $version; payrelay needs $MIN_JAVA+, using the newest JDK under /usr/lib/jvm instead" >&2
+    elif [[ -n "$was" ]]; then
+      echo "payrelay: JAVA_HOME=$was is not a JDK (no bin/javac); using the newest JDK under /usr/lib/jvm instead" >&2
+    fi
     local dir v
     version=0
     for dir in /usr/lib/jvm/*/; do
@@ -38,11 +47,16 @@ pick_java() {
     echo "payrelay: needs a JDK $MIN_JAVA or newer; the newest under /usr/lib/jvm is Java ${version}. Install one there (Temurin 21+) or set JAVA_HOME to one." >&2
     exit 1
   fi
+  [[ -n "${was:-}" ]] && echo "payrelay: using $JAVA_HOME (Java $version)" >&2
   export JAVA_HOME
   JAVA_VERSION="$version"
-  local opts
+  local heap="${PAYRELAY_HEAP:-256m}" opts
+  if [[ ! "$heap" =~ ^[0-9]+[kKmMgG]?$ ]]; then
+    echo "payrelay: PAYRELAY_HEAP must be a size such as 256m or 1g (the JVM's -Xmx), got '$heap'" >&2
+    exit 2
+  fi
   read -ra opts <<<"${PAYRELAY_JAVA_OPTS--XX:TieredStopAtLevel=1}"
-  PAYRELAY_JVM=("$JAVA_HOME/bin/java" "-Xmx${PAYRELAY_HEAP:-256m}" -XX:+UseSerialGC
+  PAYRELAY_JVM=("$JAVA_HOME/bin/java" "-Xmx$heap" -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError
     --enable-native-access=ALL-UNNAMED)
   # gRPC's netty uses sun.misc.Unsafe; JDK 23+ warns about it unless allowed.
   (( JAVA_VERSION >= 23 )) && PAYRELAY_JVM+=(--sun-misc-unsafe-memory-access=allow)

@@ -7,7 +7,9 @@ package dev.payrelay.sql;
  * @param outcome an outcome name ({@code CallbackOutcome} or a rejection reason such as {@code
  *     BAD_SIGNATURE})
  * @param detail explanation for operators, truncated to 2000 characters
- * @param httpStatus the status code we answered
+ * @param httpStatus the status code of our answer. A CONFIRMED row is completed in the ledger's
+ *     transaction, before the answer is sent: if the process stops between that commit and the
+ *     answer, the channel never got it, and its retry is recorded as a row of its own (DUPLICATE)
  * @param paymentId the payment it named, if it could be read
  * @param notificationId the channel's notification id, if it could be read
  */

@@ -25,7 +25,22 @@ class LauncherJvmTest {
     List<String> flags = flags(Map.of());
 
     assertThat(flags.getFirst()).endsWith("/bin/java");
-    assertThat(flags).contains("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    assertThat(flags)
+        .contains(
+            "-Xmx256m",
+            "-XX:+UseSerialGC",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-XX:TieredStopAtLevel=1");
+  }
+
+  @Test
+  void aHeapThatIsNotASize_isRefusedWithExit2_namingTheVariable() throws Exception {
+    for (String bad : List.of("512m ", "-Xmx1g", "lots")) {
+      Result r = run(Map.of("PAYRELAY_HEAP", bad));
+
+      assertThat(r.exit()).as(bad).isEqualTo(2);
+      assertThat(r.output()).as(bad).contains("PAYRELAY_HEAP must be a size", "'" + bad + "'");
+    }
   }
 
   @Test
@@ -52,6 +67,14 @@ class LauncherJvmTest {
   /** What pick_java leaves in PAYRELAY_JVM, one flag per element, with {@code env} set. */
   private static List<String> flags(Map<String, String> env)
       throws IOException, InterruptedException {
+    Result r = run(env);
+    assertThat(r.exit()).as(r.output()).isZero();
+    return Arrays.asList(r.output().strip().split("\n"));
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result run(Map<String, String> env) throws IOException, InterruptedException {
     ProcessBuilder pb =
         new ProcessBuilder(
                 "bash",
@@ -66,7 +89,6 @@ class LauncherJvmTest {
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(out).isZero();
-    return Arrays.asList(out.strip().split("\n"));
+    return new Result(p.exitValue(), out);
   }
 }
