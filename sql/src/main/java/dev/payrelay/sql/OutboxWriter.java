@@ -66,9 +66,8 @@ public final class OutboxWriter {
       int payloadVersion) {
     String eventId = UUID.randomUUID().toString();
     takeNextPaymentSeq(tx, paymentId);
-    // INSERT ... SELECT reads the number just taken in the same round trip (DESIGN invariant 3
-    // holds:
-    // one transaction, the caller's).
+    // INSERT ... SELECT reads the number just taken in the same round trip, in the caller's
+    // transaction (DESIGN invariant 3).
     int inserted =
         tx.insertInto(
                 OUTBOX_EVENT,

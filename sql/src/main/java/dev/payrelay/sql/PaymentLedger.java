@@ -104,17 +104,10 @@ public final class PaymentLedger {
    *
    * @param confirmedReplyStatus the HTTP status the channel is answered with when its callback
    *     confirmed the payment
-   */
-  public LedgerResult applyCallback(
-      String channel, VerifiedCallback callback, long inboxId, int confirmedReplyStatus) {
-    return applyCallback(channel, callback, inboxId, confirmedReplyStatus, null);
-  }
-
-  /**
-   * As {@link #applyCallback(String, VerifiedCallback, long, int)}, deciding first on {@code read},
-   * the callback's payment as {@link #payment} returned it a moment ago (null: read it now). A read
-   * that is stale by then is harmless: the confirm's conditional update finds the row changed, and
-   * the next decision reads it again.
+   * @param read the callback's payment as {@link #payment} returned it a moment ago, decided on
+   *     first; null (or another payment's row): read it now. A read that is stale by then is
+   *     harmless: the confirm's conditional update finds the row changed, and the next decision
+   *     reads it again
    */
   public LedgerResult applyCallback(
       String channel,

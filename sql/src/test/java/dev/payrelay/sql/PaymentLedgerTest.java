@@ -154,7 +154,7 @@ class PaymentLedgerTest {
 
     LedgerResult r =
         ledger.applyCallback(
-            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), inboxId, 200);
+            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), inboxId, 200, null);
 
     assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
     WebhookInboxRecord row = dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(inboxId));
@@ -172,16 +172,17 @@ class PaymentLedgerTest {
     PaymentRow second = create("5.00", "USD");
     String txn = "txn-shared-" + first.paymentId();
     long firstInbox = stored(first);
-    ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), firstInbox, 200);
+    ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), firstInbox, 200, null);
     long duplicateInbox = stored(first);
     long conflictInbox = stored(second);
 
     LedgerResult duplicate =
-        ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), duplicateInbox, 200);
+        ledger.applyCallback(
+            first.channel(), paid(first, txn, "5.00", "USD"), duplicateInbox, 200, null);
     // The second payment's confirm fails on the channel-txn key: nothing of it stays.
     LedgerResult conflict =
         ledger.applyCallback(
-            second.channel(), paid(second, txn, "5.00", "USD"), conflictInbox, 200);
+            second.channel(), paid(second, txn, "5.00", "USD"), conflictInbox, 200, null);
 
     assertThat(duplicate.outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
     assertThat(conflict.outcome()).isEqualTo(CallbackOutcome.TXN_CONFLICT);
@@ -196,7 +197,7 @@ class PaymentLedgerTest {
     PaymentRow p = create("5.00", "USD");
     PaymentRow stale = ledger.payment(p.paymentId()).orElseThrow();
     String txn = "txn-" + p.paymentId();
-    ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), stored(p), 200);
+    ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), stored(p), 200, null);
     long again = stored(p);
 
     LedgerResult r =
