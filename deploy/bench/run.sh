@@ -169,11 +169,12 @@ export PAYRELAY_API_KEYS="$(awk 'found { sub(/^ +/, ""); print; exit } /^configu
   die "could not make an API key with '${JVM[*]} apikey' (a JVM flag printing to stdout?)"
 
 if [[ "$MODE" == split || "$MODE" == api ]]; then
-  # As TemporalDevServer.command: its own session, 127.0.0.1, SQLite in the data directory,
+  # As TemporalDevServer.command: its own session, 127.0.0.1, SQLite in the data directory
+  # (write-ahead log, TemporalDevServer.SQLITE_PRAGMAS),
   # payrelay's search attributes registered at launch (PaymentSearchAttributes.ALL).
   setsid "$TEMPORAL_CLI" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" \
     --ui-ip 127.0.0.1 --ui-port "$UI_PORT" --db-filename "$PAYRELAY_DATA_DIR/temporal.db" \
-    --log-level warn \
+    --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal --log-level warn \
     --search-attribute PaymentId=Keyword --search-attribute OrderId=Keyword \
     --search-attribute TenantId=Keyword --search-attribute Channel=Keyword \
     --search-attribute PaymentState=Keyword \

@@ -27,6 +27,17 @@ public final class TemporalDevServer implements AutoCloseable {
   private static final Duration STARTUP = Duration.ofSeconds(90);
   private static final Path SETSID = Path.of("/usr/bin/setsid");
 
+  /**
+   * The SQLite file in write-ahead-log mode with {@code synchronous=NORMAL}, as SQLite's docs
+   * advise for WAL (https://www.sqlite.org/wal.html,
+   * https://www.sqlite.org/pragma.html#pragma_synchronous): a commit appends to the log and no
+   * longer waits for an fsync of a rollback journal. A killed server loses nothing; an
+   * operating-system crash or power loss may lose its last commits. On our 2-core machines it more
+   * than doubled the server's one-activity workflow rate (21 to 49 per second, BENCHMARKS.md).
+   */
+  static final List<String> SQLITE_PRAGMAS =
+      List.of("--sqlite-pragma", "journal_mode=wal", "--sqlite-pragma", "synchronous=normal");
+
   private final Process process;
   private final int port;
 
@@ -97,6 +108,7 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     if (dbFile != null) {
       command.addAll(List.of("--db-filename", dbFile.toAbsolutePath().toString()));
+      command.addAll(SQLITE_PRAGMAS);
     }
     command.addAll(List.of("--log-level", "warn"));
     for (String namespace : namespaces) {

@@ -95,6 +95,13 @@ class DevRestartTest {
         Statement s = lock.createStatement()) {
       first.awaitLog("payrelay dev is running", Duration.ofSeconds(120));
       assertThat(Files.exists(dataDir.resolve("temporal.db"))).as("SQLite store").isTrue();
+      // The file header's bytes 18 and 19 are 2 in write-ahead-log mode, 1 with a rollback
+      // journal (https://www.sqlite.org/fileformat.html#file_format_version_numbers).
+      byte[] header = new byte[20];
+      try (var in = Files.newInputStream(dataDir.resolve("temporal.db"))) {
+        assertThat(in.readNBytes(header, 0, 20)).isEqualTo(20);
+      }
+      assertThat(new byte[] {header[18], header[19]}).as("WAL mode").containsExactly(2, 2);
       temporalServer = first.descendants();
       assertThat(temporalServer).as("the dev server is dev's child").isNotEmpty();
 
