@@ -48,7 +48,7 @@ public final class Database implements AutoCloseable {
    * jOOQ without its execute logging: each statement's DEBUG rendering is never wanted in
    * production (payrelay logs {@code org.jooq} at WARN) and its listener runs on every execution.
    */
-  private static final Settings SETTINGS = new Settings().withExecuteLogging(false);
+  static final Settings SETTINGS = new Settings().withExecuteLogging(false);
 
   private final HikariDataSource dataSource;
   private final DSLContext dsl;

@@ -7,12 +7,25 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * Grants what a PAID payment bought, once: the unique key {@code (user_id, course_id, purchase_id)}
  * turns a repeated grant into a no-op, detected by the index (never {@code INSERT IGNORE}).
  */
 public final class EntitlementStore {
+
+  /** One course for one purchase (every grant's statement: rendered once). */
+  private static final RenderedQuery INSERT =
+      RenderedQuery.of(
+          DSL.insertInto(ENTITLEMENT)
+              .set(ENTITLEMENT.USER_ID, DSL.param("userId", String.class))
+              .set(ENTITLEMENT.COURSE_ID, DSL.param("courseId", String.class))
+              .set(ENTITLEMENT.PURCHASE_ID, DSL.param("purchaseId", String.class))
+              .set(ENTITLEMENT.GRANTED_AT, SqlTime.now()),
+          "userId",
+          "courseId",
+          "purchaseId");
 
   private static final String GRANT_KEY = "uk_entitlement_grant";
 
@@ -70,12 +83,7 @@ public final class EntitlementStore {
     try {
       // A duplicate key fails only this statement (InnoDB rolls back the statement, not the
       // transaction), so the rest of the grant still commits.
-      tx.insertInto(ENTITLEMENT)
-          .set(ENTITLEMENT.USER_ID, userId)
-          .set(ENTITLEMENT.COURSE_ID, courseId)
-          .set(ENTITLEMENT.PURCHASE_ID, purchaseId)
-          .set(ENTITLEMENT.GRANTED_AT, SqlTime.now())
-          .execute();
+      INSERT.execute(tx, userId, courseId, purchaseId);
       return true;
     } catch (DataAccessException e) {
       // The key is the whole content, so a duplicate is the same grant, already done.

@@ -13,6 +13,8 @@ import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.Result;
 import org.jooq.impl.DSL;
 
 /**
@@ -22,6 +24,43 @@ import org.jooq.impl.DSL;
  * lease token and checks its row count. All times come from the database clock.
  */
 public final class OutboxStore {
+
+  // A payment's publish reads its event and marks it SENT, and every hand-off marks DISPATCHED:
+  // rendered once (RenderedQuery).
+  private static final RenderedQuery FIND =
+      RenderedQuery.of(
+          DSL.selectFrom(OUTBOX_EVENT)
+              .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class))),
+          "eventId");
+
+  private static final RenderedQuery MARK_SENT =
+      RenderedQuery.of(
+          DSL.update(OUTBOX_EVENT)
+              .set(OUTBOX_EVENT.STATUS, OutboxStatus.SENT.name())
+              .set(OUTBOX_EVENT.SENT_AT, SqlTime.now())
+              .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+              .setNull(OUTBOX_EVENT.LAST_ERROR)
+              .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+              .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class)))
+              .and(unconfirmed()),
+          "eventId");
+
+  private static final RenderedQuery MARK_DISPATCHED =
+      RenderedQuery.of(
+          DSL.update(OUTBOX_EVENT)
+              .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
+              .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
+              .set(
+                  OUTBOX_EVENT.NEXT_ATTEMPT_AT,
+                  SqlTime.nowPlusMicros(DSL.param("confirmWithinMicros", Long.class)))
+              .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+              .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+              .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class)))
+              .and(OUTBOX_EVENT.LEASE_TOKEN.eq(DSL.param("leaseToken", String.class)))
+              .and(unconfirmed()),
+          "confirmWithinMicros",
+          "eventId",
+          "leaseToken");
 
   private final DSLContext dsl;
 
@@ -145,17 +184,7 @@ public final class OutboxStore {
    *     or the publish already marked it SENT (both harmless)
    */
   public boolean markDispatched(String eventId, String leaseToken, Duration confirmWithin) {
-    return dsl.update(OUTBOX_EVENT)
-            .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
-            .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
-            .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(confirmWithin))
-            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
-            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
-            .and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken))
-            .and(unconfirmed())
-            .execute()
-        == 1;
+    return MARK_DISPATCHED.execute(dsl, confirmWithin.toNanos() / 1_000, eventId, leaseToken) == 1;
   }
 
   /**
@@ -189,8 +218,10 @@ public final class OutboxStore {
 
   /** Reads one row. */
   public Optional<OutboxRow> find(String eventId) {
-    return Optional.ofNullable(dsl.fetchOne(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(eventId)))
-        .map(OutboxStore::toRow);
+    Result<Record> rows = FIND.fetch(dsl, eventId);
+    return rows.isEmpty()
+        ? Optional.empty()
+        : Optional.of(toRow(rows.getFirst().into(OUTBOX_EVENT)));
   }
 
   /**
@@ -258,18 +289,7 @@ public final class OutboxStore {
    * @throws IllegalStateException if the row does not exist or is DEAD
    */
   public boolean markSent(String eventId) {
-    int changed =
-        dsl.update(OUTBOX_EVENT)
-            .set(OUTBOX_EVENT.STATUS, OutboxStatus.SENT.name())
-            .set(OUTBOX_EVENT.SENT_AT, SqlTime.now())
-            .setNull(OUTBOX_EVENT.LEASE_UNTIL)
-            .setNull(OUTBOX_EVENT.LAST_ERROR)
-            .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
-            .and(
-                OUTBOX_EVENT.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name()))
-            .execute();
-    if (changed == 1) {
+    if (MARK_SENT.execute(dsl, eventId) == 1) {
       return true;
     }
     OutboxStatus now = find(eventId).map(OutboxRow::status).orElse(null);

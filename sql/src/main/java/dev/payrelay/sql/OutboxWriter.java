@@ -23,6 +23,60 @@ import org.jooq.impl.DSL;
  */
 public final class OutboxWriter {
 
+  /** Takes a payment's next event number (on every event's path: rendered once). */
+  private static final RenderedQuery TAKE_NEXT_SEQ =
+      RenderedQuery.of(
+          DSL.update(PAYMENT_ORDER)
+              .set(PAYMENT_ORDER.LAST_EVENT_SEQ, PAYMENT_ORDER.LAST_EVENT_SEQ.plus(1))
+              .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class))),
+          "paymentId");
+
+  /**
+   * Inserts a PENDING event numbered with the number just taken: INSERT ... SELECT reads it in the
+   * same round trip, in the caller's transaction (DESIGN invariant 3).
+   */
+  private static final RenderedQuery INSERT =
+      RenderedQuery.of(
+          DSL.insertInto(
+                  OUTBOX_EVENT,
+                  OUTBOX_EVENT.EVENT_ID,
+                  OUTBOX_EVENT.AGGREGATE_TYPE,
+                  OUTBOX_EVENT.AGGREGATE_ID,
+                  OUTBOX_EVENT.EVENT_TYPE,
+                  OUTBOX_EVENT.FACT_KEY,
+                  OUTBOX_EVENT.PAYMENT_SEQ,
+                  OUTBOX_EVENT.ROUTING_KEY,
+                  OUTBOX_EVENT.PAYLOAD_VERSION,
+                  OUTBOX_EVENT.PAYLOAD,
+                  OUTBOX_EVENT.STATUS,
+                  OUTBOX_EVENT.NEXT_ATTEMPT_AT,
+                  OUTBOX_EVENT.CREATED_AT,
+                  OUTBOX_EVENT.UPDATED_AT)
+              .select(
+                  DSL.select(
+                          DSL.param("eventId", String.class),
+                          DSL.val(OutboxWriter.PAYMENT_AGGREGATE),
+                          DSL.param("paymentId", String.class),
+                          DSL.param("eventType", String.class),
+                          DSL.param("factKey", String.class),
+                          PAYMENT_ORDER.LAST_EVENT_SEQ,
+                          DSL.param("routingKey", String.class),
+                          DSL.param("payloadVersion", Integer.class),
+                          DSL.param("payload", String.class),
+                          DSL.val(OutboxStatus.PENDING.name()),
+                          SqlTime.now(),
+                          SqlTime.now(),
+                          SqlTime.now())
+                      .from(PAYMENT_ORDER)
+                      .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class)))),
+          "eventId",
+          "paymentId",
+          "eventType",
+          "factKey",
+          "routingKey",
+          "payloadVersion",
+          "payload");
+
   /** The aggregate type of payment events. */
   public static final String PAYMENT_AGGREGATE = "payment";
 
@@ -69,39 +123,15 @@ public final class OutboxWriter {
     // INSERT ... SELECT reads the number just taken in the same round trip, in the caller's
     // transaction (DESIGN invariant 3).
     int inserted =
-        tx.insertInto(
-                OUTBOX_EVENT,
-                OUTBOX_EVENT.EVENT_ID,
-                OUTBOX_EVENT.AGGREGATE_TYPE,
-                OUTBOX_EVENT.AGGREGATE_ID,
-                OUTBOX_EVENT.EVENT_TYPE,
-                OUTBOX_EVENT.FACT_KEY,
-                OUTBOX_EVENT.PAYMENT_SEQ,
-                OUTBOX_EVENT.ROUTING_KEY,
-                OUTBOX_EVENT.PAYLOAD_VERSION,
-                OUTBOX_EVENT.PAYLOAD,
-                OUTBOX_EVENT.STATUS,
-                OUTBOX_EVENT.NEXT_ATTEMPT_AT,
-                OUTBOX_EVENT.CREATED_AT,
-                OUTBOX_EVENT.UPDATED_AT)
-            .select(
-                DSL.select(
-                        DSL.val(eventId),
-                        DSL.val(PAYMENT_AGGREGATE),
-                        DSL.val(paymentId),
-                        DSL.val(type.wireName()),
-                        DSL.val(factKey),
-                        PAYMENT_ORDER.LAST_EVENT_SEQ,
-                        DSL.val(type.routingKey()),
-                        DSL.val(payloadVersion),
-                        DSL.val(json.encode(payload)),
-                        DSL.val(OutboxStatus.PENDING.name()),
-                        SqlTime.now(),
-                        SqlTime.now(),
-                        SqlTime.now())
-                    .from(PAYMENT_ORDER)
-                    .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)))
-            .execute();
+        INSERT.execute(
+            tx,
+            eventId,
+            paymentId,
+            type.wireName(),
+            factKey,
+            type.routingKey(),
+            payloadVersion,
+            json.encode(payload));
     if (inserted != 1) {
       throw new IllegalStateException(inserted + " events written for payment " + paymentId);
     }
@@ -114,11 +144,7 @@ public final class OutboxWriter {
    * transaction and then takes the number after ours.
    */
   private static void takeNextPaymentSeq(DSLContext tx, String paymentId) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.LAST_EVENT_SEQ, PAYMENT_ORDER.LAST_EVENT_SEQ.plus(1))
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-            .execute();
+    int changed = TAKE_NEXT_SEQ.execute(tx, paymentId);
     if (changed != 1) {
       throw new IllegalStateException("no payment " + paymentId + " to write an event of");
     }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * The ledger's confirm: applies a verified channel callback to our payment.
@@ -23,6 +24,31 @@ import org.jooq.exception.DataAccessException;
  * payment_exception} and never changes the payment.
  */
 public final class PaymentLedger {
+
+  /**
+   * The confirm's move (DESIGN invariant 3): PENDING to PAID only where amount, currency, merchant
+   * and channel match. Every confirming callback runs it, so it is rendered once.
+   */
+  private static final RenderedQuery CONFIRM =
+      RenderedQuery.of(
+          PaymentTransitions.moveQuery(
+              DSL.param("paymentId", String.class),
+              PaymentTransition.CONFIRM,
+              PAYMENT_ORDER
+                  .AMOUNT_MINOR
+                  .eq(DSL.param("amountMinor", Long.class))
+                  .and(PAYMENT_ORDER.CURRENCY.eq(DSL.param("currency", String.class)))
+                  .and(PAYMENT_ORDER.MERCHANT_ID.eq(DSL.param("merchantId", String.class)))
+                  .and(PAYMENT_ORDER.CHANNEL.eq(DSL.param("channel", String.class))),
+              Map.of(
+                  PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class),
+                  PAYMENT_ORDER.PAID_AT, SqlTime.now())),
+          "paymentId",
+          "amountMinor",
+          "currency",
+          "merchantId",
+          "channel",
+          "channelTxnId");
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
   private static final int MAX_DECISIONS = 3;
@@ -203,19 +229,16 @@ public final class PaymentLedger {
       Long inboxId,
       InboxCompletion confirmedInbox) {
     boolean moved =
-        PaymentTransitions.move(
-            tx,
+        PaymentTransitions.moved(
             row.paymentId(),
-            PaymentTransition.CONFIRM,
-            PAYMENT_ORDER
-                .AMOUNT_MINOR
-                .eq(cb.amount().minorUnits())
-                .and(PAYMENT_ORDER.CURRENCY.eq(cb.amount().currencyCode()))
-                .and(PAYMENT_ORDER.MERCHANT_ID.eq(cb.merchantId()))
-                .and(PAYMENT_ORDER.CHANNEL.eq(row.channel())),
-            Map.of(
-                PAYMENT_ORDER.CHANNEL_TXN_ID, cb.channelTxnId(),
-                PAYMENT_ORDER.PAID_AT, SqlTime.now()));
+            CONFIRM.execute(
+                tx,
+                row.paymentId(),
+                cb.amount().minorUnits(),
+                cb.amount().currencyCode(),
+                cb.merchantId(),
+                row.channel(),
+                cb.channelTxnId()));
     if (!moved) {
       return Optional.empty();
     }

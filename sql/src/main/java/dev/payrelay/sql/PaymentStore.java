@@ -28,6 +28,44 @@ import org.jooq.impl.DSL;
 /** Creates and reads payment attempts. */
 public final class PaymentStore {
 
+  private static final Field<Integer> STANDING_OPEN_EXCEPTIONS =
+      DSL.field(
+              DSL.selectCount()
+                  .from(PAYMENT_EXCEPTION)
+                  .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(DSL.param("paymentId", String.class)))
+                  .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN)))
+          .as("open_exceptions");
+  private static final Field<Integer> STANDING_DEAD_EVENTS =
+      DSL.field(
+              DSL.selectCount()
+                  .from(OUTBOX_EVENT)
+                  .where(deadEventOf(DSL.param("paymentId", String.class))))
+          .as("dead_events");
+
+  /** A payment's status, deadline and open-cause counts (every workflow run's first read). */
+  private static final RenderedQuery STANDING =
+      RenderedQuery.of(
+          DSL.select(
+                  PAYMENT_ORDER.STATUS,
+                  PAYMENT_ORDER.EXPIRES_AT,
+                  STANDING_OPEN_EXCEPTIONS,
+                  STANDING_DEAD_EVENTS)
+              .from(PAYMENT_ORDER)
+              .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class))),
+          "paymentId");
+
+  /** A payment and its course ids, one row per course (a hot path: rendered once). */
+  private static final RenderedQuery FIND =
+      RenderedQuery.of(
+          DSL.select(PAYMENT_ORDER.fields())
+              .select(PURCHASE_ITEM.COURSE_ID)
+              .from(PAYMENT_ORDER)
+              .leftJoin(PURCHASE_ITEM)
+              .on(PURCHASE_ITEM.PAYMENT_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
+              .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class)))
+              .orderBy(PURCHASE_ITEM.COURSE_ID),
+          "paymentId");
+
   private static final String IDEMPOTENCY_KEY = "uk_payment_idempotency";
 
   private final DSLContext dsl;
@@ -103,47 +141,40 @@ public final class PaymentStore {
    * events' ids when there are some.
    */
   public Optional<PaymentStanding> standing(String paymentId) {
-    Field<Integer> openExceptions =
-        DSL.field(
-            DSL.selectCount()
-                .from(PAYMENT_EXCEPTION)
-                .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
-                .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN)));
-    Condition dead =
-        OUTBOX_EVENT
-            .AGGREGATE_ID
-            .eq(paymentId)
-            .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.DEAD.name()));
-    Field<Integer> deadEvents = DSL.field(DSL.selectCount().from(OUTBOX_EVENT).where(dead));
-    return dsl.select(PAYMENT_ORDER.STATUS, PAYMENT_ORDER.EXPIRES_AT, openExceptions, deadEvents)
-        .from(PAYMENT_ORDER)
-        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-        .fetchOptional(
-            r ->
-                new PaymentStanding(
-                    PaymentStatus.valueOf(r.value1()),
-                    SqlTime.utc(r.value2()),
-                    r.value3(),
-                    r.value4() == 0
-                        ? List.of()
-                        : dsl.select(OUTBOX_EVENT.EVENT_ID)
-                            .from(OUTBOX_EVENT)
-                            .where(dead)
-                            .orderBy(OUTBOX_EVENT.SEQ)
-                            .fetch(OUTBOX_EVENT.EVENT_ID)));
+    Result<Record> rows = STANDING.fetch(dsl, paymentId);
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    Record r = rows.getFirst();
+    int deadEvents = r.get(STANDING_DEAD_EVENTS);
+    return Optional.of(
+        new PaymentStanding(
+            PaymentStatus.valueOf(r.get(PAYMENT_ORDER.STATUS)),
+            SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
+            r.get(STANDING_OPEN_EXCEPTIONS),
+            deadEvents == 0
+                ? List.of()
+                : dsl.select(OUTBOX_EVENT.EVENT_ID)
+                    .from(OUTBOX_EVENT)
+                    .where(deadEventOf(paymentId))
+                    .orderBy(OUTBOX_EVENT.SEQ)
+                    .fetch(OUTBOX_EVENT.EVENT_ID)));
+  }
+
+  private static Condition deadEventOf(Field<String> paymentId) {
+    return OUTBOX_EVENT
+        .AGGREGATE_ID
+        .eq(paymentId)
+        .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.DEAD.name()));
+  }
+
+  private static Condition deadEventOf(String paymentId) {
+    return deadEventOf(DSL.val(paymentId));
   }
 
   /** Reads a payment with its course ids, in one round trip. */
   public Optional<PaymentRow> find(String paymentId) {
-    Result<Record> rows =
-        dsl.select(PAYMENT_ORDER.fields())
-            .select(PURCHASE_ITEM.COURSE_ID)
-            .from(PAYMENT_ORDER)
-            .leftJoin(PURCHASE_ITEM)
-            .on(PURCHASE_ITEM.PAYMENT_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-            .orderBy(PURCHASE_ITEM.COURSE_ID)
-            .fetch();
+    Result<Record> rows = FIND.fetch(dsl, paymentId);
     if (rows.isEmpty()) {
       return Optional.empty();
     }

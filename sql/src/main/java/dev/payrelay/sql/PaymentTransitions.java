@@ -11,6 +11,7 @@ import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.impl.DSL;
 
 /**
@@ -47,16 +48,34 @@ final class PaymentTransitions {
       PaymentTransition transition,
       Condition guard,
       Map<? extends Field<?>, ?> also) {
-    int changed =
-        tx.update(PAYMENT_ORDER)
-            .set(PAYMENT_ORDER.STATUS, transition.to().name())
-            .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
-            .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-            .set(also)
-            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
-            .and(PAYMENT_ORDER.STATUS.in(transition.from().stream().map(Enum::name).toList()))
-            .and(guard)
-            .execute();
+    return moved(paymentId, tx.execute(moveQuery(DSL.val(paymentId), transition, guard, also)));
+  }
+
+  /**
+   * {@link #move}'s statement, detached: for a hot path that renders it once with parameters
+   * ({@link RenderedQuery}) and checks its count with {@link #moved}.
+   */
+  static Query moveQuery(
+      Field<String> paymentId,
+      PaymentTransition transition,
+      Condition guard,
+      Map<? extends Field<?>, ?> also) {
+    return DSL.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.STATUS, transition.to().name())
+        .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
+        .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
+        .set(also)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .and(PAYMENT_ORDER.STATUS.in(transition.from().stream().map(Enum::name).toList()))
+        .and(guard);
+  }
+
+  /**
+   * Whether {@link #move}'s statement moved the payment, from its row count.
+   *
+   * @throws IllegalStateException if more than one row changed (impossible by the primary key)
+   */
+  static boolean moved(String paymentId, int changed) {
     if (changed > 1) {
       throw new IllegalStateException(changed + " rows moved for payment " + paymentId);
     }

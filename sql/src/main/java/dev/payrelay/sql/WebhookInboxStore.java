@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * The webhook inbox: every callback is stored, raw, before it is verified, so nothing that reached
@@ -15,6 +16,40 @@ import org.jooq.DSLContext;
  * columns are cut to fit (the raw body keeps them whole).
  */
 public final class WebhookInboxStore {
+
+  // Every callback's two statements, rendered once (RenderedQuery).
+  private static final RenderedQuery RECORD =
+      RenderedQuery.of(
+          DSL.insertInto(WEBHOOK_INBOX)
+              .set(WEBHOOK_INBOX.CHANNEL, DSL.param("channel", String.class))
+              .set(WEBHOOK_INBOX.RECEIVED_AT, SqlTime.now())
+              .set(WEBHOOK_INBOX.REMOTE_ADDR, DSL.param("remoteAddr", String.class))
+              .set(WEBHOOK_INBOX.HEADERS, DSL.param("headers", String.class))
+              .set(WEBHOOK_INBOX.RAW_BODY, DSL.param("rawBody", byte[].class))
+              .set(WEBHOOK_INBOX.OUTCOME, WebhookInboxStore.RECEIVED),
+          "channel",
+          "remoteAddr",
+          "headers",
+          "rawBody");
+
+  private static final RenderedQuery COMPLETE =
+      RenderedQuery.of(
+          DSL.update(WEBHOOK_INBOX)
+              .set(WEBHOOK_INBOX.SIGNATURE_VALID, DSL.param("signatureValid", Boolean.class))
+              .set(WEBHOOK_INBOX.OUTCOME, DSL.param("outcome", String.class))
+              .set(WEBHOOK_INBOX.OUTCOME_DETAIL, DSL.param("detail", String.class))
+              .set(WEBHOOK_INBOX.HTTP_STATUS, DSL.param("httpStatus", Integer.class))
+              .set(WEBHOOK_INBOX.PAYMENT_ID, DSL.param("paymentId", String.class))
+              .set(WEBHOOK_INBOX.NOTIFICATION_ID, DSL.param("notificationId", String.class))
+              .set(WEBHOOK_INBOX.PROCESSED_AT, SqlTime.now())
+              .where(WEBHOOK_INBOX.ID.eq(DSL.param("inboxId", Long.class))),
+          "signatureValid",
+          "outcome",
+          "detail",
+          "httpStatus",
+          "paymentId",
+          "notificationId",
+          "inboxId");
 
   /** Outcome of a row stored and not yet decided (e.g. the process died mid-request). */
   public static final String RECEIVED = "RECEIVED";
@@ -32,16 +67,12 @@ public final class WebhookInboxStore {
 
   /** Stores the raw request in its own committed transaction; returns the inbox id. */
   public long record(ReceivedCallback request) {
-    return dsl.insertInto(WEBHOOK_INBOX)
-        .set(WEBHOOK_INBOX.CHANNEL, Text.fit(request.channel(), WEBHOOK_INBOX.CHANNEL))
-        .set(WEBHOOK_INBOX.RECEIVED_AT, SqlTime.now())
-        .set(WEBHOOK_INBOX.REMOTE_ADDR, request.remoteAddr())
-        .set(WEBHOOK_INBOX.HEADERS, headersText(request.headers()))
-        .set(WEBHOOK_INBOX.RAW_BODY, request.rawBody())
-        .set(WEBHOOK_INBOX.OUTCOME, RECEIVED)
-        .returningResult(WEBHOOK_INBOX.ID)
-        .fetchSingle()
-        .value1();
+    return RECORD.insertReturningKey(
+        dsl,
+        Text.fit(request.channel(), WEBHOOK_INBOX.CHANNEL),
+        request.remoteAddr(),
+        headersText(request.headers()),
+        request.rawBody());
   }
 
   /**
@@ -56,18 +87,15 @@ public final class WebhookInboxStore {
   /** As {@link #complete(long, InboxCompletion)}, in the transaction {@code tx}. */
   static void complete(DSLContext tx, long inboxId, InboxCompletion c) {
     int changed =
-        tx.update(WEBHOOK_INBOX)
-            .set(WEBHOOK_INBOX.SIGNATURE_VALID, c.signatureValid())
-            .set(WEBHOOK_INBOX.OUTCOME, c.outcome())
-            .set(WEBHOOK_INBOX.OUTCOME_DETAIL, Text.truncate(c.detail()))
-            .set(WEBHOOK_INBOX.HTTP_STATUS, c.httpStatus())
-            .set(WEBHOOK_INBOX.PAYMENT_ID, Text.fit(c.paymentId(), WEBHOOK_INBOX.PAYMENT_ID))
-            .set(
-                WEBHOOK_INBOX.NOTIFICATION_ID,
-                Text.fit(c.notificationId(), WEBHOOK_INBOX.NOTIFICATION_ID))
-            .set(WEBHOOK_INBOX.PROCESSED_AT, SqlTime.now())
-            .where(WEBHOOK_INBOX.ID.eq(inboxId))
-            .execute();
+        COMPLETE.execute(
+            tx,
+            c.signatureValid(),
+            c.outcome(),
+            Text.truncate(c.detail()),
+            c.httpStatus(),
+            Text.fit(c.paymentId(), WEBHOOK_INBOX.PAYMENT_ID),
+            Text.fit(c.notificationId(), WEBHOOK_INBOX.NOTIFICATION_ID),
+            inboxId);
     if (changed != 1) {
       throw new IllegalStateException("no webhook_inbox row " + inboxId);
     }
