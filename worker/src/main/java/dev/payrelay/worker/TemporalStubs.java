@@ -23,7 +23,9 @@ final class TemporalStubs {
       PayrelayConfig.TemporalSettings settings, com.uber.m3.tally.Scope metricsScope) {
     TemporalSecurity security = settings.security();
     WorkflowServiceStubsOptions.Builder options =
-        WorkflowServiceStubsOptions.newBuilder().setTarget(settings.target());
+        WorkflowServiceStubsOptions.newBuilder()
+            .setTarget(settings.target())
+            .setGrpcCompression(settings.compression());
     if (metricsScope != null) {
       options.setMetricsScope(metricsScope);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
+import io.temporal.serviceclient.GrpcCompression;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +50,21 @@ class PayrelayConfigTest {
         .hasMessageContaining("PAYRELAY_AMQP_QUEUES");
     assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_PORT", "eighty")))
         .hasMessageContaining("PAYRELAY_API_PORT");
+  }
+
+  @Test
+  void temporalCompression_isNoneByDefault_gzipOnRequest_andNothingElse() {
+    assertThat(PayrelayConfig.fromEnv(Map.of()).temporal().compression())
+        .isEqualTo(GrpcCompression.NONE);
+    assertThat(
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_COMPRESSION", " GZIP "))
+                .temporal()
+                .compression())
+        .isEqualTo(GrpcCompression.GZIP);
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_COMPRESSION", "zstd")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("PAYRELAY_TEMPORAL_COMPRESSION must be none or gzip, got: zstd");
   }
 
   @Test

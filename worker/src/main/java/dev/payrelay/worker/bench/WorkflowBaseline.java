@@ -80,6 +80,7 @@ final class WorkflowBaseline implements BaselineBench {
         t.expirySweepGrace(),
         t.grantRepair(),
         t.grantRepairAfter(),
-        t.security());
+        t.security(),
+        t.compression());
   }
 }
