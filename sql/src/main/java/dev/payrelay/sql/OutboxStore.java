@@ -7,8 +7,10 @@ import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -25,8 +27,7 @@ import org.jooq.impl.DSL;
  */
 public final class OutboxStore {
 
-  // A payment's publish reads its event and marks it SENT, and every hand-off marks DISPATCHED:
-  // rendered once (RenderedQuery).
+  // A payment's publish reads its event and marks it SENT: rendered once (RenderedQuery).
   private static final RenderedQuery FIND =
       RenderedQuery.of(
           DSL.selectFrom(OUTBOX_EVENT)
@@ -44,23 +45,6 @@ public final class OutboxStore {
               .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class)))
               .and(unconfirmed()),
           "eventId");
-
-  private static final RenderedQuery MARK_DISPATCHED =
-      RenderedQuery.of(
-          DSL.update(OUTBOX_EVENT)
-              .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
-              .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
-              .set(
-                  OUTBOX_EVENT.NEXT_ATTEMPT_AT,
-                  SqlTime.nowPlusMicros(DSL.param("confirmWithinMicros", Long.class)))
-              .setNull(OUTBOX_EVENT.LEASE_UNTIL)
-              .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-              .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class)))
-              .and(OUTBOX_EVENT.LEASE_TOKEN.eq(DSL.param("leaseToken", String.class)))
-              .and(unconfirmed()),
-          "confirmWithinMicros",
-          "eventId",
-          "leaseToken");
 
   private final DSLContext dsl;
 
@@ -176,15 +160,47 @@ public final class OutboxStore {
   }
 
   /**
-   * Marks a claimed row DISPATCHED after its hand-off, only while the lease token still matches and
-   * the row is not yet SENT or DEAD. It becomes due again for the safety net after {@code
-   * confirmWithin} unless the publish marks it SENT first.
+   * Marks claimed rows DISPATCHED after their hand-off, in one statement: only rows whose lease
+   * token still matches and that are not yet SENT or DEAD. Each becomes due again for the safety
+   * net after {@code confirmWithin} unless its publish marks it SENT first.
    *
-   * @return false when the row moved on without us: the lease expired and someone else claimed it,
-   *     or the publish already marked it SENT (both harmless)
+   * @param eventIds rows of one claim (they share its lease token)
+   * @return the ids marked; the others moved on without us (the lease expired and someone else
+   *     claimed the row, or the publish already marked it SENT), both harmless
    */
-  public boolean markDispatched(String eventId, String leaseToken, Duration confirmWithin) {
-    return MARK_DISPATCHED.execute(dsl, confirmWithin.toNanos() / 1_000, eventId, leaseToken) == 1;
+  public Set<String> markDispatched(
+      Collection<String> eventIds, String leaseToken, Duration confirmWithin) {
+    if (eventIds.isEmpty()) {
+      return Set.of();
+    }
+    Condition ours =
+        OUTBOX_EVENT.EVENT_ID.in(eventIds).and(OUTBOX_EVENT.LEASE_TOKEN.eq(leaseToken));
+    return Transactions.run(
+        dsl,
+        cfg -> {
+          DSLContext tx = cfg.dsl();
+          int marked =
+              tx.update(OUTBOX_EVENT)
+                  .set(OUTBOX_EVENT.STATUS, OutboxStatus.DISPATCHED.name())
+                  .set(OUTBOX_EVENT.DISPATCHED_AT, SqlTime.now())
+                  .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(confirmWithin))
+                  .setNull(OUTBOX_EVENT.LEASE_UNTIL)
+                  .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+                  .where(ours)
+                  .and(unconfirmed())
+                  .execute();
+          if (marked == eventIds.size()) {
+            return Set.copyOf(eventIds);
+          }
+          // Which ones: the rows just marked hold our token and DISPATCHED, and their locks keep
+          // a publish from marking them SENT until this transaction ends.
+          return Set.copyOf(
+              tx.select(OUTBOX_EVENT.EVENT_ID)
+                  .from(OUTBOX_EVENT)
+                  .where(ours)
+                  .and(OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()))
+                  .fetch(OUTBOX_EVENT.EVENT_ID));
+        });
   }
 
   /**

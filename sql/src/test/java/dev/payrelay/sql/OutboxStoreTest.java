@@ -107,9 +107,42 @@ class OutboxStoreTest {
     createPayment();
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
 
-    assertThat(outbox.markDispatched(e.eventId(), "not-the-token", LEASE)).isFalse();
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).isTrue();
+    assertThat(dispatched(e.eventId(), "not-the-token", LEASE)).isFalse();
+    assertThat(dispatched(e.eventId(), e.leaseToken(), LEASE)).isTrue();
     assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.DISPATCHED);
+  }
+
+  @Test
+  void oneClaimsWriteBack_marksInOneStatement_onlyTheRowsStillItsToMark() {
+    createPayment();
+    createPayment();
+    createPayment();
+    List<ClaimedEvent> claim = outbox.claim("d1", 3, LEASE);
+    List<String> ids = claim.stream().map(ClaimedEvent::eventId).toList();
+    String token = claim.get(0).leaseToken();
+    outbox.markSent(ids.get(1));
+    outbox.releaseClaimsOf("d1");
+    ClaimedEvent taken = outbox.claim("d2", 1, LEASE).get(0);
+    assertThat(taken.eventId()).isEqualTo(ids.get(0));
+
+    Set<String> marked = outbox.markDispatched(ids, token, LEASE);
+
+    assertThat(marked).as("SENT stays SENT, d2's claim stays d2's").isEmpty();
+    assertThat(outbox.markDispatched(ids, taken.leaseToken(), LEASE)).containsExactly(ids.get(0));
+    assertThat(outbox.find(ids.get(1)).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
+    assertThat(outbox.find(ids.get(2)).orElseThrow().status()).isEqualTo(OutboxStatus.PENDING);
+  }
+
+  @Test
+  void oneClaimsWriteBack_marksAllWhenAllAreStillItsOwn() {
+    createPayment();
+    createPayment();
+    List<ClaimedEvent> claim = outbox.claim("d1", 2, LEASE);
+    List<String> ids = claim.stream().map(ClaimedEvent::eventId).toList();
+
+    assertThat(outbox.markDispatched(ids, claim.get(0).leaseToken(), LEASE))
+        .containsExactlyInAnyOrderElementsOf(ids);
+    assertThat(outbox.markDispatched(List.of(), claim.get(0).leaseToken(), LEASE)).isEmpty();
   }
 
   @Test
@@ -118,7 +151,7 @@ class OutboxStoreTest {
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
 
     assertThat(outbox.markSent(e.eventId())).isTrue();
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).isFalse();
+    assertThat(dispatched(e.eventId(), e.leaseToken(), LEASE)).isFalse();
     assertThat(outbox.markSent(e.eventId())).as("second markSent is a no-op").isFalse();
     assertThat(outbox.find(e.eventId()).orElseThrow().status()).isEqualTo(OutboxStatus.SENT);
   }
@@ -129,14 +162,14 @@ class OutboxStoreTest {
     ClaimedEvent e = outbox.claim("d1", 1, LEASE).get(0);
     assertThat(e.redispatch()).isFalse();
 
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), Duration.ZERO)).isTrue();
+    assertThat(dispatched(e.eventId(), e.leaseToken(), Duration.ZERO)).isTrue();
     ClaimedEvent again = outbox.claim("d2", 10, LEASE).get(0);
 
     assertThat(again.eventId()).isEqualTo(e.eventId());
     assertThat(again.redispatch()).isTrue();
     assertThat(again.leaseToken()).isNotEqualTo(e.leaseToken());
-    assertThat(outbox.markDispatched(e.eventId(), e.leaseToken(), LEASE)).as("old token").isFalse();
-    assertThat(outbox.markDispatched(again.eventId(), again.leaseToken(), LEASE)).isTrue();
+    assertThat(dispatched(e.eventId(), e.leaseToken(), LEASE)).as("old token").isFalse();
+    assertThat(dispatched(again.eventId(), again.leaseToken(), LEASE)).isTrue();
     assertThat(outbox.claim("d3", 10, LEASE)).as("confirm not yet overdue").isEmpty();
   }
 
@@ -147,8 +180,7 @@ class OutboxStoreTest {
     createPayment();
     List<ClaimedEvent> mine = outbox.claim("killed", 2, LEASE);
     ClaimedEvent theirs = outbox.claim("alive", 1, LEASE).get(0);
-    assertThat(outbox.markDispatched(mine.get(1).eventId(), mine.get(1).leaseToken(), LEASE))
-        .isTrue();
+    assertThat(dispatched(mine.get(1).eventId(), mine.get(1).leaseToken(), LEASE)).isTrue();
     assertThat(outbox.claim("restarted", 10, LEASE)).as("all leased or dispatched").isEmpty();
 
     assertThat(outbox.releaseClaimsOf("killed")).isEqualTo(2);
@@ -157,10 +189,10 @@ class OutboxStoreTest {
     assertThat(again)
         .extracting(ClaimedEvent::eventId)
         .containsExactly(mine.get(0).eventId(), mine.get(1).eventId());
-    assertThat(outbox.markDispatched(mine.get(0).eventId(), mine.get(0).leaseToken(), LEASE))
+    assertThat(dispatched(mine.get(0).eventId(), mine.get(0).leaseToken(), LEASE))
         .as("the killed run's token")
         .isFalse();
-    assertThat(outbox.markDispatched(theirs.eventId(), theirs.leaseToken(), LEASE))
+    assertThat(dispatched(theirs.eventId(), theirs.leaseToken(), LEASE))
         .as("another owner's claim is untouched")
         .isTrue();
     outbox.markSent(again.get(0).eventId());
@@ -203,5 +235,10 @@ class OutboxStoreTest {
 
   private static PaymentRow createPayment() {
     return payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
+  }
+
+  /** Marks one claimed row DISPATCHED; whether it was marked. */
+  private boolean dispatched(String eventId, String leaseToken, Duration confirmWithin) {
+    return outbox.markDispatched(List.of(eventId), leaseToken, confirmWithin).contains(eventId);
   }
 }

@@ -118,8 +118,8 @@ public final class OutboxDispatcher implements AutoCloseable {
   /**
    * Runs one claim round: hands the claimed events to Temporal, different payments in parallel (up
    * to {@link PayrelayConfig.DispatcherSettings#handoffs()} at once), each payment's events one
-   * after another in claim order, then writes back each event's outcome on this thread (one
-   * connection).
+   * after another in claim order, then writes back on this thread: each failed hand-off returns to
+   * PENDING with a backoff, and the handed-off events are marked DISPATCHED in one statement.
    *
    * @return how many rows were claimed
    */
@@ -130,11 +130,18 @@ public final class OutboxDispatcher implements AutoCloseable {
     }
     crashPoints.reach(CrashPoint.DISPATCH_AFTER_CLAIM);
     Map<String, String> failures = handOffAll(claimed);
+    List<ClaimedEvent> handedOff = new ArrayList<>();
     for (ClaimedEvent event : claimed) {
+      String failure = failures.get(event.eventId());
+      if (failure == null) {
+        handedOff.add(event);
+        continue;
+      }
       try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
-        settle(event, failures.get(event.eventId()));
+        releaseForRetry(event, failure);
       }
     }
+    markDispatched(handedOff);
     return claimed.size();
   }
 
@@ -207,31 +214,48 @@ public final class OutboxDispatcher implements AutoCloseable {
     }
   }
 
-  /** Marks a handed-off event DISPATCHED, or returns a failed one to PENDING with a backoff. */
-  private void settle(ClaimedEvent event, String failure) {
-    if (failure != null) {
-      log.warn(
-          "hand-off of event {} ({}) failed, will retry: {}",
-          event.eventId(),
-          event.eventType(),
-          failure);
-      outbox.releaseForRetry(
-          event.eventId(),
-          event.leaseToken(),
-          "hand-off: " + failure,
-          settings.retryInitial(),
-          settings.retryMax());
-      metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
+  /** Returns an event whose hand-off failed to PENDING, due again after a backoff. */
+  private void releaseForRetry(ClaimedEvent event, String failure) {
+    log.warn(
+        "hand-off of event {} ({}) failed, will retry: {}",
+        event.eventId(),
+        event.eventType(),
+        failure);
+    outbox.releaseForRetry(
+        event.eventId(),
+        event.leaseToken(),
+        "hand-off: " + failure,
+        settings.retryInitial(),
+        settings.retryMax());
+    metrics.counter("payrelay.outbox.handoffs", "result", "failed").increment();
+  }
+
+  /**
+   * Marks the handed-off events of one claim DISPATCHED (one lease token, one statement), counting
+   * each as dispatched, redispatched or already advanced (SENT by its publish, or claimed by
+   * someone else after our lease expired).
+   */
+  private void markDispatched(List<ClaimedEvent> handedOff) {
+    if (handedOff.isEmpty()) {
       return;
     }
     crashPoints.reach(CrashPoint.DISPATCH_AFTER_HANDOFF);
-    boolean marked =
-        outbox.markDispatched(event.eventId(), event.leaseToken(), settings.redispatchAfter());
-    String result =
-        !marked ? "already_advanced" : event.redispatch() ? "redispatched" : "dispatched";
-    metrics.counter("payrelay.outbox.handoffs", "result", result).increment();
-    log.debug(
-        "event {} ({}) handed to its workflow: {}", event.eventId(), event.eventType(), result);
+    Set<String> marked =
+        outbox.markDispatched(
+            handedOff.stream().map(ClaimedEvent::eventId).toList(),
+            handedOff.getFirst().leaseToken(),
+            settings.redispatchAfter());
+    for (ClaimedEvent event : handedOff) {
+      String result =
+          !marked.contains(event.eventId())
+              ? "already_advanced"
+              : event.redispatch() ? "redispatched" : "dispatched";
+      metrics.counter("payrelay.outbox.handoffs", "result", result).increment();
+      try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
+        log.debug(
+            "event {} ({}) handed to its workflow: {}", event.eventId(), event.eventType(), result);
+      }
+    }
   }
 
   private void loop() {

@@ -108,8 +108,9 @@ class OutboxLeaseExpiryTest {
         .isZero();
     assertThat(rowsById()).isEqualTo(afterB);
     ClaimedEvent stale = claimedByA.values().iterator().next();
-    assertThat(services.outbox().markDispatched(stale.eventId(), stale.leaseToken(), LEASE))
-        .isFalse();
+    assertThat(
+            services.outbox().markDispatched(List.of(stale.eventId()), stale.leaseToken(), LEASE))
+        .isEmpty();
     assertThat(
             services
                 .outbox()
