@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * A consumer's inbox (DESIGN invariant 7): the row {@code (consumer_name, event_id,
@@ -23,6 +24,18 @@ import org.jooq.exception.DataAccessException;
  * commit fails; the RabbitMQ reliability guide's "consumer acknowledgements").
  */
 public final class ConsumerInbox {
+
+  /** Every consumed message's first statement: rendered once ({@link RenderedQuery}). */
+  private static final RenderedQuery INSERT =
+      RenderedQuery.of(
+          DSL.insertInto(CONSUMER_INBOX)
+              .set(CONSUMER_INBOX.CONSUMER_NAME, DSL.param("consumer", String.class))
+              .set(CONSUMER_INBOX.EVENT_ID, DSL.param("eventId", String.class))
+              .set(CONSUMER_INBOX.PAYLOAD_SHA256, DSL.param("payloadSha256", String.class))
+              .set(CONSUMER_INBOX.PROCESSED_AT, SqlTime.now()),
+          "consumer",
+          "eventId",
+          "payloadSha256");
 
   private static final String PRIMARY_KEY = "PRIMARY";
 
@@ -87,12 +100,7 @@ public final class ConsumerInbox {
           dsl.transactionResult(
               configuration -> {
                 DSLContext tx = configuration.dsl();
-                tx.insertInto(CONSUMER_INBOX)
-                    .set(CONSUMER_INBOX.CONSUMER_NAME, consumer)
-                    .set(CONSUMER_INBOX.EVENT_ID, eventId)
-                    .set(CONSUMER_INBOX.PAYLOAD_SHA256, payloadSha256)
-                    .set(CONSUMER_INBOX.PROCESSED_AT, SqlTime.now())
-                    .execute();
+                INSERT.execute(tx, consumer, eventId, payloadSha256);
                 return change.apply(tx);
               });
       return new InboxOutcome<>(InboxOutcome.Kind.PROCESSED, value, payloadSha256);

@@ -4,6 +4,7 @@ import static dev.payrelay.sql.generated.Tables.NOTIFICATION;
 
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * The reference consumer's effect: notifications to buyers, one per {@code (user, payment,
@@ -11,6 +12,20 @@ import org.jooq.exception.DataAccessException;
  * of it asks.
  */
 public final class Notifications {
+
+  /** One notification (the reference consumer's business change): rendered once. */
+  private static final RenderedQuery INSERT =
+      RenderedQuery.of(
+          DSL.insertInto(NOTIFICATION)
+              .set(NOTIFICATION.USER_ID, DSL.param("userId", String.class))
+              .set(NOTIFICATION.PAYMENT_ID, DSL.param("paymentId", String.class))
+              .set(NOTIFICATION.TEMPLATE, DSL.param("template", String.class))
+              .set(NOTIFICATION.EVENT_ID, DSL.param("eventId", String.class))
+              .set(NOTIFICATION.CREATED_AT, SqlTime.now()),
+          "userId",
+          "paymentId",
+          "template",
+          "eventId");
 
   /** The template of "your courses are unlocked", sent when a payment is confirmed. */
   public static final String COURSES_UNLOCKED = "courses-unlocked";
@@ -33,13 +48,7 @@ public final class Notifications {
   public static boolean record(
       DSLContext tx, String userId, String paymentId, String template, String eventId) {
     try {
-      tx.insertInto(NOTIFICATION)
-          .set(NOTIFICATION.USER_ID, userId)
-          .set(NOTIFICATION.PAYMENT_ID, paymentId)
-          .set(NOTIFICATION.TEMPLATE, template)
-          .set(NOTIFICATION.EVENT_ID, eventId)
-          .set(NOTIFICATION.CREATED_AT, SqlTime.now())
-          .execute();
+      INSERT.execute(tx, userId, paymentId, template, eventId);
       return true;
     } catch (DataAccessException e) {
       if (UniqueKeys.isViolationOf(e, BUSINESS_KEY)) {

@@ -27,6 +27,22 @@ import org.jooq.impl.DSL;
  */
 public final class OutboxStore {
 
+  /** Every claim's first statement: due rows of one status, locked (rendered once). */
+  private static final RenderedQuery LOCK_DUE =
+      RenderedQuery.of(
+          DSL.select(OUTBOX_EVENT.EVENT_ID)
+              .from(OUTBOX_EVENT)
+              .where(OUTBOX_EVENT.STATUS.eq(DSL.param("status", String.class)))
+              .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
+              // Exactly the claim index's order: InnoDB then reads (and locks) only the rows it
+              // returns, so concurrent dispatchers skip each other's rows instead of all of them.
+              .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
+              .limit(DSL.param("limit", Integer.class))
+              .forUpdate()
+              .skipLocked(),
+          "status",
+          "limit");
+
   // A payment's publish reads its event and marks it SENT: rendered once (RenderedQuery).
   private static final RenderedQuery FIND =
       RenderedQuery.of(
@@ -146,17 +162,7 @@ public final class OutboxStore {
   }
 
   private static List<String> lockDue(DSLContext tx, OutboxStatus status, int limit) {
-    return tx.select(OUTBOX_EVENT.EVENT_ID)
-        .from(OUTBOX_EVENT)
-        .where(OUTBOX_EVENT.STATUS.eq(status.name()))
-        .and(OUTBOX_EVENT.NEXT_ATTEMPT_AT.le(SqlTime.now()))
-        // Exactly the claim index's order: InnoDB then reads (and locks) only the rows it
-        // returns, so concurrent dispatchers skip each other's rows instead of all of them.
-        .orderBy(OUTBOX_EVENT.NEXT_ATTEMPT_AT, OUTBOX_EVENT.SEQ)
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .fetch(OUTBOX_EVENT.EVENT_ID);
+    return LOCK_DUE.fetch(tx, status.name(), limit).getValues(OUTBOX_EVENT.EVENT_ID);
   }
 
   /**
