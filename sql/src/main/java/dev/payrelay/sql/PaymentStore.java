@@ -66,6 +66,53 @@ public final class PaymentStore {
               .orderBy(PURCHASE_ITEM.COURSE_ID),
           "paymentId");
 
+  // Creating a payment (the create API's statements): rendered once.
+  private static final RenderedQuery INSERT =
+      RenderedQuery.of(
+          DSL.insertInto(PAYMENT_ORDER)
+              .set(PAYMENT_ORDER.PAYMENT_ID, DSL.param("paymentId", String.class))
+              .set(PAYMENT_ORDER.TENANT_ID, DSL.param("tenantId", String.class))
+              .set(PAYMENT_ORDER.ORDER_ID, DSL.param("orderId", String.class))
+              .set(PAYMENT_ORDER.USER_ID, DSL.param("userId", String.class))
+              .set(PAYMENT_ORDER.CHANNEL, DSL.param("channel", String.class))
+              .set(PAYMENT_ORDER.MERCHANT_ID, DSL.param("merchantId", String.class))
+              .set(PAYMENT_ORDER.AMOUNT_MINOR, DSL.param("amountMinor", Long.class))
+              .set(PAYMENT_ORDER.CURRENCY, DSL.param("currency", String.class))
+              .set(PAYMENT_ORDER.STATUS, PaymentStatus.PENDING.name())
+              .set(PAYMENT_ORDER.IDEMPOTENCY_KEY, DSL.param("idempotencyKey", String.class))
+              .set(PAYMENT_ORDER.REQUEST_HASH, DSL.param("requestHash", String.class))
+              .set(
+                  PAYMENT_ORDER.EXPIRES_AT,
+                  SqlTime.nowPlusMicros(DSL.param("timeToLiveMicros", Long.class)))
+              .set(PAYMENT_ORDER.CREATED_AT, SqlTime.now())
+              .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now()),
+          "paymentId",
+          "tenantId",
+          "orderId",
+          "userId",
+          "channel",
+          "merchantId",
+          "amountMinor",
+          "currency",
+          "idempotencyKey",
+          "requestHash",
+          "timeToLiveMicros");
+
+  private static final RenderedQuery INSERT_ITEM =
+      RenderedQuery.of(
+          DSL.insertInto(PURCHASE_ITEM, PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID)
+              .values(DSL.param("paymentId", String.class), DSL.param("courseId", String.class)),
+          "paymentId",
+          "courseId");
+
+  private static final RenderedQuery BY_IDEMPOTENCY_KEY =
+      RenderedQuery.of(
+          DSL.selectFrom(PAYMENT_ORDER)
+              .where(PAYMENT_ORDER.TENANT_ID.eq(DSL.param("tenantId", String.class)))
+              .and(PAYMENT_ORDER.IDEMPOTENCY_KEY.eq(DSL.param("idempotencyKey", String.class))),
+          "tenantId",
+          "idempotencyKey");
+
   private static final String IDEMPOTENCY_KEY = "uk_payment_idempotency";
 
   private final DSLContext dsl;
@@ -184,16 +231,12 @@ public final class PaymentStore {
   }
 
   private Optional<CreatedPayment> findByIdempotencyKey(NewPayment request) {
-    PaymentOrderRecord r =
-        dsl.fetchOne(
-            PAYMENT_ORDER,
-            PAYMENT_ORDER
-                .TENANT_ID
-                .eq(request.tenantId())
-                .and(PAYMENT_ORDER.IDEMPOTENCY_KEY.eq(request.idempotencyKey())));
-    if (r == null) {
+    Result<Record> rows =
+        BY_IDEMPOTENCY_KEY.fetch(dsl, request.tenantId(), request.idempotencyKey());
+    if (rows.isEmpty()) {
       return Optional.empty();
     }
+    PaymentOrderRecord r = rows.getFirst().into(PAYMENT_ORDER);
     if (!r.getRequestHash().equals(request.requestHash())) {
       throw new IdempotencyConflictException(request.idempotencyKey(), r.getPaymentId());
     }
@@ -201,29 +244,23 @@ public final class PaymentStore {
   }
 
   private void insert(DSLContext tx, String paymentId, NewPayment p) {
-    tx.insertInto(PAYMENT_ORDER)
-        .set(PAYMENT_ORDER.PAYMENT_ID, paymentId)
-        .set(PAYMENT_ORDER.TENANT_ID, p.tenantId())
-        .set(PAYMENT_ORDER.ORDER_ID, p.orderId())
-        .set(PAYMENT_ORDER.USER_ID, p.userId())
-        .set(PAYMENT_ORDER.CHANNEL, p.channel())
-        .set(PAYMENT_ORDER.MERCHANT_ID, p.merchantId())
-        .set(PAYMENT_ORDER.AMOUNT_MINOR, p.amount().minorUnits())
-        .set(PAYMENT_ORDER.CURRENCY, p.amount().currencyCode())
-        .set(PAYMENT_ORDER.STATUS, PaymentStatus.PENDING.name())
-        .set(PAYMENT_ORDER.IDEMPOTENCY_KEY, p.idempotencyKey())
-        .set(PAYMENT_ORDER.REQUEST_HASH, p.requestHash())
-        .set(PAYMENT_ORDER.EXPIRES_AT, SqlTime.nowPlus(p.timeToLive()))
-        .set(PAYMENT_ORDER.CREATED_AT, SqlTime.now())
-        .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
-        .execute();
+    INSERT.execute(
+        tx,
+        paymentId,
+        p.tenantId(),
+        p.orderId(),
+        p.userId(),
+        p.channel(),
+        p.merchantId(),
+        p.amount().minorUnits(),
+        p.amount().currencyCode(),
+        p.idempotencyKey(),
+        p.requestHash(),
+        p.timeToLive().toNanos() / 1_000);
     for (String courseId : p.courseIds()) {
-      tx.insertInto(PURCHASE_ITEM, PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID)
-          .values(paymentId, courseId)
-          .execute();
+      INSERT_ITEM.execute(tx, paymentId, courseId);
     }
-    PaymentRow row =
-        toRow(tx.fetchSingle(PAYMENT_ORDER, PAYMENT_ORDER.PAYMENT_ID.eq(paymentId)), p.courseIds());
+    PaymentRow row = toRow(FIND.fetch(tx, paymentId).getFirst().into(PAYMENT_ORDER), p.courseIds());
     outbox.appendPaymentEvent(
         tx, EventType.PAYMENT_CREATED, paymentId, createdPayload(row), PaymentCreated.VERSION);
   }
