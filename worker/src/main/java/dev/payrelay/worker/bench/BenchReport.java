@@ -41,6 +41,11 @@ final class BenchReport {
           f.cpuMsPerPayment(),
           f.rssBytesBefore() / MIB,
           f.rssBytesAfter() / MIB);
+      for (long pid : f.exited()) {
+        out.printf(
+            "  pid %d exited during the run: its CPU and memory are not in the %s figures%n",
+            pid, f.name());
+      }
       if (f.each().size() > 1) {
         for (BenchResult.ProcessFigures.One one : f.each()) {
           out.printf(

@@ -109,6 +109,9 @@ public record BenchResult(
    * @param rssBytesBefore resident set size summed over {@code pids}, before the window
    * @param rssBytesAfter the same after the window
    * @param each the same per process
+   * @param exited processes of the group that were read at the start but had exited by the end
+   *     (e.g. a worker killed during the run): their CPU and memory are not in these figures, so
+   *     the figures undercount the group
    */
   public record ProcessFigures(
       String name,
@@ -117,7 +120,8 @@ public record BenchResult(
       double cpuMsPerPayment,
       long rssBytesBefore,
       long rssBytesAfter,
-      List<One> each) {
+      List<One> each,
+      List<Long> exited) {
 
     /**
      * One process of a group over the measured window.

@@ -71,7 +71,8 @@ final class ProcessGroups {
   }
 
   /**
-   * Reads them again and gives each group's figures; a process gone since the start is left out.
+   * Reads them again and gives each group's figures; a process gone since the start is left out of
+   * them and named in {@link BenchResult.ProcessFigures#exited}.
    */
   List<BenchResult.ProcessFigures> finish(int payments) {
     List<BenchResult.ProcessFigures> figures = new ArrayList<>();
@@ -81,9 +82,13 @@ final class ProcessGroups {
 
   private BenchResult.ProcessFigures figures(String name, List<Long> pids, int payments) {
     List<BenchResult.ProcessFigures.One> each = new ArrayList<>();
+    List<Long> exited = new ArrayList<>();
     for (long pid : pids) {
       ProcessProbe.Reading start = before.get(pid);
       ProcessProbe.Reading end = ProcessProbe.read(pid).orElse(null);
+      if (start != null && end == null) {
+        exited.add(pid);
+      }
       if (start != null && end != null) {
         each.add(
             new BenchResult.ProcessFigures.One(
@@ -101,7 +106,8 @@ final class ProcessGroups {
         payments == 0 ? 0 : round(cpu * 1000 / payments, 1000),
         each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesBefore).sum(),
         each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesAfter).sum(),
-        each);
+        each,
+        exited);
   }
 
   private static double round(double v, double scale) {
