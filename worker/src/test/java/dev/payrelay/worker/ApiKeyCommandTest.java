@@ -22,7 +22,11 @@ class ApiKeyCommandTest {
     String line = lines[3];
     assertThat(r.exit()).isZero();
     assertThat(token).startsWith("prk_");
-    assertThat(line).doesNotContain(token.substring(token.lastIndexOf('_') + 1));
+    // prk_<hex id>_<base64url secret>: the secret itself may contain '_', so it starts after the
+    // id's underscore, not after the last one.
+    String secret = token.substring(token.indexOf('_', ApiKeys.PREFIX.length()) + 1);
+    assertThat(secret).hasSizeGreaterThanOrEqualTo(32);
+    assertThat(line).doesNotContain(secret);
     assertThat(ApiKeys.parse(line, "test").authenticate(token))
         .hasValueSatisfying(
             k -> {
