@@ -15,8 +15,6 @@ import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Record;
-import org.jooq.Result;
 import org.jooq.impl.DSL;
 
 /**
@@ -222,8 +220,8 @@ public final class OutboxStore {
         DSL.field(
             "FLOOR(LEAST({0}, {1} * POW(2, LEAST({2}, 30))) * (0.5 + RAND() * 0.5))",
             Long.class,
-            DSL.val(max.toNanos() / 1_000),
-            DSL.val(initial.toNanos() / 1_000),
+            DSL.val(SqlTime.micros(max)),
+            DSL.val(SqlTime.micros(initial)),
             OUTBOX_EVENT.ATTEMPTS);
     return dsl.update(OUTBOX_EVENT)
             .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlusMicros(delayMicros))
@@ -240,10 +238,7 @@ public final class OutboxStore {
 
   /** Reads one row. */
   public Optional<OutboxRow> find(String eventId) {
-    Result<Record> rows = FIND.fetch(dsl, eventId);
-    return rows.isEmpty()
-        ? Optional.empty()
-        : Optional.of(toRow(rows.getFirst().into(OUTBOX_EVENT)));
+    return FIND.fetchFirst(dsl, eventId).map(r -> toRow(r.into(OUTBOX_EVENT)));
   }
 
   /**

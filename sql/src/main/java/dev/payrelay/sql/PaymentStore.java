@@ -188,24 +188,21 @@ public final class PaymentStore {
    * events' ids when there are some.
    */
   public Optional<PaymentStanding> standing(String paymentId) {
-    Result<Record> rows = STANDING.fetch(dsl, paymentId);
-    if (rows.isEmpty()) {
-      return Optional.empty();
-    }
-    Record r = rows.getFirst();
-    int deadEvents = r.get(STANDING_DEAD_EVENTS);
-    return Optional.of(
-        new PaymentStanding(
-            PaymentStatus.valueOf(r.get(PAYMENT_ORDER.STATUS)),
-            SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
-            r.get(STANDING_OPEN_EXCEPTIONS),
-            deadEvents == 0
-                ? List.of()
-                : dsl.select(OUTBOX_EVENT.EVENT_ID)
-                    .from(OUTBOX_EVENT)
-                    .where(deadEventOf(paymentId))
-                    .orderBy(OUTBOX_EVENT.SEQ)
-                    .fetch(OUTBOX_EVENT.EVENT_ID)));
+    return STANDING
+        .fetchFirst(dsl, paymentId)
+        .map(
+            r ->
+                new PaymentStanding(
+                    PaymentStatus.valueOf(r.get(PAYMENT_ORDER.STATUS)),
+                    SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
+                    r.get(STANDING_OPEN_EXCEPTIONS),
+                    r.get(STANDING_DEAD_EVENTS) == 0
+                        ? List.of()
+                        : dsl.select(OUTBOX_EVENT.EVENT_ID)
+                            .from(OUTBOX_EVENT)
+                            .where(deadEventOf(paymentId))
+                            .orderBy(OUTBOX_EVENT.SEQ)
+                            .fetch(OUTBOX_EVENT.EVENT_ID)));
   }
 
   private static Condition deadEventOf(Field<String> paymentId) {
@@ -231,12 +228,12 @@ public final class PaymentStore {
   }
 
   private Optional<CreatedPayment> findByIdempotencyKey(NewPayment request) {
-    Result<Record> rows =
-        BY_IDEMPOTENCY_KEY.fetch(dsl, request.tenantId(), request.idempotencyKey());
-    if (rows.isEmpty()) {
+    Optional<Record> found =
+        BY_IDEMPOTENCY_KEY.fetchFirst(dsl, request.tenantId(), request.idempotencyKey());
+    if (found.isEmpty()) {
       return Optional.empty();
     }
-    PaymentOrderRecord r = rows.getFirst().into(PAYMENT_ORDER);
+    PaymentOrderRecord r = found.get().into(PAYMENT_ORDER);
     if (!r.getRequestHash().equals(request.requestHash())) {
       throw new IdempotencyConflictException(request.idempotencyKey(), r.getPaymentId());
     }
@@ -256,7 +253,7 @@ public final class PaymentStore {
         p.amount().currencyCode(),
         p.idempotencyKey(),
         p.requestHash(),
-        p.timeToLive().toNanos() / 1_000);
+        SqlTime.micros(p.timeToLive()));
     for (String courseId : p.courseIds()) {
       INSERT_ITEM.execute(tx, paymentId, courseId);
     }

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
@@ -146,6 +147,17 @@ final class RenderedQuery {
             return dsl.fetch(rows, fields);
           }
         });
+  }
+
+  /**
+   * As {@link #fetch}, for a SELECT that finds at most one row by its key (or whose first row is
+   * wanted).
+   *
+   * @return the first row, or empty when there is none
+   */
+  Optional<Record> fetchFirst(DSLContext dsl, Object... values) {
+    Result<Record> rows = fetch(dsl, values);
+    return rows.isEmpty() ? Optional.empty() : Optional.of(rows.getFirst());
   }
 
   /** The SQL as sent, with {@code ?} for every bind value. */

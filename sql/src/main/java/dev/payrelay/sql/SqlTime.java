@@ -47,7 +47,12 @@ public final class SqlTime {
 
   /** {@code NOW(6) + delay}, at microsecond precision. */
   public static Field<LocalDateTime> nowPlus(Duration delay) {
-    return nowPlusMicros(DSL.val(delay.toNanos() / 1_000));
+    return nowPlusMicros(DSL.val(micros(delay)));
+  }
+
+  /** {@code duration} in whole microseconds, the unit of {@link #nowPlusMicros}. */
+  public static long micros(Duration duration) {
+    return duration.toNanos() / 1_000;
   }
 
   /** {@code NOW(6) + micros}, where {@code micros} is an SQL expression of microseconds. */

@@ -251,9 +251,14 @@ public final class OutboxDispatcher implements AutoCloseable {
               ? "already_advanced"
               : event.redispatch() ? "redispatched" : "dispatched";
       metrics.counter("payrelay.outbox.handoffs", "result", result).increment();
-      try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
-        log.debug(
-            "event {} ({}) handed to its workflow: {}", event.eventId(), event.eventType(), result);
+      if (log.isDebugEnabled()) {
+        try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
+          log.debug(
+              "event {} ({}) handed to its workflow: {}",
+              event.eventId(),
+              event.eventType(),
+              result);
+        }
       }
     }
   }
