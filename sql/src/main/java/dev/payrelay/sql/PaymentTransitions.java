@@ -18,9 +18,9 @@ import org.jooq.impl.DSL;
  * The state changes every path shares (callback, query, operator, expiry), each written with its
  * outbox event inside the caller's transaction, so they announce the same facts the same way.
  *
- * <p>{@link #move} is the only statement that changes {@code payment_order.status}: its WHERE
- * clause is the domain's {@link PaymentTransition} table, so no path can make a move the table
- * lacks.
+ * <p>{@link #moveQuery} builds the only statement that changes {@code payment_order.status} ({@link
+ * #move} runs it; the ledger's confirm renders it once): its WHERE clause is the domain's {@link
+ * PaymentTransition} table, so no path can make a move the table lacks.
  */
 final class PaymentTransitions {
 
