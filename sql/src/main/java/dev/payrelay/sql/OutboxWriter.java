@@ -120,8 +120,6 @@ public final class OutboxWriter {
       int payloadVersion) {
     String eventId = UUID.randomUUID().toString();
     takeNextPaymentSeq(tx, paymentId);
-    // INSERT ... SELECT reads the number just taken in the same round trip, in the caller's
-    // transaction (DESIGN invariant 3).
     int inserted =
         INSERT.execute(
             tx,
