@@ -6,6 +6,9 @@ import com.mysql.cj.conf.PropertyKey;
 import com.mysql.cj.jdbc.JdbcConnection;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,6 +43,36 @@ class DatabaseTest {
       assertThat(
               mysql.getPropertySet().getIntegerProperty(PropertyKey.prepStmtCacheSize).getValue())
           .isEqualTo(250);
+    }
+  }
+
+  @Test
+  void aStatementRunTwiceOnOneConnection_isPreparedOnTheServerOnce() throws Exception {
+    String sql = "SELECT ? + 1";
+    try (Connection c = db.database().dataSource().getConnection()) {
+      long preparedBefore = sessionStatus(c, "Com_stmt_prepare");
+      long executedBefore = sessionStatus(c, "Com_stmt_execute");
+
+      for (int i = 0; i < 2; i++) {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+          ps.setInt(1, i);
+          try (ResultSet rs = ps.executeQuery()) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(i + 1);
+          }
+        }
+      }
+
+      assertThat(sessionStatus(c, "Com_stmt_prepare") - preparedBefore).isEqualTo(1);
+      assertThat(sessionStatus(c, "Com_stmt_execute") - executedBefore).isEqualTo(2);
+    }
+  }
+
+  private static long sessionStatus(Connection c, String name) throws Exception {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW SESSION STATUS LIKE '" + name + "'")) {
+      assertThat(rs.next()).as(name).isTrue();
+      return rs.getLong(2);
     }
   }
 
