@@ -96,8 +96,7 @@ public final class Database implements AutoCloseable {
     // A connection comes within 5 s or the caller fails: an exhausted pool is visible, not a hang.
     hikari.setConnectionTimeout(5_000);
     hikari.setInitializationFailTimeout(5_000);
-    // Every DATETIME(6) payrelay writes is UTC, whatever the server's own zone.
-    hikari.setConnectionInitSql("SET time_zone = '+00:00'");
+    hikari.setConnectionInitSql(sessionSettings(config));
     DRIVER_PROPERTIES.forEach(
         (key, value) -> {
           // Connector/J lets passed properties override the URL's; the URL's choice wins here.
@@ -112,6 +111,18 @@ public final class Database implements AutoCloseable {
       throw new DatabaseUnavailableException(config.jdbcUrl(), e);
     }
     return new Database(ds);
+  }
+
+  /**
+   * The statement each new connection runs first: UTC for every {@code DATETIME(6)} payrelay
+   * writes, whatever the server's own zone; and the config's {@code innodb_lock_wait_timeout}, if
+   * it names one.
+   */
+  static String sessionSettings(DatabaseConfig config) {
+    String utc = "SET time_zone = '+00:00'";
+    return config.lockWaitTimeout() == null
+        ? utc
+        : utc + ", innodb_lock_wait_timeout = " + config.lockWaitTimeout().getSeconds();
   }
 
   /**

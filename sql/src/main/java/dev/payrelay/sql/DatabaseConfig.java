@@ -1,5 +1,6 @@
 package dev.payrelay.sql;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -12,9 +13,21 @@ import java.util.Objects;
  * @param maxPoolSize the connection pool's upper bound
  * @param poolName the pool's name: in its threads' names, its log lines and the {@code pool} tag of
  *     its {@code hikaricp_*} metrics, e.g. {@code payrelay-api}
+ * @param lockWaitTimeout how long a statement on this pool's connections waits for a row lock
+ *     before it fails with error 1205 (the session's {@code innodb_lock_wait_timeout}, whole
+ *     seconds from 1 to 1,073,741,824 as the MySQL and MariaDB manuals allow); null for the
+ *     server's own (50 s by default)
  */
 public record DatabaseConfig(
-    String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+    String jdbcUrl,
+    String user,
+    String password,
+    int maxPoolSize,
+    String poolName,
+    Duration lockWaitTimeout) {
+
+  /** The largest {@code innodb_lock_wait_timeout} the server accepts, in seconds. */
+  static final long MAX_LOCK_WAIT_SECONDS = 1_073_741_824L;
 
   /** The pool name of a config that names none. */
   public static final String DEFAULT_POOL_NAME = "payrelay-db";
@@ -28,6 +41,22 @@ public record DatabaseConfig(
     if (maxPoolSize < 1) {
       throw new IllegalArgumentException("maxPoolSize must be >= 1: " + maxPoolSize);
     }
+    if (lockWaitTimeout != null
+        && (lockWaitTimeout.getNano() != 0
+            || lockWaitTimeout.getSeconds() < 1
+            || lockWaitTimeout.getSeconds() > MAX_LOCK_WAIT_SECONDS)) {
+      throw new IllegalArgumentException(
+          "lockWaitTimeout must be whole seconds from 1 to "
+              + MAX_LOCK_WAIT_SECONDS
+              + ": "
+              + lockWaitTimeout);
+    }
+  }
+
+  /** A config whose connections wait for locks as long as the server's default. */
+  public DatabaseConfig(
+      String jdbcUrl, String user, String password, int maxPoolSize, String poolName) {
+    this(jdbcUrl, user, password, maxPoolSize, poolName, null);
   }
 
   /** A config whose pool is named {@link #DEFAULT_POOL_NAME}. */
@@ -37,7 +66,34 @@ public record DatabaseConfig(
 
   /** The same database through a pool named {@code name} of {@code size} connections. */
   public DatabaseConfig withPool(String name, int size) {
-    return new DatabaseConfig(jdbcUrl, user, password, size, name);
+    return new DatabaseConfig(jdbcUrl, user, password, size, name, lockWaitTimeout);
+  }
+
+  /**
+   * The same database whose connections give up waiting for a row lock after {@code timeout} (whole
+   * seconds, at least 1).
+   */
+  public DatabaseConfig withLockWaitTimeout(Duration timeout) {
+    return new DatabaseConfig(
+        jdbcUrl, user, password, maxPoolSize, poolName, Objects.requireNonNull(timeout));
+  }
+
+  /** The fields, with the password masked: a config may reach a log line or an error message. */
+  @Override
+  public String toString() {
+    return "DatabaseConfig[jdbcUrl="
+        + jdbcUrl
+        + ", user="
+        + user
+        + ", password="
+        + (password.isEmpty() ? "" : "***")
+        + ", maxPoolSize="
+        + maxPoolSize
+        + ", poolName="
+        + poolName
+        + ", lockWaitTimeout="
+        + lockWaitTimeout
+        + "]";
   }
 
   /** The database name: the URL's path after the host, without parameters. */

@@ -1,6 +1,7 @@
 package dev.payrelay.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mysql.cj.conf.PropertyKey;
 import com.mysql.cj.jdbc.JdbcConnection;
@@ -9,6 +10,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,5 +121,91 @@ class DatabaseTest {
     assertThat(
             db.database().dsl().fetch("SELECT id FROM t_local_state").getValues(0, Integer.class))
         .containsExactly(2);
+  }
+
+  @Test
+  void aPoolWithALockWaitTimeout_setsItOnEverySession_andOtherPoolsKeepTheServers()
+      throws Exception {
+    DatabaseConfig c = db.config();
+    try (Database bounded =
+            Database.open(c.withPool("database-test-lock-wait", 2).withLockWaitTimeout(SECOND));
+        Connection conn = bounded.dataSource().getConnection();
+        Connection other = db.database().dataSource().getConnection()) {
+      assertThat(lockWaitTimeout(conn)).isEqualTo(1);
+      assertThat(lockWaitTimeout(other)).isEqualTo(globalLockWaitTimeout(other));
+    }
+  }
+
+  @Test
+  void aTransactionWaitingForARowAnotherHolds_givesUpAfterTwoLockWaits_withError1205()
+      throws Exception {
+    db.database()
+        .dsl()
+        .execute("CREATE TABLE IF NOT EXISTS t_lock_wait (id INT PRIMARY KEY, v INT NOT NULL)");
+    db.database().dsl().execute("INSERT IGNORE INTO t_lock_wait VALUES (1, 0)");
+    AtomicInteger attempts = new AtomicInteger();
+    try (Database bounded =
+            Database.open(
+                db.config().withPool("database-test-lock-holder", 1).withLockWaitTimeout(SECOND));
+        Connection holder = db.database().dataSource().getConnection()) {
+      holder.setAutoCommit(false);
+      try (Statement s = holder.createStatement()) {
+        s.executeQuery("SELECT v FROM t_lock_wait WHERE id = 1 FOR UPDATE").close();
+      }
+
+      assertThatThrownBy(
+              () ->
+                  Transactions.run(
+                      bounded.dsl(),
+                      cfg -> {
+                        attempts.incrementAndGet();
+                        return cfg.dsl().execute("UPDATE t_lock_wait SET v = v + 1 WHERE id = 1");
+                      }))
+          .isInstanceOfSatisfying(
+              DataAccessException.class,
+              e -> assertThat(Transactions.isLockWaitTimeout(e)).isTrue());
+      holder.rollback();
+    }
+
+    assertThat(attempts).hasValue(2);
+    assertThat(db.database().dsl().fetchValue("SELECT v FROM t_lock_wait WHERE id = 1"))
+        .isEqualTo(0);
+  }
+
+  @Test
+  void aLockWaitTimeout_isWholeSecondsFromOne() {
+    DatabaseConfig c = db.config();
+
+    assertThatThrownBy(() -> c.withLockWaitTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("whole seconds from 1");
+    assertThatThrownBy(() -> c.withLockWaitTimeout(Duration.ofMillis(1500)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(c.withLockWaitTimeout(SECOND).withPool("p", 3).lockWaitTimeout()).isEqualTo(SECOND);
+  }
+
+  @Test
+  void aConfigsText_masksItsPassword() {
+    DatabaseConfig c = new DatabaseConfig("jdbc:mysql://h/db", "u", "s3cret-pw", 1);
+
+    assertThat(c.toString()).contains("user=u").contains("password=***").doesNotContain("s3cret");
+  }
+
+  private static final Duration SECOND = Duration.ofSeconds(1);
+
+  private static long lockWaitTimeout(Connection c) throws Exception {
+    return longValue(c, "SELECT @@SESSION.innodb_lock_wait_timeout");
+  }
+
+  private static long globalLockWaitTimeout(Connection c) throws Exception {
+    return longValue(c, "SELECT @@GLOBAL.innodb_lock_wait_timeout");
+  }
+
+  private static long longValue(Connection c, String sql) throws Exception {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      assertThat(rs.next()).isTrue();
+      return rs.getLong(1);
+    }
   }
 }

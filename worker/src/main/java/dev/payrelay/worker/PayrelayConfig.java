@@ -138,9 +138,12 @@ public record PayrelayConfig(
     return profile.isProduction(temporal.address());
   }
 
-  /** The API's ingestion pool: webhooks, payment creation, admin requests. */
+  /**
+   * The API's ingestion pool: webhooks, payment creation, admin requests; its sessions wait for a
+   * row lock at most {@link ApiSettings#lockWaitTimeout}.
+   */
   public DatabaseConfig apiDatabase() {
-    return database.withPool(API_POOL, sizing.apiPool());
+    return database.withPool(API_POOL, sizing.apiPool()).withLockWaitTimeout(api.lockWaitTimeout());
   }
 
   /** The consumers' pool: one connection per consumer channel ({@link ConsumersSettings}). */
@@ -291,9 +294,19 @@ public record PayrelayConfig(
    * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_SECONDS}, default 1800 (30 min)
    * @param webhookBodyLimit {@code PAYRELAY_WEBHOOK_MAX_BYTES}: larger callbacks are recorded
    *     (their first bytes) and refused with 413; default 65536
+   * @param lockWaitTimeout {@code PAYRELAY_API_LOCK_WAIT_SECONDS}, default 5: how long a statement
+   *     of the API's pool waits for a row lock (the session's {@code innodb_lock_wait_timeout})
+   *     before its transaction is tried once more and then fails, so a callback meeting a payment
+   *     row that something holds for longer is answered 503 (the channel retries) within about
+   *     twice this, not after the server's 50 s default twice over
    */
   public record ApiSettings(
-      String host, int port, URI publicUrl, Duration paymentTtl, int webhookBodyLimit) {
+      String host,
+      int port,
+      URI publicUrl,
+      Duration paymentTtl,
+      int webhookBodyLimit,
+      Duration lockWaitTimeout) {
 
     /** The webhook URL for a channel, e.g. {@code http://127.0.0.1:8080/v1/webhooks/sandbox}. */
     public URI webhookUrl(String channel) {
@@ -513,7 +526,8 @@ public record PayrelayConfig(
             apiPort,
             publicUrl,
             Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
-            e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536)),
+            e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536),
+            Duration.ofSeconds(e.positive("PAYRELAY_API_LOCK_WAIT_SECONDS", 5))),
         sandbox.withAccounts(ofChannel(accounts, "sandbox")),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),

@@ -7,6 +7,7 @@ import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +66,23 @@ class PayrelayConfigTest {
             () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_COMPRESSION", "zstd")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("PAYRELAY_TEMPORAL_COMPRESSION must be none or gzip, got: zstd");
+  }
+
+  @Test
+  void theApiPoolAlone_waitsForRowLocksFiveSecondsByDefault_orAsConfigured() {
+    PayrelayConfig defaults = PayrelayConfig.fromEnv(Map.of());
+    assertThat(defaults.apiDatabase().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(defaults.workerDatabase().lockWaitTimeout()).isNull();
+    assertThat(defaults.consumerDatabase().lockWaitTimeout()).isNull();
+
+    assertThat(
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "2"))
+                .apiDatabase()
+                .lockWaitTimeout())
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be at least 1, got: 0");
   }
 
   @Test
