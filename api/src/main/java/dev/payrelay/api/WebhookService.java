@@ -38,6 +38,12 @@ public final class WebhookService {
   private static final String JSON = "application/json";
   private static final String CALLBACKS = "payrelay.webhook.callbacks";
 
+  /**
+   * The outcome of a stored callback whose decision failed on a database error (a lock wait or
+   * deadlock that outlasted its retries, a lost connection): answered 503, so the channel retries.
+   */
+  public static final String NOT_DECIDED = "NOT_DECIDED";
+
   private final WebhookInboxStore inbox;
   private final PaymentLedger ledger;
   private final ChannelRegistry channels;
@@ -92,7 +98,8 @@ public final class WebhookService {
    * @param remoteAddr the peer, for the inbox
    * @return the answer: the channel's protocol reply for a verified callback; 401/400 with its
    *     {@link PaymentChannel#refusal} for a rejected one; 404 for an unknown channel; 503 when the
-   *     database failed (the channel retries; a stored request keeps outcome RECEIVED)
+   *     database failed (the channel retries; a stored request gets outcome {@value #NOT_DECIDED},
+   *     or keeps RECEIVED when the database cannot take even that)
    */
   public WebhookResponse handle(
       String channelName, Map<String, String> headers, byte[] rawBody, String remoteAddr) {
@@ -129,13 +136,30 @@ public final class WebhookService {
     try {
       return decide(inboxId, channelName, merchantId, headers, rawBody, truncated);
     } catch (DataAccessException e) {
-      // Stored but undecided (outcome stays RECEIVED); the channel's retry decides it again.
+      // Stored but undecided; the channel's retry decides it again.
       log.error("callback {} stored but not decided: {}", inboxId, e.toString());
-      metrics
-          .counter(CALLBACKS, "channel", label(channelName), "outcome", "NOT_DECIDED")
-          .increment();
+      recordNotDecided(inboxId, e);
+      metrics.counter(CALLBACKS, "channel", label(channelName), "outcome", NOT_DECIDED).increment();
       return new WebhookResponse(
-          503, JSON, "{\"error\":\"NOT_DECIDED\",\"inboxId\":" + inboxId + "}", inboxId);
+          503, JSON, "{\"error\":\"" + NOT_DECIDED + "\",\"inboxId\":" + inboxId + "}", inboxId);
+    }
+  }
+
+  /**
+   * Records on the stored row that its decision failed and the channel was answered 503, so that
+   * outcome RECEIVED is left only to a request whose process stopped (or whose database went away)
+   * mid-decision, which {@code payrelay check} reports. Whatever the decision wrote was rolled back
+   * with its transaction; a database that fails this too leaves the row RECEIVED.
+   */
+  private void recordNotDecided(long inboxId, DataAccessException cause) {
+    try {
+      inbox.complete(
+          inboxId, new InboxCompletion(null, NOT_DECIDED, cause.toString(), 503, null, null));
+    } catch (RuntimeException e) {
+      log.error(
+          "callback {}: its NOT_DECIDED outcome was not recorded either: {}",
+          inboxId,
+          e.toString());
     }
   }
 

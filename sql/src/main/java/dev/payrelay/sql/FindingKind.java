@@ -2,8 +2,9 @@ package dev.payrelay.sql;
 
 /**
  * What {@code payrelay check} found wrong with a payment: each kind is a broken rule of DESIGN.md,
- * named for the operator. The database checks ({@link PaymentChecks}) find all but the last two;
- * the comparison with the payment's workflow (Temporal visibility, in the worker) finds those.
+ * named for the operator. The database checks ({@link PaymentChecks}) find all but the last three;
+ * the worker finds those: {@link #CALLBACK_NOT_DECIDED} by reading a stored callback with its
+ * channel's adapter, the last two by comparing with the payment's workflow (Temporal visibility).
  */
 public enum FindingKind {
   /**
@@ -30,6 +31,14 @@ public enum FindingKind {
   PAID_TWICE,
   /** PENDING, CLOSED or EXPIRED, yet entitlements were granted on it. */
   ENTITLED_NOT_PAID,
+  /**
+   * A callback stored in {@code webhook_inbox} longer ago than the age and never decided (outcome
+   * still RECEIVED: the process stopped, or lost the database, between storing and deciding it, so
+   * the channel got no answer), whose payment is not decided either: still PENDING, unknown, or not
+   * readable from the stored bytes. Once its payment is decided (the channel's retry, or the
+   * payment's channel watch asking the channel) the row is no longer a finding.
+   */
+  CALLBACK_NOT_DECIDED,
   /** PAID longer ago than the age, and Temporal has no workflow {@code payment-{paymentId}}. */
   PAID_WITHOUT_WORKFLOW,
   /**

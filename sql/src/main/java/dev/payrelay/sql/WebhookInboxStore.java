@@ -2,12 +2,15 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
@@ -99,6 +102,50 @@ public final class WebhookInboxStore {
     if (changed != 1) {
       throw new IllegalStateException("no webhook_inbox row " + inboxId);
     }
+  }
+
+  /**
+   * The rows still {@link #RECEIVED} that were stored more than {@code olderThan} and at most
+   * {@code within} ago, oldest first, at most {@code limit} (served by {@code
+   * ix_webhook_inbox_outcome}). Their headers are read back from the stored text, one {@code name:
+   * value} per line.
+   */
+  public List<StoredCallback> undecided(Duration olderThan, Duration within, int limit) {
+    Field<Long> age = SqlTime.secondsSince(WEBHOOK_INBOX.RECEIVED_AT);
+    return dsl.select(
+            WEBHOOK_INBOX.ID,
+            WEBHOOK_INBOX.RECEIVED_AT,
+            age,
+            WEBHOOK_INBOX.CHANNEL,
+            WEBHOOK_INBOX.HEADERS,
+            WEBHOOK_INBOX.RAW_BODY,
+            WEBHOOK_INBOX.REMOTE_ADDR)
+        .from(WEBHOOK_INBOX)
+        .where(WEBHOOK_INBOX.OUTCOME.eq(RECEIVED))
+        .and(WEBHOOK_INBOX.RECEIVED_AT.lt(SqlTime.nowPlus(olderThan.negated())))
+        .and(WEBHOOK_INBOX.RECEIVED_AT.ge(SqlTime.nowPlus(within.negated())))
+        .orderBy(WEBHOOK_INBOX.RECEIVED_AT, WEBHOOK_INBOX.ID)
+        .limit(limit)
+        .fetch(
+            r ->
+                new StoredCallback(
+                    r.value1(),
+                    SqlTime.utc(r.value2()),
+                    r.value3(),
+                    new ReceivedCallback(
+                        r.value4(), headersOf(r.value5()), r.value6(), r.value7())));
+  }
+
+  /** The headers of a stored text ({@link #headersText}): one {@code name: value} per line. */
+  static Map<String, String> headersOf(String text) {
+    Map<String, String> headers = new TreeMap<>();
+    for (String line : text.split("\n")) {
+      int colon = line.indexOf(": ");
+      if (colon > 0) {
+        headers.put(line.substring(0, colon), line.substring(colon + 2));
+      }
+    }
+    return headers;
   }
 
   private static String headersText(Map<String, String> headers) {

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.sql.Ages;
 import dev.payrelay.sql.CheckScope;
 import dev.payrelay.sql.Database;
@@ -23,11 +24,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay check}: lists, with reasons, every payment that breaks DESIGN.md's rules — the
- * database checks of {@link PaymentChecks}, then the ledger against each PAID payment's workflow
- * ({@link WorkflowStateCheck}) — and with {@code --repair} re-drives those with a safe repair
- * ({@link CheckRepair}). Read-only without {@code --repair}; safe against production data: every
- * query is bounded and index-served, Temporal is asked in batches. Exit codes: {@link #CLEAN},
- * {@link #FOUND}, {@link #BAD_INPUT}, {@link #TEMPORAL_UNAVAILABLE}, {@link #DATABASE_UNAVAILABLE}.
+ * database checks of {@link PaymentChecks}, callbacks never decided ({@link
+ * UndecidedCallbackCheck}), then the ledger against each PAID payment's workflow ({@link
+ * WorkflowStateCheck}) — and with {@code --repair} re-drives those with a safe repair ({@link
+ * CheckRepair}). Read-only without {@code --repair}; safe against production data: every query is
+ * bounded and index-served, Temporal is asked in batches. Exit codes: {@link #CLEAN}, {@link
+ * #FOUND}, {@link #BAD_INPUT}, {@link #TEMPORAL_UNAVAILABLE}, {@link #DATABASE_UNAVAILABLE}.
  */
 @Command(
     name = "check",
@@ -39,6 +41,7 @@ import picocli.CommandLine.Spec;
       "  PAID without all entitlements past the age;",
       "  entitlements nobody bought; open double payments;",
       "  entitlements on unpaid payments;",
+      "  callbacks stored and never decided whose payment is still undecided;",
       "  PAID payments whose workflow is missing or shows AWAITING_PAYMENT,",
       "  CLOSED or EXPIRED (Temporal visibility, 100 payments per query).",
       "Ages are by the database clock. --repair re-drives what is safe (the same",
@@ -106,15 +109,17 @@ final class CheckCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     PayrelayConfig config;
     CheckScope scope;
+    ChannelRegistry channels;
     try {
       refuseBadInput();
       config = payrelay.configuration();
       scope = new CheckScope(olderThan, within, config.outbox().sentRetention(), limit);
+      channels = ApiRuntime.channelRegistry(config);
     } catch (IllegalArgumentException e) {
       return fail(err, BAD_INPUT, e.getMessage());
     }
     try (Services services = Services.over(Database.open(config.database()))) {
-      return check(config, services, scope);
+      return check(config, services, scope, channels);
     } catch (DatabaseUnavailableException | DataAccessException e) {
       return fail(err, DATABASE_UNAVAILABLE, "the database failed: " + e.getMessage());
     }
@@ -129,11 +134,14 @@ final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  private int check(PayrelayConfig config, Services services, CheckScope scope)
+  private int check(
+      PayrelayConfig config, Services services, CheckScope scope, ChannelRegistry channels)
       throws JsonProcessingException {
     PaymentChecks checks = new PaymentChecks(services.database().dsl());
     Instant checkedAt = checks.now();
     List<PaymentFinding> found = new ArrayList<>(checks.run(scope));
+    found.addAll(
+        new UndecidedCallbackCheck(services.inbox(), services.payments(), channels).run(scope));
     List<CheckReport.Entry> entries;
     String temporalProblem = null;
     if (noTemporal) {

@@ -84,6 +84,11 @@ enum CheckRepair {
                   + " first); for a purged one, ./payrelay reconcile --date <the day it was paid>"
                   + " re-grants it (ENTITLEMENT_MISSING)";
           case EVENT_NOT_SENT -> "hand the event over again: ./payrelay check --repair";
+          case CALLBACK_NOT_DECIDED ->
+              "nothing to redo while the channel still retries a callback it got no answer for,"
+                  + " and a PENDING payment's channel watch asks the channel after its deadline;"
+                  + " if the payment stays undecided, read the row's raw_body and headers in"
+                  + " webhook_inbox and ask the channel";
         };
   }
 }

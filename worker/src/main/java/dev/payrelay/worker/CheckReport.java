@@ -39,7 +39,7 @@ record CheckReport(
   /**
    * One finding.
    *
-   * @param paymentId the payment
+   * @param paymentId the payment; null when a CALLBACK_NOT_DECIDED names none that can be read
    * @param kind a {@link dev.payrelay.sql.FindingKind} name
    * @param reason what was found
    * @param eventId the outbox event it concerns or that re-drives it, or null
@@ -90,7 +90,12 @@ record CheckReport(
     String row = "%-28s %-40s %-36s %s%n";
     out.printf(row, "KIND", "PAYMENT", "EVENT", "REASON");
     for (Entry e : findings) {
-      out.printf(row, e.kind(), e.paymentId(), e.eventId() == null ? "-" : e.eventId(), e.reason());
+      out.printf(
+          row,
+          e.kind(),
+          e.paymentId() == null ? "-" : e.paymentId(),
+          e.eventId() == null ? "-" : e.eventId(),
+          e.reason());
       out.printf("%-28s repair: %s%n", "", e.repair());
     }
     out.printf("%d finding(s); %d repaired%n", findings.size(), repaired);

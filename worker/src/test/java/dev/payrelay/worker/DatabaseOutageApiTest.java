@@ -179,9 +179,9 @@ class DatabaseOutageApiTest {
             db.database()
                 .dsl()
                 .fetchValue(
-                    "SELECT outcome FROM webhook_inbox WHERE id = ?",
+                    "SELECT CONCAT(outcome, ' ', http_status) FROM webhook_inbox WHERE id = ?",
                     answer.path("inboxId").asLong()))
-        .isEqualTo("RECEIVED");
+        .isEqualTo("NOT_DECIDED 503");
     HttpResponse<String> retried = callback(raw, headers, Duration.ofSeconds(30));
     assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
     assertThat(inboxOutcomes(paymentId)).containsExactly("CONFIRMED");

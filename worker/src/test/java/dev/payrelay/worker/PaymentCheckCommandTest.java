@@ -2,21 +2,26 @@ package dev.payrelay.worker;
 
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.EntitlementStore;
+import dev.payrelay.sql.InboxCompletion;
 import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.ReceivedCallback;
 import dev.payrelay.sql.SqlTime;
+import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.BrokenStates;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
@@ -30,7 +35,9 @@ import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,6 +65,7 @@ class PaymentCheckCommandTest {
   private static PaymentStore payments;
   private static PaymentLedger ledger;
   private static EntitlementStore entitlements;
+  private static WebhookInboxStore inbox;
 
   @BeforeAll
   static void start() {
@@ -73,6 +81,7 @@ class PaymentCheckCommandTest {
     payments = new PaymentStore(dsl, writer);
     ledger = new PaymentLedger(dsl, payments, writer);
     entitlements = new EntitlementStore(dsl, payments);
+    inbox = new WebhookInboxStore(dsl);
   }
 
   @AfterAll
@@ -222,6 +231,57 @@ class PaymentCheckCommandTest {
   }
 
   @Test
+  void callbacksStoredAndNeverDecided_areListedWhileTheirPaymentIsUndecided_withTheTextTable()
+      throws Exception {
+    PaymentRow pending = payments.create(Payments.newPayment(usd(), "c1")).payment();
+    PaymentRow paid = paidAgo(Duration.ofHours(1), "c1");
+    long pendingRow = storedAgo(sandboxPaid(pending), Duration.ofHours(1));
+    long paidRow = storedAgo(sandboxPaid(paid), Duration.ofHours(1));
+    long unreadable = storedAgo("not json".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1));
+    long fresh = storedAgo(sandboxPaid(pending), Duration.ZERO);
+    try {
+      CliRun run = cli("check", "--json", "--no-temporal");
+      CliRun table = cli("check", "--no-temporal");
+
+      assertThat(run.exit()).isEqualTo(CheckCommand.FOUND);
+      JsonNode report = JSON.readTree(run.out());
+      JsonNode named = finding(report, pending, "CALLBACK_NOT_DECIDED");
+      assertThat(named.path("reason").asText())
+          .startsWith("webhook_inbox row " + pendingRow + " at sandbox from 10.1.2.3, received 1h")
+          .endsWith(pending.paymentId() + " is still PENDING");
+      assertThat(named.path("repair").asText()).startsWith("MANUAL: nothing to redo");
+      assertThat(named.path("eventId").isNull()).isTrue();
+      List<String> undecided = new ArrayList<>();
+      for (JsonNode f : report.path("findings")) {
+        if (f.path("kind").asText().equals("CALLBACK_NOT_DECIDED")) {
+          undecided.add(f.path("reason").asText());
+        }
+      }
+      assertThat(undecided)
+          .as("its payment was decided since: history")
+          .noneMatch(r -> r.startsWith("webhook_inbox row " + paidRow + " "))
+          .as("stored a moment ago: in flight")
+          .noneMatch(r -> r.startsWith("webhook_inbox row " + fresh + " "));
+      JsonNode nameless = null;
+      for (JsonNode f : report.path("findings")) {
+        if (f.path("reason").asText().startsWith("webhook_inbox row " + unreadable + " ")) {
+          nameless = f;
+        }
+      }
+      assertThat(nameless).isNotNull();
+      assertThat(nameless.path("paymentId").isNull()).isTrue();
+      assertThat(nameless.path("reason").asText())
+          .endsWith("the payment it names cannot be read from its stored bytes");
+      assertThat(table.out())
+          .containsPattern("CALLBACK_NOT_DECIDED\\s+-\\s+-\\s+webhook_inbox row " + unreadable);
+    } finally {
+      for (long id : List.of(pendingRow, paidRow, unreadable, fresh)) {
+        inbox.complete(id, new InboxCompletion(null, "TEST_DONE", null, 200, null, null));
+      }
+    }
+  }
+
+  @Test
   void badInput_exitsTwo_withWhatIsWrong_andHelpSaysTheExitCodes() {
     CliRun noOperator = cli("check", "--repair");
     CliRun noTemporalRepair = cli("check", "--repair", "--operator", "alice", "--no-temporal");
@@ -272,6 +332,33 @@ class PaymentCheckCommandTest {
     if (end) {
       client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("test: ended");
     }
+  }
+
+  /** The PAID callback the sandbox would send for {@code p}, as stored bytes. */
+  private static byte[] sandboxPaid(PaymentRow p) {
+    return new SandboxNotification(
+            "ntf_" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "sbx_" + p.paymentId(),
+            "10.00",
+            "USD",
+            "PAID",
+            Instant.now())
+        .toJson();
+  }
+
+  /** A callback stored {@code ago} and never decided; returns its inbox id. */
+  private static long storedAgo(byte[] body, Duration ago) {
+    long id =
+        inbox.record(
+            new ReceivedCallback(
+                "sandbox", Map.of("Content-Type", "application/json"), body, "10.1.2.3"));
+    dsl.update(WEBHOOK_INBOX)
+        .set(WEBHOOK_INBOX.RECEIVED_AT, SqlTime.nowPlus(ago.negated()))
+        .where(WEBHOOK_INBOX.ID.eq(id))
+        .execute();
+    return id;
   }
 
   private static String confirmedEventId(PaymentRow p) {
