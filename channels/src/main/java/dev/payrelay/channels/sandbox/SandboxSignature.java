@@ -96,8 +96,9 @@ public final class SandboxSignature {
    *
    * @throws CallbackRejectedException with {@link Reason#MISSING_SIGNATURE} if either header is
    *     absent or blank, {@link Reason#BAD_SIGNATURE} if the HMAC does not match (including a
-   *     missing {@code v1=} prefix), {@link Reason#STALE_TIMESTAMP} if the signed timestamp is not
-   *     an integer or lies outside the tolerance window
+   *     missing {@code v1=} prefix), {@link Reason#MALFORMED} if the signed timestamp is not an
+   *     integer (Unix seconds), {@link Reason#STALE_TIMESTAMP} if it lies outside the tolerance
+   *     window
    */
   public void verify(CallbackRequest request) throws CallbackRejectedException {
     String timestamp = requiredHeader(request, TIMESTAMP_HEADER);
@@ -115,7 +116,7 @@ public final class SandboxSignature {
       signedAt = Instant.ofEpochSecond(Long.parseLong(timestamp));
     } catch (NumberFormatException | DateTimeException e) {
       throw new CallbackRejectedException(
-          Reason.STALE_TIMESTAMP, "sandbox timestamp is not Unix seconds: " + timestamp, e);
+          Reason.MALFORMED, "sandbox timestamp is not Unix seconds: " + timestamp, e);
     }
     Duration skew = Duration.between(signedAt, clock.instant()).abs();
     if (skew.compareTo(tolerance) > 0) {

@@ -108,7 +108,7 @@ class SandboxSignatureTest {
   }
 
   @Test
-  void signedNonNumericTimestamp_isStale() {
+  void signedNonNumericTimestamp_isMalformed_notStale() {
     Map<String, String> headers =
         Map.of(
             SandboxSignature.TIMESTAMP_HEADER,
@@ -116,7 +116,7 @@ class SandboxSignatureTest {
             SandboxSignature.SIGNATURE_HEADER,
             verifier.sign("yesterday", BODY));
 
-    assertThat(reasonFor(headers, BODY)).isEqualTo(Reason.STALE_TIMESTAMP);
+    assertThat(reasonFor(headers, BODY)).isEqualTo(Reason.MALFORMED);
   }
 
   @Test
