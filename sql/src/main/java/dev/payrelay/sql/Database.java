@@ -115,14 +115,17 @@ public final class Database implements AutoCloseable {
 
   /**
    * The statement each new connection runs first: UTC for every {@code DATETIME(6)} payrelay
-   * writes, whatever the server's own zone; and the config's {@code innodb_lock_wait_timeout}, if
-   * it names one.
+   * writes, whatever the server's own zone; and the config's {@link
+   * DatabaseConfig#lockWaitTimeout}, if it names one, for row locks and for table and metadata
+   * locks alike.
    */
   static String sessionSettings(DatabaseConfig config) {
     String utc = "SET time_zone = '+00:00'";
-    return config.lockWaitTimeout() == null
-        ? utc
-        : utc + ", innodb_lock_wait_timeout = " + config.lockWaitTimeout().getSeconds();
+    if (config.lockWaitTimeout() == null) {
+      return utc;
+    }
+    long seconds = config.lockWaitTimeout().getSeconds();
+    return utc + ", innodb_lock_wait_timeout = " + seconds + ", lock_wait_timeout = " + seconds;
   }
 
   /**

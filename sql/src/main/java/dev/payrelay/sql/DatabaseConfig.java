@@ -13,10 +13,12 @@ import java.util.Objects;
  * @param maxPoolSize the connection pool's upper bound
  * @param poolName the pool's name: in its threads' names, its log lines and the {@code pool} tag of
  *     its {@code hikaricp_*} metrics, e.g. {@code payrelay-api}
- * @param lockWaitTimeout how long a statement on this pool's connections waits for a row lock
- *     before it fails with error 1205 (the session's {@code innodb_lock_wait_timeout}, whole
- *     seconds from 1 to 1,073,741,824 as the MySQL and MariaDB manuals allow); null for the
- *     server's own (50 s by default)
+ * @param lockWaitTimeout how long a statement on this pool's connections waits for a lock before it
+ *     fails with error 1205: a row lock (the session's {@code innodb_lock_wait_timeout}), and a
+ *     table or metadata lock such as {@code LOCK TABLES} or an {@code ALTER TABLE} holds (the
+ *     session's {@code lock_wait_timeout}); whole seconds from 1 to 1,073,741,824 as the MySQL and
+ *     MariaDB manuals allow for {@code innodb_lock_wait_timeout}. Null for the server's own (50 s
+ *     for rows, one year for metadata by default)
  */
 public record DatabaseConfig(
     String jdbcUrl,

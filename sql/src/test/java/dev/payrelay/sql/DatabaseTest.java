@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -170,6 +171,39 @@ class DatabaseTest {
     assertThat(attempts).hasValue(2);
     assertThat(db.database().dsl().fetchValue("SELECT v FROM t_lock_wait WHERE id = 1"))
         .isEqualTo(0);
+  }
+
+  @Test
+  void aTableAnotherSessionLocked_isWaitedForAtMostTheTimeout_too() throws Exception {
+    db.database()
+        .dsl()
+        .execute("CREATE TABLE IF NOT EXISTS t_table_lock (id INT PRIMARY KEY, v INT NOT NULL)");
+    AtomicInteger attempts = new AtomicInteger();
+    try (Database bounded =
+            Database.open(
+                db.config().withPool("database-test-table-lock", 1).withLockWaitTimeout(SECOND));
+        Connection holder = db.database().dataSource().getConnection();
+        Statement lock = holder.createStatement()) {
+      lock.execute("LOCK TABLES t_table_lock WRITE");
+      try {
+        assertThatThrownBy(
+                () ->
+                    Transactions.run(
+                        bounded.dsl(),
+                        cfg -> {
+                          attempts.incrementAndGet();
+                          return cfg.dsl().execute("INSERT INTO t_table_lock VALUES (1, 1)");
+                        }))
+            .isInstanceOfSatisfying(
+                DataAccessException.class,
+                e -> assertThat(Transactions.isLockWaitTimeout(e)).isTrue());
+      } finally {
+        lock.execute("UNLOCK TABLES");
+      }
+    }
+
+    assertThat(attempts).hasValue(2);
+    assertThat(db.database().dsl().fetchCount(DSL.table("t_table_lock"))).isZero();
   }
 
   @Test

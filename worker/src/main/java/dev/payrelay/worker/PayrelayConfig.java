@@ -294,11 +294,13 @@ public record PayrelayConfig(
    * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_SECONDS}, default 1800 (30 min)
    * @param webhookBodyLimit {@code PAYRELAY_WEBHOOK_MAX_BYTES}: larger callbacks are recorded
    *     (their first bytes) and refused with 413; default 65536
-   * @param lockWaitTimeout {@code PAYRELAY_API_LOCK_WAIT_SECONDS}, default 5: how long a statement
-   *     of the API's pool waits for a row lock (the session's {@code innodb_lock_wait_timeout})
-   *     before its transaction is tried once more and then fails, so a callback meeting a payment
-   *     row that something holds for longer is answered 503 (the channel retries) within about
-   *     twice this, not after the server's 50 s default twice over
+   * @param lockWaitTimeout {@code PAYRELAY_API_LOCK_WAIT_SECONDS}, default 2, at most 60: how long
+   *     a statement of the API's pool waits for a row, table or metadata lock (the session's {@code
+   *     innodb_lock_wait_timeout} and {@code lock_wait_timeout}) before its transaction is tried
+   *     once more and then fails, so a callback meeting a payment row that something holds for
+   *     longer is answered 503 (the channel retries) within about twice this: before a channel that
+   *     waits a few seconds gives up (the sandbox waits 5 s), not after the server's 50 s (rows) or
+   *     one year (metadata) twice over
    */
   public record ApiSettings(
       String host,
@@ -307,6 +309,15 @@ public record PayrelayConfig(
       Duration paymentTtl,
       int webhookBodyLimit,
       Duration lockWaitTimeout) {
+
+    /** {@code PAYRELAY_API_LOCK_WAIT_SECONDS} when unset. */
+    public static final int DEFAULT_LOCK_WAIT_SECONDS = 2;
+
+    /**
+     * The largest {@code PAYRELAY_API_LOCK_WAIT_SECONDS}: a callback held longer than twice this
+     * has long been given up by its channel.
+     */
+    public static final int MAX_LOCK_WAIT_SECONDS = 60;
 
     /** The webhook URL for a channel, e.g. {@code http://127.0.0.1:8080/v1/webhooks/sandbox}. */
     public URI webhookUrl(String channel) {
@@ -527,7 +538,12 @@ public record PayrelayConfig(
             publicUrl,
             Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536),
-            Duration.ofSeconds(e.positive("PAYRELAY_API_LOCK_WAIT_SECONDS", 5))),
+            Duration.ofSeconds(
+                e.between(
+                    "PAYRELAY_API_LOCK_WAIT_SECONDS",
+                    ApiSettings.DEFAULT_LOCK_WAIT_SECONDS,
+                    1,
+                    ApiSettings.MAX_LOCK_WAIT_SECONDS))),
         sandbox.withAccounts(ofChannel(accounts, "sandbox")),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),
@@ -729,6 +745,16 @@ public record PayrelayConfig(
       int v = integer(name, fallback);
       if (v < 1) {
         throw new IllegalArgumentException(name + " must be at least 1, got: " + v);
+      }
+      return v;
+    }
+
+    /** {@link #integer}, refused with the variable named outside {@code min..max}. */
+    int between(String name, int fallback, int min, int max) {
+      int v = integer(name, fallback);
+      if (v < min || v > max) {
+        throw new IllegalArgumentException(
+            name + " must be from " + min + " to " + max + ", got: " + v);
       }
       return v;
     }

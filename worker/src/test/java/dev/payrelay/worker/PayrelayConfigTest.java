@@ -8,6 +8,7 @@ import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -69,20 +70,26 @@ class PayrelayConfigTest {
   }
 
   @Test
-  void theApiPoolAlone_waitsForRowLocksFiveSecondsByDefault_orAsConfigured() {
+  void theApiPoolAlone_waitsForLocksTwoSecondsByDefault_orAsConfigured_upToAMinute() {
     PayrelayConfig defaults = PayrelayConfig.fromEnv(Map.of());
-    assertThat(defaults.apiDatabase().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(defaults.apiDatabase().lockWaitTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(defaults.workerDatabase().lockWaitTimeout()).isNull();
     assertThat(defaults.consumerDatabase().lockWaitTimeout()).isNull();
 
     assertThat(
-            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "2"))
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "60"))
                 .apiDatabase()
                 .lockWaitTimeout())
-        .isEqualTo(Duration.ofSeconds(2));
-    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "0")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be at least 1, got: 0");
+        .isEqualTo(Duration.ofSeconds(60));
+    for (String bad : List.of("0", "-1", "61", "100000", "1073741825")) {
+      assertThatThrownBy(
+              () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be from 1 to 60, got: " + bad);
+    }
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "5.5")))
+        .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be an integer, got: 5.5");
   }
 
   @Test
