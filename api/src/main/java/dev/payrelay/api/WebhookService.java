@@ -136,31 +136,40 @@ public final class WebhookService {
     try {
       return decide(inboxId, channelName, merchantId, headers, rawBody, truncated);
     } catch (DataAccessException e) {
-      // Stored but undecided; the channel's retry decides it again.
-      log.error("callback {} stored but not decided: {}", inboxId, e.toString());
-      recordNotDecided(inboxId, e);
-      metrics.counter(CALLBACKS, "channel", label(channelName), "outcome", NOT_DECIDED).increment();
-      return new WebhookResponse(
-          503, JSON, "{\"error\":\"" + NOT_DECIDED + "\",\"inboxId\":" + inboxId + "}", inboxId);
+      return notDecided(inboxId, channelName, e, null);
     }
   }
 
   /**
-   * Records on the stored row that its decision failed and the channel was answered 503, so that
-   * outcome RECEIVED is left only to a request whose process stopped (or whose database went away)
-   * mid-decision, which {@code payrelay check} reports. Whatever the decision wrote was rolled back
-   * with its transaction; a database that fails this too leaves the row RECEIVED.
+   * The 503 for a stored callback whose decision failed on {@code cause}: the channel's retry
+   * decides it again. The row records {@value #NOT_DECIDED}, and the payment and notification of
+   * {@code verified} (null when it failed before verification), so that outcome RECEIVED is left
+   * only to a request whose process stopped (or whose database went away) mid-decision, which
+   * {@code payrelay check} reports. Whatever the decision wrote was rolled back with its
+   * transaction; a database that fails this too leaves the row RECEIVED.
    */
-  private void recordNotDecided(long inboxId, DataAccessException cause) {
+  private WebhookResponse notDecided(
+      long inboxId, String channelName, DataAccessException cause, VerifiedCallback verified) {
+    log.error("callback {} stored but not decided: {}", inboxId, cause.toString());
     try {
       inbox.complete(
-          inboxId, new InboxCompletion(null, NOT_DECIDED, cause.toString(), 503, null, null));
+          inboxId,
+          new InboxCompletion(
+              verified == null ? null : true,
+              NOT_DECIDED,
+              cause.toString(),
+              503,
+              verified == null ? null : verified.paymentId(),
+              verified == null ? null : verified.notificationId()));
     } catch (RuntimeException e) {
       log.error(
           "callback {}: its NOT_DECIDED outcome was not recorded either: {}",
           inboxId,
           e.toString());
     }
+    metrics.counter(CALLBACKS, "channel", label(channelName), "outcome", NOT_DECIDED).increment();
+    return new WebhookResponse(
+        503, JSON, "{\"error\":\"" + NOT_DECIDED + "\",\"inboxId\":" + inboxId + "}", inboxId);
   }
 
   private WebhookResponse decide(
@@ -241,6 +250,8 @@ public final class WebhookService {
     }
     try (PaymentLogContext context = PaymentLogContext.of(callback.paymentId(), null)) {
       return apply(inboxId, channelName, channel.get(), callback, claimed, context);
+    } catch (DataAccessException e) {
+      return notDecided(inboxId, channelName, e, callback);
     }
   }
 

@@ -179,12 +179,13 @@ class DatabaseOutageApiTest {
             db.database()
                 .dsl()
                 .fetchValue(
-                    "SELECT CONCAT(outcome, ' ', http_status) FROM webhook_inbox WHERE id = ?",
+                    "SELECT CONCAT_WS(' ', outcome, http_status, payment_id, signature_valid)"
+                        + " FROM webhook_inbox WHERE id = ?",
                     answer.path("inboxId").asLong()))
-        .isEqualTo("NOT_DECIDED 503");
+        .isEqualTo("NOT_DECIDED 503 " + paymentId + " 1");
     HttpResponse<String> retried = callback(raw, headers, Duration.ofSeconds(30));
     assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
-    assertThat(inboxOutcomes(paymentId)).containsExactly("CONFIRMED");
+    assertThat(inboxOutcomes(paymentId)).containsExactly("NOT_DECIDED", "CONFIRMED");
     assertThat(
             db.database()
                 .dsl()
