@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.impl.DSL;
@@ -106,12 +107,19 @@ public final class WebhookInboxStore {
 
   /**
    * The rows still {@link #RECEIVED} that were stored more than {@code olderThan} and at most
-   * {@code within} ago, oldest first, at most {@code limit} (served by {@code
-   * ix_webhook_inbox_outcome}). Their headers are read back from the stored text, one {@code name:
-   * value} per line.
+   * {@code within} ago, oldest first ({@code received_at}, then id), after {@code after} (null:
+   * from the oldest), at most {@code limit} (served by {@code ix_webhook_inbox_outcome}). Pass the
+   * last row of a page as {@code after} for the next. Their headers are read back from the stored
+   * text, one {@code name: value} per line.
    */
-  public List<StoredCallback> undecided(Duration olderThan, Duration within, int limit) {
+  public List<StoredCallback> undecided(
+      Duration olderThan, Duration within, StoredCallback after, int limit) {
     Field<Long> age = SqlTime.secondsSince(WEBHOOK_INBOX.RECEIVED_AT);
+    Condition afterCursor =
+        after == null
+            ? DSL.noCondition()
+            : DSL.row(WEBHOOK_INBOX.RECEIVED_AT, WEBHOOK_INBOX.ID)
+                .gt(DSL.row(SqlTime.at(after.receivedAt()), DSL.val(after.inboxId())));
     return dsl.select(
             WEBHOOK_INBOX.ID,
             WEBHOOK_INBOX.RECEIVED_AT,
@@ -124,6 +132,7 @@ public final class WebhookInboxStore {
         .where(WEBHOOK_INBOX.OUTCOME.eq(RECEIVED))
         .and(WEBHOOK_INBOX.RECEIVED_AT.lt(SqlTime.nowPlus(olderThan.negated())))
         .and(WEBHOOK_INBOX.RECEIVED_AT.ge(SqlTime.nowPlus(within.negated())))
+        .and(afterCursor)
         .orderBy(WEBHOOK_INBOX.RECEIVED_AT, WEBHOOK_INBOX.ID)
         .limit(limit)
         .fetch(

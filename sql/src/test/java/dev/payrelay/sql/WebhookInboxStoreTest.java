@@ -50,7 +50,7 @@ class WebhookInboxStoreTest {
     long outsideWindow =
         backdated(inbox.record(new ReceivedCallback("sandbox", headers, body, null)), 30 * 24);
 
-    var undecided = inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), 100);
+    var undecided = inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), null, 100);
 
     assertThat(undecided).extracting(StoredCallback::inboxId).containsExactly(older, old);
     assertThat(undecided).extracting(StoredCallback::inboxId).doesNotContain(fresh, outsideWindow);
@@ -65,10 +65,16 @@ class WebhookInboxStoreTest {
         .containsEntry("X-Sandbox-Signature", "v1=ab: cd")
         .containsEntry("Authorization", "[redacted]")
         .containsEntry("X-Empty", "");
-    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), 1))
+    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), null, 1))
         .extracting(StoredCallback::inboxId)
         .containsExactly(older);
-    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofMinutes(150), 100))
+    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), first, 1))
+        .as("the page after the first row")
+        .extracting(StoredCallback::inboxId)
+        .containsExactly(old);
+    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), undecided.getLast(), 1))
+        .isEmpty();
+    assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofMinutes(150), null, 100))
         .extracting(StoredCallback::inboxId)
         .containsExactly(old);
   }

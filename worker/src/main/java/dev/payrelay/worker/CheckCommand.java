@@ -80,8 +80,9 @@ final class CheckCommand implements Callable<Integer> {
       defaultValue = "7d",
       converter = Durations.class,
       description =
-          "How far back payments are looked at, by paid_at (unpaid ones by deadline); default 7d."
-              + " Events not SENT and open double payments are listed at any age.")
+          "How far back payments are looked at, by paid_at (unpaid ones by deadline), and"
+              + " callbacks never decided, by arrival; default 7d. Events not SENT and open double"
+              + " payments are listed at any age.")
   Duration within;
 
   @Option(

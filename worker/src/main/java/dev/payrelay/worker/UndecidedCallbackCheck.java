@@ -27,6 +27,9 @@ import java.util.Optional;
  */
 final class UndecidedCallbackCheck {
 
+  /** Rows read per query: each carries its raw body (at most the webhook's body limit). */
+  static final int PAGE = 100;
+
   private final WebhookInboxStore inbox;
   private final PaymentStore payments;
   private final ChannelRegistry channels;
@@ -37,37 +40,53 @@ final class UndecidedCallbackCheck {
     this.channels = channels;
   }
 
-  /** The findings, oldest callback first, at most {@link CheckScope#limit()}. */
+  /**
+   * The findings, oldest callback first, at most {@link CheckScope#limit()}: rows are read a page
+   * of {@link #PAGE} at a time until that many findings are made or the window has no more, so rows
+   * whose payment was decided since never crowd out the ones that count.
+   */
   List<PaymentFinding> run(CheckScope scope) {
     List<PaymentFinding> found = new ArrayList<>();
-    for (StoredCallback row : inbox.undecided(scope.olderThan(), scope.within(), scope.limit())) {
-      Optional<String> named = claimedPaymentId(row);
-      Optional<PaymentRow> payment = named.flatMap(payments::find);
-      if (payment.isPresent() && payment.get().status() != PaymentStatus.PENDING) {
-        continue;
+    StoredCallback after = null;
+    while (found.size() < scope.limit()) {
+      List<StoredCallback> page = inbox.undecided(scope.olderThan(), scope.within(), after, PAGE);
+      for (StoredCallback row : page) {
+        if (found.size() < scope.limit()) {
+          finding(row).ifPresent(found::add);
+        }
       }
-      found.add(
-          new PaymentFinding(
-              named.orElse(null),
-              FindingKind.CALLBACK_NOT_DECIDED,
-              "webhook_inbox row "
-                  + row.inboxId()
-                  + " at "
-                  + row.request().channel()
-                  + (row.request().remoteAddr() == null
-                      ? ""
-                      : " from " + row.request().remoteAddr())
-                  + ", received "
-                  + Ages.of(row.ageSeconds())
-                  + " ago, was never decided (the process stopped or lost the database"
-                  + " mid-request; the channel got no answer); "
-                  + named
-                      .map(
-                          id -> payment.isPresent() ? id + " is still PENDING" : "no payment " + id)
-                      .orElse("the payment it names cannot be read from its stored bytes"),
-              null));
+      if (page.size() < PAGE) {
+        break;
+      }
+      after = page.getLast();
     }
     return found;
+  }
+
+  /** The finding about {@code row}, or empty when its payment has been decided since. */
+  private Optional<PaymentFinding> finding(StoredCallback row) {
+    Optional<String> named = claimedPaymentId(row);
+    Optional<PaymentRow> payment = named.flatMap(payments::find);
+    if (payment.isPresent() && payment.get().status() != PaymentStatus.PENDING) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new PaymentFinding(
+            named.orElse(null),
+            FindingKind.CALLBACK_NOT_DECIDED,
+            "webhook_inbox row "
+                + row.inboxId()
+                + " at "
+                + row.request().channel()
+                + (row.request().remoteAddr() == null ? "" : " from " + row.request().remoteAddr())
+                + ", received "
+                + Ages.of(row.ageSeconds())
+                + " ago, was never decided (the process stopped or lost the database"
+                + " mid-request; the channel got no answer); "
+                + named
+                    .map(id -> payment.isPresent() ? id + " is still PENDING" : "no payment " + id)
+                    .orElse("the payment it names cannot be read from its stored bytes"),
+            null));
   }
 
   /** The payment the stored bytes name, as the webhook reads it; empty when none can be read. */

@@ -236,12 +236,13 @@ class PaymentCheckCommandTest {
     PaymentRow pending = payments.create(Payments.newPayment(usd(), "c1")).payment();
     PaymentRow paid = paidAgo(Duration.ofHours(1), "c1");
     long pendingRow = storedAgo(sandboxPaid(pending), Duration.ofHours(1));
-    long paidRow = storedAgo(sandboxPaid(paid), Duration.ofHours(1));
+    long paidRow = storedAgo(sandboxPaid(paid), Duration.ofHours(2));
     long unreadable = storedAgo("not json".getBytes(StandardCharsets.UTF_8), Duration.ofHours(1));
     long fresh = storedAgo(sandboxPaid(pending), Duration.ZERO);
     try {
       CliRun run = cli("check", "--json", "--no-temporal");
       CliRun table = cli("check", "--no-temporal");
+      CliRun limited = cli("check", "--json", "--no-temporal", "--limit", "1");
 
       assertThat(run.exit()).isEqualTo(CheckCommand.FOUND);
       JsonNode report = JSON.readTree(run.out());
@@ -272,6 +273,16 @@ class PaymentCheckCommandTest {
       assertThat(nameless.path("paymentId").isNull()).isTrue();
       assertThat(nameless.path("reason").asText())
           .endsWith("the payment it names cannot be read from its stored bytes");
+      JsonNode first = JSON.readTree(limited.out());
+      assertThat(first.path("findings"))
+          .as("the oldest row's payment is PAID: it does not use up --limit 1")
+          .filteredOn(f -> f.path("kind").asText().equals("CALLBACK_NOT_DECIDED"))
+          .singleElement()
+          .satisfies(
+              f ->
+                  assertThat(f.path("reason").asText())
+                      .startsWith("webhook_inbox row " + pendingRow + " "));
+      assertThat(first.path("limitReached").toString()).contains("CALLBACK_NOT_DECIDED");
       assertThat(table.out())
           .containsPattern("CALLBACK_NOT_DECIDED\\s+-\\s+-\\s+webhook_inbox row " + unreadable);
     } finally {
