@@ -15,6 +15,7 @@ import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.ReceivedCallback;
+import dev.payrelay.sql.SqlFailures;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -150,14 +151,15 @@ public final class WebhookService {
    */
   private WebhookResponse notDecided(
       long inboxId, String channelName, DataAccessException cause, VerifiedCallback verified) {
-    log.error("callback {} stored but not decided: {}", inboxId, cause.toString());
+    String why = SqlFailures.describe(cause);
+    log.error("callback {} stored but not decided: {}", inboxId, why);
     try {
       inbox.complete(
           inboxId,
           new InboxCompletion(
               verified == null ? null : true,
               NOT_DECIDED,
-              cause.toString(),
+              why,
               503,
               verified == null ? null : verified.paymentId(),
               verified == null ? null : verified.notificationId()));

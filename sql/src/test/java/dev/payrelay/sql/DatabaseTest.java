@@ -164,7 +164,12 @@ class DatabaseTest {
                       }))
           .isInstanceOfSatisfying(
               DataAccessException.class,
-              e -> assertThat(Transactions.isLockWaitTimeout(e)).isTrue());
+              e -> {
+                assertThat(Transactions.isLockWaitTimeout(e)).isTrue();
+                assertThat(SqlFailures.describe(e))
+                    .startsWith("SQL error 1205 (SQLSTATE ")
+                    .contains("Lock wait timeout exceeded");
+              });
       holder.rollback();
     }
 
@@ -216,6 +221,12 @@ class DatabaseTest {
     assertThatThrownBy(() -> c.withLockWaitTimeout(Duration.ofMillis(1500)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(c.withLockWaitTimeout(SECOND).withPool("p", 3).lockWaitTimeout()).isEqualTo(SECOND);
+  }
+
+  @Test
+  void aFailureWithoutAnSqlException_isDescribedByItsOwnText() {
+    assertThat(SqlFailures.describe(new IllegalStateException("pool closed")))
+        .isEqualTo("java.lang.IllegalStateException: pool closed");
   }
 
   @Test

@@ -183,6 +183,15 @@ class DatabaseOutageApiTest {
                         + " FROM webhook_inbox WHERE id = ?",
                     answer.path("inboxId").asLong()))
         .isEqualTo("NOT_DECIDED 503 " + paymentId + " 1");
+    assertThat(
+            db.database()
+                .dsl()
+                .fetchValue(
+                    "SELECT outcome_detail FROM webhook_inbox WHERE id = ?",
+                    answer.path("inboxId").asLong()))
+        .isEqualTo(
+            "SQL error 1205 (SQLSTATE 40001): Lock wait timeout exceeded; try restarting"
+                + " transaction");
     HttpResponse<String> retried = callback(raw, headers, Duration.ofSeconds(30));
     assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
     assertThat(inboxOutcomes(paymentId)).containsExactly("NOT_DECIDED", "CONFIRMED");
