@@ -11,9 +11,13 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Durations on the command line: a whole number with a unit, {@code 90s}, {@code 10m}, {@code 2h},
  * {@code 7d} (a bare number is seconds), or ISO-8601 as {@link Duration#parse} reads it ({@code
- * PT10M}). Never negative.
+ * PT10M}). Never negative, and at most {@link #MAX}: a longer look-back or age overflows the
+ * database clock's arithmetic (microseconds in a {@code long}) and means nothing for payments.
  */
 final class Durations implements ITypeConverter<Duration> {
+
+  /** The longest duration accepted: 100 years of 365 days. */
+  static final Duration MAX = Duration.ofDays(36_500);
 
   private static final Pattern SHORT = Pattern.compile("(\\d{1,9})\\s*(s|m|h|d)?");
 
@@ -23,6 +27,9 @@ final class Durations implements ITypeConverter<Duration> {
     Duration d = text.startsWith("p") ? iso(value) : shortForm(text, value);
     if (d.isNegative()) {
       throw new TypeConversionException("'" + value + "' is negative");
+    }
+    if (d.compareTo(MAX) > 0) {
+      throw new TypeConversionException("'" + value + "' is longer than 36500d");
     }
     return d;
   }

@@ -297,6 +297,7 @@ class PaymentCheckCommandTest {
     CliRun noOperator = cli("check", "--repair");
     CliRun noTemporalRepair = cli("check", "--repair", "--operator", "alice", "--no-temporal");
     CliRun badAge = cli("check", "--older-than", "soon");
+    CliRun tooLong = cli("check", "--within", "300000d");
     CliRun help = cli("check", "--help");
 
     assertThat(noOperator.exit()).isEqualTo(CheckCommand.BAD_INPUT);
@@ -305,6 +306,8 @@ class PaymentCheckCommandTest {
     assertThat(noTemporalRepair.err()).contains("--repair needs Temporal");
     assertThat(badAge.exit()).isEqualTo(CheckCommand.BAD_INPUT);
     assertThat(badAge.err()).contains("'soon' is not a duration");
+    assertThat(tooLong.exit()).isEqualTo(CheckCommand.BAD_INPUT);
+    assertThat(tooLong.err()).contains("'300000d' is longer than 36500d");
     assertThat(help.exit()).isZero();
     assertThat(help.out()).contains("--older-than", "--repair", "Exit codes: 0 nothing found");
   }
