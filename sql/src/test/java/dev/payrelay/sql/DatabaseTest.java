@@ -144,7 +144,6 @@ class DatabaseTest {
         .dsl()
         .execute("CREATE TABLE IF NOT EXISTS t_lock_wait (id INT PRIMARY KEY, v INT NOT NULL)");
     db.database().dsl().execute("INSERT IGNORE INTO t_lock_wait VALUES (1, 0)");
-    AtomicInteger attempts = new AtomicInteger();
     try (Database bounded =
             Database.open(
                 db.config().withPool("database-test-lock-holder", 1).withLockWaitTimeout(SECOND));
@@ -154,26 +153,13 @@ class DatabaseTest {
         s.executeQuery("SELECT v FROM t_lock_wait WHERE id = 1 FOR UPDATE").close();
       }
 
-      assertThatThrownBy(
-              () ->
-                  Transactions.run(
-                      bounded.dsl(),
-                      cfg -> {
-                        attempts.incrementAndGet();
-                        return cfg.dsl().execute("UPDATE t_lock_wait SET v = v + 1 WHERE id = 1");
-                      }))
-          .isInstanceOfSatisfying(
-              DataAccessException.class,
-              e -> {
-                assertThat(Transactions.isLockWaitTimeout(e)).isTrue();
-                assertThat(SqlFailures.describe(e))
-                    .startsWith("SQL error 1205 (SQLSTATE ")
-                    .contains("Lock wait timeout exceeded");
-              });
+      assertThat(
+              attemptsUntilLockWaitTimeout(
+                  bounded, "UPDATE t_lock_wait SET v = v + 1 WHERE id = 1"))
+          .isEqualTo(2);
       holder.rollback();
     }
 
-    assertThat(attempts).hasValue(2);
     assertThat(db.database().dsl().fetchValue("SELECT v FROM t_lock_wait WHERE id = 1"))
         .isEqualTo(0);
   }
@@ -183,7 +169,6 @@ class DatabaseTest {
     db.database()
         .dsl()
         .execute("CREATE TABLE IF NOT EXISTS t_table_lock (id INT PRIMARY KEY, v INT NOT NULL)");
-    AtomicInteger attempts = new AtomicInteger();
     try (Database bounded =
             Database.open(
                 db.config().withPool("database-test-table-lock", 1).withLockWaitTimeout(SECOND));
@@ -191,23 +176,13 @@ class DatabaseTest {
         Statement lock = holder.createStatement()) {
       lock.execute("LOCK TABLES t_table_lock WRITE");
       try {
-        assertThatThrownBy(
-                () ->
-                    Transactions.run(
-                        bounded.dsl(),
-                        cfg -> {
-                          attempts.incrementAndGet();
-                          return cfg.dsl().execute("INSERT INTO t_table_lock VALUES (1, 1)");
-                        }))
-            .isInstanceOfSatisfying(
-                DataAccessException.class,
-                e -> assertThat(Transactions.isLockWaitTimeout(e)).isTrue());
+        assertThat(attemptsUntilLockWaitTimeout(bounded, "INSERT INTO t_table_lock VALUES (1, 1)"))
+            .isEqualTo(2);
       } finally {
         lock.execute("UNLOCK TABLES");
       }
     }
 
-    assertThat(attempts).hasValue(2);
     assertThat(db.database().dsl().fetchCount(DSL.table("t_table_lock"))).isZero();
   }
 
@@ -234,6 +209,31 @@ class DatabaseTest {
     DatabaseConfig c = new DatabaseConfig("jdbc:mysql://h/db", "u", "s3cret-pw", 1);
 
     assertThat(c.toString()).contains("user=u").contains("password=***").doesNotContain("s3cret");
+  }
+
+  /**
+   * Runs {@code sql} in {@link Transactions#run} on {@code pool}, which must fail with a lock-wait
+   * timeout (error 1205, described as such); returns how many times the transaction was attempted.
+   */
+  private static int attemptsUntilLockWaitTimeout(Database pool, String sql) {
+    AtomicInteger attempts = new AtomicInteger();
+    assertThatThrownBy(
+            () ->
+                Transactions.run(
+                    pool.dsl(),
+                    cfg -> {
+                      attempts.incrementAndGet();
+                      return cfg.dsl().execute(sql);
+                    }))
+        .isInstanceOfSatisfying(
+            DataAccessException.class,
+            e -> {
+              assertThat(Transactions.isLockWaitTimeout(e)).isTrue();
+              assertThat(SqlFailures.describe(e))
+                  .startsWith("SQL error 1205 (SQLSTATE ")
+                  .contains("Lock wait timeout exceeded");
+            });
+    return attempts.get();
   }
 
   private static final Duration SECOND = Duration.ofSeconds(1);
