@@ -10,12 +10,12 @@ import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.sql.DatabaseErrors;
 import dev.payrelay.sql.InboxCompletion;
 import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.PaymentLedger;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.ReceivedCallback;
-import dev.payrelay.sql.SqlFailures;
 import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -151,7 +151,7 @@ public final class WebhookService {
    */
   private WebhookResponse notDecided(
       long inboxId, String channelName, DataAccessException cause, VerifiedCallback verified) {
-    String why = SqlFailures.describe(cause);
+    String why = DatabaseErrors.describe(cause);
     log.error("callback {} stored but not decided: {}", inboxId, why);
     try {
       inbox.complete(

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.util.function.Predicate;
 import org.jooq.exception.DataAccessException;
 
 /**
@@ -23,10 +24,36 @@ public final class DatabaseErrors {
    * content itself breaks the schema, so the same statement fails however often it is tried.
    */
   public static boolean isDataError(Throwable failure) {
+    return anySqlException(
+        failure, sql -> sql.getSQLState() != null && sql.getSQLState().startsWith("22"));
+  }
+
+  /**
+   * The first {@link SQLException} in {@code failure}'s cause chain as {@code "SQL error <vendor
+   * code> (SQLSTATE <state>): <server message>"}, e.g. {@code "SQL error 1205 (SQLSTATE 40001):
+   * Lock wait timeout exceeded; try restarting transaction"} (the codes are the server's: MySQL's
+   * and MariaDB's error reference); {@code failure.toString()} when the chain holds none. A wrapper
+   * such as jOOQ's {@code DataAccessException} says only where it failed ("Error while running
+   * ConnectionCallable"), not why.
+   */
+  public static String describe(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql
-          && sql.getSQLState() != null
-          && sql.getSQLState().startsWith("22")) {
+      if (t instanceof SQLException sql) {
+        return "SQL error "
+            + sql.getErrorCode()
+            + " (SQLSTATE "
+            + sql.getSQLState()
+            + "): "
+            + sql.getMessage();
+      }
+    }
+    return failure.toString();
+  }
+
+  /** Whether {@code failure} or one of its causes is an {@link SQLException} that {@code test}s. */
+  static boolean anySqlException(Throwable failure, Predicate<SQLException> test) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && test.test(sql)) {
         return true;
       }
     }

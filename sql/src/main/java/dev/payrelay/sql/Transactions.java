@@ -1,6 +1,5 @@
 package dev.payrelay.sql;
 
-import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jooq.DSLContext;
 import org.jooq.TransactionalCallable;
@@ -49,24 +48,16 @@ final class Transactions {
 
   /** Whether {@code e} is InnoDB's "Lock wait timeout exceeded" (error 1205). */
   static boolean isLockWaitTimeout(DataAccessException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT) {
-        return true;
-      }
-    }
-    return false;
+    return DatabaseErrors.anySqlException(e, sql -> sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT);
   }
 
   static boolean isRetryable(DataAccessException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql
-          && (sql.getErrorCode() == ER_LOCK_DEADLOCK
-              || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT
-              || "40001".equals(sql.getSQLState()))) {
-        return true;
-      }
-    }
-    return false;
+    return DatabaseErrors.anySqlException(
+        e,
+        sql ->
+            sql.getErrorCode() == ER_LOCK_DEADLOCK
+                || sql.getErrorCode() == ER_LOCK_WAIT_TIMEOUT
+                || "40001".equals(sql.getSQLState()));
   }
 
   /** A short randomised pause, growing with the attempt, so the victims do not collide again. */

@@ -200,7 +200,7 @@ class DatabaseTest {
 
   @Test
   void aFailureWithoutAnSqlException_isDescribedByItsOwnText() {
-    assertThat(SqlFailures.describe(new IllegalStateException("pool closed")))
+    assertThat(DatabaseErrors.describe(new IllegalStateException("pool closed")))
         .isEqualTo("java.lang.IllegalStateException: pool closed");
   }
 
@@ -229,7 +229,7 @@ class DatabaseTest {
             DataAccessException.class,
             e -> {
               assertThat(Transactions.isLockWaitTimeout(e)).isTrue();
-              assertThat(SqlFailures.describe(e))
+              assertThat(DatabaseErrors.describe(e))
                   .startsWith("SQL error 1205 (SQLSTATE ")
                   .contains("Lock wait timeout exceeded");
             });
