@@ -64,6 +64,16 @@ final class ReconciliationChannels {
   }
 
   /**
+   * A statement page and whose it is.
+   *
+   * @param page the page, its next token already wrapped
+   * @param account the merchant id of the account whose statement it is, whose payments alone its
+   *     lines may speak for; null when that statement is the channel's own for every account
+   *     ({@link PaymentChannel#statementCoversEveryAccount()})
+   */
+  record SourcedPage(StatementPage page, String account) {}
+
+  /**
    * One page of the channel's statement for {@code date}: the current account's page, its token
    * wrapped, or the next account's first page once an account's statement ends; channel errors as
    * {@link #failure}.
@@ -71,7 +81,7 @@ final class ReconciliationChannels {
    * @param pageToken null for the first page, else the previous page's {@link
    *     StatementPage#nextPageToken()}
    */
-  StatementPage statement(String channel, LocalDate date, String pageToken) {
+  SourcedPage statement(String channel, LocalDate date, String pageToken) {
     List<ChannelAccount> sources = accounts.statementAccounts(channel);
     if (sources.isEmpty()) {
       requireChannel(channel);
@@ -88,9 +98,10 @@ final class ReconciliationChannels {
           "page token " + pageToken + " names account " + index + " of " + sources.size(),
           ReconciliationFailure.INVALID_REQUEST.name());
     }
+    ChannelAccount source = sources.get(index);
     StatementPage page;
     try {
-      page = sources.get(index).adapter().statement(date, inner);
+      page = source.adapter().statement(date, inner);
     } catch (ChannelException e) {
       throw failure(e);
     }
@@ -98,7 +109,9 @@ final class ReconciliationChannels {
         page.nextPageToken() != null
             ? "@" + index + ":" + page.nextPageToken()
             : index + 1 < sources.size() ? "@" + (index + 1) + ":" : null;
-    return new StatementPage(page.date(), page.lines(), next);
+    return new SourcedPage(
+        new StatementPage(page.date(), page.lines(), next),
+        source.adapter().statementCoversEveryAccount() ? null : source.merchantId());
   }
 
   /** An ISO-8601 day, or a non-retryable {@code INVALID_REQUEST}. */

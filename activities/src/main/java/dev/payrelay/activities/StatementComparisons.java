@@ -58,13 +58,15 @@ final class StatementComparisons {
   /** Fetches one page and compares it; see {@code ReconciliationActivities#reconcilePage}. */
   Compared page(ReconcilePageRequest r) {
     LocalDate date = ReconciliationChannels.day(r.date());
-    StatementPage page = channels.statement(r.channel(), date, r.pageToken());
+    ReconciliationChannels.SourcedPage sourced =
+        channels.statement(r.channel(), date, r.pageToken());
+    StatementPage page = sourced.page();
     List<StatementLine> lines = page.lines();
     Set<Long> open = new LinkedHashSet<>();
     for (int from = 0; from < lines.size(); from += HEARTBEAT_EVERY) {
       List<StatementLine> chunk =
           lines.subList(from, Math.min(from + HEARTBEAT_EVERY, lines.size()));
-      open.addAll(openIds(store.compare(r.channel(), date, chunk)));
+      open.addAll(openIds(store.compare(r.channel(), sourced.account(), date, chunk)));
       heartbeat(new Progress(r.pageToken(), from + chunk.size()));
     }
     log.info(
@@ -82,7 +84,7 @@ final class StatementComparisons {
     Set<String> seen = new HashSet<>();
     String token = null;
     do {
-      StatementPage page = channels.statement(day.channel(), date, token);
+      StatementPage page = channels.statement(day.channel(), date, token).page();
       page.lines().forEach(line -> seen.add(line.channelTxnId()));
       heartbeat(new Progress(token, seen.size()));
       token = page.nextPageToken();

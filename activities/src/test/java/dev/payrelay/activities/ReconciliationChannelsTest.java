@@ -37,16 +37,21 @@ class ReconciliationChannelsTest {
 
     List<String> txns = new ArrayList<>();
     List<String> tokens = new ArrayList<>();
+    List<String> owners = new ArrayList<>();
     String token = null;
     do {
-      StatementPage page = channels.statement("stripe", DAY, token);
+      ReconciliationChannels.SourcedPage sourced = channels.statement("stripe", DAY, token);
+      StatementPage page = sourced.page();
       page.lines().forEach(l -> txns.add(l.channelTxnId()));
+      owners.add(sourced.account());
       token = page.nextPageToken();
       tokens.add(token);
     } while (token != null);
 
     assertThat(txns).containsExactly("m_default-p0", "m_default-p1", "m_a-p0", "m_a-p1", "m_z-p0");
     assertThat(tokens).containsExactly("@0:1", "@1:", "@1:1", "@2:", null);
+    // Each page speaks only for the payments of the account whose statement it is.
+    assertThat(owners).containsExactly("m_default", "m_default", "m_a", "m_a", "m_z");
   }
 
   @Test
@@ -59,7 +64,7 @@ class ReconciliationChannelsTest {
                         "m_default", new PagedChannel("m_default", 3, false)),
                     new ChannelAccount("m_a", Set.of("acme"), new PagedChannel("m_a", 1, false)))));
 
-    StatementPage page = channels.statement("stripe", DAY, "2");
+    StatementPage page = channels.statement("stripe", DAY, "2").page();
 
     assertThat(page.lines())
         .extracting(StatementLine::channelTxnId)
@@ -77,12 +82,15 @@ class ReconciliationChannelsTest {
                         "m_default", new PagedChannel("m_default", 1, true)),
                     new ChannelAccount("m_a", Set.of("acme"), new PagedChannel("m_a", 1, true)))));
 
-    StatementPage page = channels.statement("stripe", DAY, null);
+    ReconciliationChannels.SourcedPage sourced = channels.statement("stripe", DAY, null);
+    StatementPage page = sourced.page();
 
     assertThat(page.lines())
         .extracting(StatementLine::channelTxnId)
         .containsExactly("m_default-p0");
     assertThat(page.nextPageToken()).isNull();
+    // The channel's own statement of every account may name any account's payments.
+    assertThat(sourced.account()).isNull();
   }
 
   @Test

@@ -27,11 +27,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ingests a channel callback: store it raw, verify it over the raw bytes with the secret of the
- * merchant account that owns the payment it names ({@link ChannelRegistry#forMerchant}), apply it
- * to the ledger in one transaction, answer the channel only after commit (DESIGN: ingestion needs
- * the database alone). Every request that reached us ends in the inbox with its outcome, rejected
- * ones too.
+ * Ingests a channel callback: store it raw, verify it over the raw bytes with the secret of one
+ * merchant account (the one named in the URL, else the one that owns the payment it names: {@link
+ * ChannelRegistry#forMerchant}), apply it to the ledger in one transaction, answer the channel only
+ * after commit (DESIGN: ingestion needs the database alone). The verifying account decides the
+ * merchant, and so the tenant: a callback about another account's payment is refused 403 with
+ * outcome {@code OTHER_ACCOUNT}, whatever merchant its body names. Every request that reached us
+ * ends in the inbox with its outcome, rejected ones too.
  */
 public final class WebhookService {
 
@@ -44,6 +46,12 @@ public final class WebhookService {
    * deadlock that outlasted its retries, a lost connection): answered 503, so the channel retries.
    */
   public static final String NOT_DECIDED = "NOT_DECIDED";
+
+  /**
+   * The answer to a verified callback about another merchant account's payment: 403 Forbidden, the
+   * signer is authenticated but not allowed to speak for that payment (RFC 9110 section 15.5.4).
+   */
+  private static final int OTHER_ACCOUNT_STATUS = 403;
 
   private final WebhookInboxStore inbox;
   private final PaymentLedger ledger;
@@ -222,10 +230,10 @@ public final class WebhookService {
         merchantId != null
             ? null
             : channel.get().claimedPaymentId(request).flatMap(ledger::payment).orElse(null);
-    Optional<PaymentChannel> verifier =
+    Optional<ChannelAccount> verifier =
         merchantId != null
-            ? channels.forMerchant(channelName, merchantId).map(ChannelAccount::adapter)
-            : verifier(channelName, channel.get(), claimed);
+            ? channels.forMerchant(channelName, merchantId)
+            : verifier(channelName, claimed);
     if (verifier.isEmpty()) {
       return reject(
           inboxId,
@@ -242,7 +250,7 @@ public final class WebhookService {
     }
     VerifiedCallback callback;
     try {
-      callback = verifier.get().verifyCallback(request);
+      callback = verifier.get().adapter().verifyCallback(request);
     } catch (CallbackRejectedException e) {
       return reject(
           inboxId,
@@ -251,27 +259,45 @@ public final class WebhookService {
               false, e.reason().name(), e.getMessage(), e.reason().httpStatus(), null, null));
     }
     try (PaymentLogContext context = PaymentLogContext.of(callback.paymentId(), null)) {
-      return apply(inboxId, channelName, channel.get(), callback, claimed, context);
+      return apply(inboxId, channelName, channel.get(), verifier.get(), callback, claimed, context);
     } catch (DataAccessException e) {
       return notDecided(inboxId, channelName, e, callback);
     }
   }
 
-  /** Applies a verified callback in the ledger's one transaction and answers the channel. */
+  /**
+   * Applies a callback that {@code account} verified in the ledger's one transaction and answers
+   * the channel; a callback about a payment of another account is refused ({@link
+   * CallbackOutcome#OTHER_ACCOUNT}).
+   */
   private WebhookResponse apply(
       long inboxId,
       String channelName,
       PaymentChannel channel,
+      ChannelAccount account,
       VerifiedCallback callback,
       PaymentRow claimed,
       PaymentLogContext context) {
     LedgerResult result =
         ledger.applyCallback(
             channelName,
+            account.merchantId(),
             callback,
             inboxId,
             channel.reply(CallbackOutcome.CONFIRMED).httpStatus(),
             claimed);
+    if (result.outcome() == CallbackOutcome.OTHER_ACCOUNT) {
+      return reject(
+          inboxId,
+          channelName,
+          new InboxCompletion(
+              true,
+              result.outcome().name(),
+              result.detail(),
+              OTHER_ACCOUNT_STATUS,
+              null,
+              callback.notificationId()));
+    }
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
     if (result.eventId() != null) {
@@ -311,18 +337,18 @@ public final class WebhookService {
   }
 
   /**
-   * The adapter whose account verifies the callback: that of the merchant account the payment it
-   * names ({@code claimed}) was created with, so one account's secret never confirms another
-   * account's payment; the channel's default account when the callback names no payment we have at
-   * this channel (nothing can be confirmed by it then). Empty when the payment's account is no
-   * longer configured.
+   * The account that verifies a callback at the channel's own URL: the merchant account the payment
+   * it names ({@code claimed}) was created with; the channel's default account when the callback
+   * names no payment we have at this channel. Either way the ledger refuses what it verified about
+   * another account's payment ({@link CallbackOutcome#OTHER_ACCOUNT}), so the default account's
+   * secret never confirms a tenant account's payment. Empty when the payment's account is no longer
+   * configured.
    */
-  private Optional<PaymentChannel> verifier(
-      String channelName, PaymentChannel defaultAdapter, PaymentRow claimed) {
+  private Optional<ChannelAccount> verifier(String channelName, PaymentRow claimed) {
     if (claimed == null || !claimed.channel().equals(channelName)) {
-      return Optional.of(defaultAdapter);
+      return channels.defaultAccount(channelName);
     }
-    return channels.forMerchant(channelName, claimed.merchantId()).map(ChannelAccount::adapter);
+    return channels.forMerchant(channelName, claimed.merchantId());
   }
 
   private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {

@@ -9,6 +9,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
@@ -117,7 +118,7 @@ public final class PaymentLedger {
    */
   public LedgerResult apply(
       String channel, VerifiedCallback callback, Long inboxId, String source) {
-    return apply(channel, callback, inboxId, source, null, null);
+    return apply(new Speaker(channel, null), callback, inboxId, source, null, null);
   }
 
   /**
@@ -128,6 +129,9 @@ public final class PaymentLedger {
    * (its inbox row, then the ledger) instead of three times. Any other outcome leaves the row for
    * the caller to complete ({@link WebhookInboxStore#complete}).
    *
+   * @param account the merchant id of the account whose secret or key verified the callback: a
+   *     payment of another account of this channel is {@link CallbackOutcome#OTHER_ACCOUNT} and
+   *     stays untouched, with nothing recorded against it
    * @param confirmedReplyStatus the HTTP status the channel is answered with when its callback
    *     confirmed the payment
    * @param read the callback's payment as {@link #payment} returned it a moment ago, decided on
@@ -137,12 +141,14 @@ public final class PaymentLedger {
    */
   public LedgerResult applyCallback(
       String channel,
+      String account,
       VerifiedCallback callback,
       long inboxId,
       int confirmedReplyStatus,
       PaymentRow read) {
+    Objects.requireNonNull(account, "account");
     return apply(
-        channel,
+        new Speaker(channel, account),
         callback,
         inboxId,
         CALLBACK,
@@ -157,11 +163,18 @@ public final class PaymentLedger {
   }
 
   /**
+   * Who speaks for a payment: the channel whose signature a callback carried, and the merchant
+   * account that verified it. A null component means "the payment's own" (our own query or
+   * reconciliation of it, made with the payment's own account).
+   */
+  private record Speaker(String channel, String account) {}
+
+  /**
    * As the public {@code apply}; a non-null {@code firstRead} is the first decision's row, a
    * non-null {@code confirmedInbox} completes the inbox row.
    */
   private LedgerResult apply(
-      String channel,
+      Speaker speaker,
       VerifiedCallback callback,
       Long inboxId,
       String source,
@@ -172,19 +185,9 @@ public final class PaymentLedger {
           attempt == 1 && firstRead != null
               ? Optional.of(firstRead)
               : payments.find(callback.paymentId());
-      if (ours.isPresent() && channel != null && !ours.get().channel().equals(channel)) {
-        return new LedgerResult(
-            CallbackOutcome.OTHER_CHANNEL,
-            callback.paymentId(),
-            null,
-            null,
-            "OTHER_CHANNEL: payment "
-                + callback.paymentId()
-                + " was created at "
-                + ours.get().channel()
-                + ", not "
-                + channel
-                + "; nothing changed");
+      Optional<LedgerResult> notItsOwn = ours.flatMap(row -> notSpokenFor(speaker, row));
+      if (notItsOwn.isPresent()) {
+        return notItsOwn.get();
       }
       CallbackOutcome outcome =
           CallbackDecision.decide(ours.map(PaymentRow::snapshot).orElse(null), callback);
@@ -201,6 +204,40 @@ public final class PaymentLedger {
             "payment " + callback.paymentId() + " kept changing under callback; giving up");
       }
     }
+  }
+
+  /**
+   * OTHER_CHANNEL when {@code row} was created at another channel than the speaker's, OTHER_ACCOUNT
+   * when with another merchant account; empty when the speaker may speak for it. Neither changes
+   * anything nor records anything against the payment.
+   */
+  private static Optional<LedgerResult> notSpokenFor(Speaker speaker, PaymentRow row) {
+    if (speaker.channel() != null && !row.channel().equals(speaker.channel())) {
+      return Optional.of(
+          untouched(
+              CallbackOutcome.OTHER_CHANNEL,
+              row,
+              "was created at " + row.channel() + ", not " + speaker.channel()));
+    }
+    if (speaker.account() != null && !row.merchantId().equals(speaker.account())) {
+      return Optional.of(
+          untouched(
+              CallbackOutcome.OTHER_ACCOUNT,
+              row,
+              "belongs to another merchant account than "
+                  + speaker.account()
+                  + ", whose secret verified the callback"));
+    }
+    return Optional.empty();
+  }
+
+  private static LedgerResult untouched(CallbackOutcome outcome, PaymentRow row, String why) {
+    return new LedgerResult(
+        outcome,
+        row.paymentId(),
+        null,
+        null,
+        outcome + ": payment " + row.paymentId() + " " + why + "; nothing changed");
   }
 
   /** Runs the confirm transaction; empty when another writer changed the row first. */

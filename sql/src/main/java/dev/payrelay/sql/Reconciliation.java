@@ -71,9 +71,35 @@ public final class Reconciliation {
    * @return the gaps of this page, in line order; empty when the page agrees with our books
    */
   public List<ReconciliationGap> compare(String channel, LocalDate date, List<StatementLine> page) {
+    return compare(channel, null, date, page);
+  }
+
+  /**
+   * As {@link #compare(String, LocalDate, List)} for the statement of one merchant account: a line
+   * naming a payment of another account is UNKNOWN_TRANSACTION (for review) and that payment is
+   * neither compared nor touched, so one account's statement never confirms, nor flags, another
+   * account's (another tenant's) payment.
+   *
+   * @param account the merchant id whose statement it is; null for the channel's own statement of
+   *     every account, whose lines may name any account's payments
+   */
+  public List<ReconciliationGap> compare(
+      String channel, String account, LocalDate date, List<StatementLine> page) {
     List<ReconciliationGap> gaps = new ArrayList<>();
     for (StatementLine line : page) {
       PaymentRow payment = ours.paymentOf(channel, line).orElse(null);
+      if (payment != null && account != null && !payment.merchantId().equals(account)) {
+        gaps.add(
+            recorder.record(
+                channel,
+                date,
+                line.channelTxnId(),
+                line.amount(),
+                null,
+                null,
+                StatementComparison.ofAnotherAccount(line, account)));
+        continue;
+      }
       boolean entitled = payment == null || ours.entitled(payment);
       for (StatementComparison.Finding f :
           StatementComparison.compare(channel, line, payment, entitled)) {

@@ -56,9 +56,23 @@ final class StatementComparison {
     return findings;
   }
 
+  /**
+   * The gap of a line in merchant account {@code account}'s statement that names a payment of
+   * another account: UNKNOWN_TRANSACTION, for review; the payment itself is not compared.
+   */
+  static Finding ofAnotherAccount(StatementLine line, String account) {
+    return new Finding(
+        ReconciliationKind.UNKNOWN_TRANSACTION,
+        theirs(line)
+            + "; names a payment of another merchant account than "
+            + account
+            + ", whose statement it is: not compared");
+  }
+
   /** The line's own gap, or null when it agrees with ours. */
   private static ReconciliationKind kindOf(StatementLine line, PaymentRow ours) {
-    // Our own statement from our own merchant account: the merchant is ours by construction.
+    // The caller only compares lines of the payment's own account (or of the channel's statement
+    // of every account), so the merchant is the payment's own.
     VerifiedCallback asCallback =
         new VerifiedCallback(
             "statement:" + line.channelTxnId(),

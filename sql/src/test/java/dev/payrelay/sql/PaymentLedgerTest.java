@@ -66,6 +66,47 @@ class PaymentLedgerTest {
   }
 
   @Test
+  void callbackVerifiedByAnotherAccount_namingOurPayment_isOtherAccount_andTouchesNothing() {
+    PaymentRow p = create("5.00", "USD");
+    // The signer names our payment's own merchant in the body: the body never decides the account.
+    VerifiedCallback foreign = paid(p, "txn-" + p.paymentId(), "5.00", "USD");
+    long inboxId = stored(p);
+
+    LedgerResult r =
+        ledger.applyCallback(p.channel(), "acct-of-another-tenant", foreign, inboxId, 200, null);
+
+    assertThat(r.outcome()).isEqualTo(CallbackOutcome.OTHER_ACCOUNT);
+    assertThat(r.eventId()).isNull();
+    assertThat(r.exceptionId()).isNull();
+    assertThat(r.detail()).contains("acct-of-another-tenant").contains("nothing changed");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(dsl.fetchCount(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId())))
+        .isZero();
+    assertThat(dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(inboxId)).getOutcome())
+        .isEqualTo("RECEIVED");
+    // A wrong amount from the other account records no exception either.
+    assertThat(
+            ledger
+                .applyCallback(
+                    p.channel(),
+                    "acct-of-another-tenant",
+                    paid(p, "txn-" + p.paymentId(), "0.01", "USD"),
+                    stored(p),
+                    200,
+                    null)
+                .outcome())
+        .isEqualTo(CallbackOutcome.OTHER_ACCOUNT);
+    assertThat(dsl.fetchCount(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId())))
+        .isZero();
+    assertThat(
+            ledger
+                .applyCallback(p.channel(), p.merchantId(), foreign, stored(p), 200, null)
+                .outcome())
+        .isEqualTo(CallbackOutcome.CONFIRMED);
+  }
+
+  @Test
   void matchingCallback_marksPaid_andWritesOneConfirmedEvent() {
     PaymentRow p = create("10.50", "USD");
     LedgerResult r =
@@ -154,7 +195,12 @@ class PaymentLedgerTest {
 
     LedgerResult r =
         ledger.applyCallback(
-            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), inboxId, 200, null);
+            p.channel(),
+            p.merchantId(),
+            paid(p, "txn-" + p.paymentId(), "5.00", "USD"),
+            inboxId,
+            200,
+            null);
 
     assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
     WebhookInboxRecord row = dsl.fetchSingle(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(inboxId));
@@ -172,17 +218,33 @@ class PaymentLedgerTest {
     PaymentRow second = create("5.00", "USD");
     String txn = "txn-shared-" + first.paymentId();
     long firstInbox = stored(first);
-    ledger.applyCallback(first.channel(), paid(first, txn, "5.00", "USD"), firstInbox, 200, null);
+    ledger.applyCallback(
+        first.channel(),
+        first.merchantId(),
+        paid(first, txn, "5.00", "USD"),
+        firstInbox,
+        200,
+        null);
     long duplicateInbox = stored(first);
     long conflictInbox = stored(second);
 
     LedgerResult duplicate =
         ledger.applyCallback(
-            first.channel(), paid(first, txn, "5.00", "USD"), duplicateInbox, 200, null);
+            first.channel(),
+            first.merchantId(),
+            paid(first, txn, "5.00", "USD"),
+            duplicateInbox,
+            200,
+            null);
     // The second payment's confirm fails on the channel-txn key: nothing of it stays.
     LedgerResult conflict =
         ledger.applyCallback(
-            second.channel(), paid(second, txn, "5.00", "USD"), conflictInbox, 200, null);
+            second.channel(),
+            second.merchantId(),
+            paid(second, txn, "5.00", "USD"),
+            conflictInbox,
+            200,
+            null);
 
     assertThat(duplicate.outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
     assertThat(conflict.outcome()).isEqualTo(CallbackOutcome.TXN_CONFLICT);
@@ -197,11 +259,13 @@ class PaymentLedgerTest {
     PaymentRow p = create("5.00", "USD");
     PaymentRow stale = ledger.payment(p.paymentId()).orElseThrow();
     String txn = "txn-" + p.paymentId();
-    ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), stored(p), 200, null);
+    ledger.applyCallback(
+        p.channel(), p.merchantId(), paid(p, txn, "5.00", "USD"), stored(p), 200, null);
     long again = stored(p);
 
     LedgerResult r =
-        ledger.applyCallback(p.channel(), paid(p, txn, "5.00", "USD"), again, 200, stale);
+        ledger.applyCallback(
+            p.channel(), p.merchantId(), paid(p, txn, "5.00", "USD"), again, 200, stale);
 
     assertThat(stale.status()).isEqualTo(PaymentStatus.PENDING);
     assertThat(r.outcome()).isEqualTo(CallbackOutcome.DUPLICATE);
@@ -217,7 +281,12 @@ class PaymentLedgerTest {
 
     LedgerResult r =
         ledger.applyCallback(
-            p.channel(), paid(p, "txn-" + p.paymentId(), "5.00", "USD"), stored(p), 200, other);
+            p.channel(),
+            p.merchantId(),
+            paid(p, "txn-" + p.paymentId(), "5.00", "USD"),
+            stored(p),
+            200,
+            other);
 
     assertThat(r.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
     assertThat(r.paymentId()).isEqualTo(p.paymentId());

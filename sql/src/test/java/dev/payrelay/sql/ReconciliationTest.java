@@ -91,6 +91,45 @@ class ReconciliationTest {
   }
 
   @Test
+  void anAccountsStatement_namingAPaymentOfAnotherAccount_isUnknownTransaction_andTouchesNothing() {
+    PaymentRow theirs = pending(1050, "USD");
+    PaymentRow oursToo = pending(1050, "USD");
+
+    List<ReconciliationGap> gaps =
+        recon.compare(
+            channel,
+            "acct-of-another-tenant",
+            today,
+            List.of(line(theirs, "t-foreign", 999, "USD")));
+
+    assertThat(gaps)
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.item().kind()).isEqualTo(ReconciliationKind.UNKNOWN_TRANSACTION);
+              assertThat(g.item().repair()).isEqualTo(RepairKind.REVIEW);
+              assertThat(g.item().exceptionId()).isNull();
+              assertThat(g.item().ourStatus()).isNull();
+              assertThat(g.item().paymentId()).isNull();
+              assertThat(g.item().details()).contains("another merchant account");
+            });
+    assertThat(exceptionEvents(theirs)).isZero();
+    assertThat(payments.find(theirs.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    // The payment's own account's statement still compares it.
+    assertThat(
+            single(
+                    recon.compare(
+                        channel,
+                        oursToo.merchantId(),
+                        today,
+                        List.of(line(oursToo, "t-own", 1050, "USD"))))
+                .item()
+                .kind())
+        .isEqualTo(ReconciliationKind.PAID_NOT_CONFIRMED);
+  }
+
+  @Test
   void channelPaid_oursExpired_isPaidAfterClose_withOneExceptionAndItsEvent() {
     PaymentRow p = pending(500, "JPY");
     deadlines.expire(p.paymentId());

@@ -39,6 +39,14 @@ public enum CallbackOutcome {
    * secret (e.g. the sandbox's) never confirms, nor flags, another channel's payment.
    */
   OTHER_CHANNEL(true),
+  /**
+   * The payment it names belongs to another merchant account of this channel than the one whose
+   * secret or key verified the callback: refused (HTTP 403), nothing changed, nothing recorded
+   * against that payment. The verifying account decides the merchant, and so the tenant, never a
+   * field of the body, so one tenant's secret never confirms, nor flags, another tenant's payment.
+   * Recorded in the inbox row, and counted; retrying cannot change it.
+   */
+  OTHER_ACCOUNT(true),
   /** We have no such payment (yet): the channel should retry later. */
   UNKNOWN_PAYMENT(false);
 

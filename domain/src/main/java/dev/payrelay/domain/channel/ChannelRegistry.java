@@ -40,7 +40,12 @@ public final class ChannelRegistry {
 
   /** The adapter of channel {@code name}'s default account, if the channel is configured. */
   public Optional<PaymentChannel> find(String name) {
-    return Optional.ofNullable(byName.get(name)).map(a -> a.defaultAccount.adapter());
+    return defaultAccount(name).map(ChannelAccount::adapter);
+  }
+
+  /** Channel {@code name}'s default account, if the channel is configured. */
+  public Optional<ChannelAccount> defaultAccount(String name) {
+    return Optional.ofNullable(byName.get(name)).map(a -> a.defaultAccount);
   }
 
   /**

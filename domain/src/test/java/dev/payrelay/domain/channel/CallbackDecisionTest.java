@@ -228,11 +228,14 @@ class CallbackDecisionTest {
 
     assertThat(rows).hasSize(5 * 2 * 2 * 3 * 2 * ChannelPaymentStatus.values().length * 2);
     assertThat(disagreements).isEmpty();
-    // TXN_CONFLICT and OTHER_CHANNEL are decided by the ledger (a txn already used by another
-    // payment; a payment of another channel); every other
-    // outcome must be reachable from this function.
+    // TXN_CONFLICT, OTHER_CHANNEL and OTHER_ACCOUNT are decided by the ledger (a txn already used
+    // by another payment; a payment of another channel; of another merchant account than the
+    // verifying one); every other outcome must be reachable from this function.
     assertThat(reached)
-        .isEqualTo(EnumSet.complementOf(EnumSet.of(TXN_CONFLICT, CallbackOutcome.OTHER_CHANNEL)));
+        .isEqualTo(
+            EnumSet.complementOf(
+                EnumSet.of(
+                    TXN_CONFLICT, CallbackOutcome.OTHER_CHANNEL, CallbackOutcome.OTHER_ACCOUNT)));
   }
 
   private static List<Row> everyCombination() {

@@ -44,6 +44,7 @@ class CallbackOutcomeTest {
         arguments(DISPUTED, ACKNOWLEDGED, EXCEPTION),
         arguments(STALE_STATUS, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(CallbackOutcome.OTHER_CHANNEL, ACKNOWLEDGED, NO_EXCEPTION),
+        arguments(CallbackOutcome.OTHER_ACCOUNT, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(UNKNOWN_PAYMENT, RETRY, NO_EXCEPTION));
   }
 
