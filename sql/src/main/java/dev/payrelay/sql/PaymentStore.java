@@ -6,6 +6,7 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.sql.generated.Tables.PURCHASE_ITEM;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentIds;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
@@ -16,7 +17,6 @@ import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -137,7 +137,7 @@ public final class PaymentStore {
         return earlier.get();
       }
     }
-    String paymentId = "pay_" + UUID.randomUUID().toString().replace("-", "");
+    String paymentId = PaymentIds.mint();
     try {
       Transactions.run(
           dsl,

@@ -6,6 +6,7 @@ import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentIds;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
@@ -300,7 +301,7 @@ class PaymentLedgerTest {
         new VerifiedCallback(
             "n1",
             Payments.MERCHANT,
-            "pay_nope",
+            PaymentIds.mint(),
             "txn-x",
             Money.parse("1.00", "USD"),
             ChannelPaymentStatus.PAID);

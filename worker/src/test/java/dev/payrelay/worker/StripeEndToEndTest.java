@@ -12,6 +12,7 @@ import com.stripe.Stripe;
 import com.stripe.net.Webhook;
 import dev.payrelay.channels.stripe.StripeSimulator;
 import dev.payrelay.channels.stripe.StripeWebhookEvent;
+import dev.payrelay.domain.PaymentIds;
 import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -170,6 +171,62 @@ class StripeEndToEndTest {
     assertThat(row.getOutcome()).isEqualTo("STALE_STATUS");
     assertThat(row.getSignatureValid()).isTrue();
     assertThat(row.getPaymentId()).isNull();
+  }
+
+  @Test
+  void anotherIntegrationsPaymentIntent_isNotOurs_acknowledged_whileAnIdOfOursNotYetKnownIsRetried()
+      throws Exception {
+    HttpResponse<String> foreign = postSucceeded("order-4711");
+    WebhookInboxRecord row = latestInbox();
+    HttpResponse<String> oursNotYetCommitted = postSucceeded(PaymentIds.mint());
+
+    // Stripe disables an endpoint that keeps failing, which would stop payrelay's own events.
+    assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(200);
+    assertThat(oursNotYetCommitted.statusCode()).isEqualTo(503);
+    assertThat(latestInbox().getOutcome()).isEqualTo("UNKNOWN_PAYMENT");
+    assertThat(row.getOutcome()).isEqualTo("NOT_OURS");
+    assertThat(row.getSignatureValid()).isTrue();
+    assertThat(
+            payrelay
+                .stack
+                .services()
+                .metrics()
+                .find("payrelay.webhook.callbacks")
+                .tags("channel", "stripe", "outcome", "NOT_OURS")
+                .counter()
+                .count())
+        .isGreaterThanOrEqualTo(1);
+  }
+
+  private static HttpResponse<String> postSucceeded(String paymentId) throws Exception {
+    String secret = payrelay.wiredConfig().stripe().webhookSecret();
+    String body =
+        """
+        {"id":"evt_%s","object":"event","api_version":"%s","created":%d,"livemode":false,
+         "pending_webhooks":1,"type":"payment_intent.succeeded",
+         "data":{"object":{"id":"pi_other_1","object":"payment_intent","amount":500,
+                           "amount_received":500,"currency":"usd","status":"succeeded",
+                           "metadata":{"payment_id":"%s"}}}}
+        """
+            .formatted(
+                UUID.randomUUID().toString().replace("-", ""),
+                Stripe.API_VERSION,
+                Instant.now().getEpochSecond(),
+                paymentId);
+    String signature =
+        Webhook.Signature.generateSignatureHeader(body, secret, Instant.now().getEpochSecond());
+    return payrelay.postWebhook(
+        "stripe",
+        body.getBytes(StandardCharsets.UTF_8),
+        Map.of("Content-Type", "application/json; charset=utf-8", "Stripe-Signature", signature));
+  }
+
+  private static WebhookInboxRecord latestInbox() {
+    return dsl.selectFrom(WEBHOOK_INBOX)
+        .where(WEBHOOK_INBOX.CHANNEL.eq("stripe"))
+        .orderBy(WEBHOOK_INBOX.ID.desc())
+        .limit(1)
+        .fetchSingle();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.payrelay.domain.channel;
 
+import dev.payrelay.domain.PaymentIds;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 
@@ -26,14 +27,19 @@ public final class CallbackDecision {
    *     (acknowledged) when the callback names no payment id or reports {@link
    *     ChannelPaymentStatus#UNKNOWN}, since no retry can make it about a payment of ours (e.g. a
    *     Stripe {@code customer.created} event, an Alipay {@code notify_type} other than {@code
-   *     trade_status_sync}); otherwise {@link CallbackOutcome#UNKNOWN_PAYMENT}, which the channel
-   *     retries because the payment may not be committed yet
+   *     trade_status_sync}); {@link CallbackOutcome#NOT_OURS} (acknowledged) when the id is not of
+   *     the form payrelay mints ({@link PaymentIds#isOurs}); otherwise {@link
+   *     CallbackOutcome#UNKNOWN_PAYMENT}, which the channel retries because the payment may not be
+   *     committed yet
    */
   public static CallbackOutcome decide(PaymentSnapshot ours, VerifiedCallback callback) {
     if (ours == null) {
-      return callback.paymentId() == null || callback.status() == ChannelPaymentStatus.UNKNOWN
-          ? CallbackOutcome.STALE_STATUS
-          : CallbackOutcome.UNKNOWN_PAYMENT;
+      if (callback.paymentId() == null || callback.status() == ChannelPaymentStatus.UNKNOWN) {
+        return CallbackOutcome.STALE_STATUS;
+      }
+      return PaymentIds.isOurs(callback.paymentId())
+          ? CallbackOutcome.UNKNOWN_PAYMENT
+          : CallbackOutcome.NOT_OURS;
     }
     if (!ours.merchantId().equals(callback.merchantId())) {
       return CallbackOutcome.MERCHANT_MISMATCH;

@@ -47,6 +47,13 @@ public enum CallbackOutcome {
    * Recorded in the inbox row, and counted; retrying cannot change it.
    */
   OTHER_ACCOUNT(true),
+  /**
+   * It names a payment id of a form payrelay never mints ({@link
+   * dev.payrelay.domain.PaymentIds#isOurs}), e.g. another integration's event on a Stripe account
+   * we share: acknowledged so the channel stops retrying (Stripe disables an endpoint that keeps
+   * failing), nothing changed, recorded in the inbox and counted.
+   */
+  NOT_OURS(true),
   /** We have no such payment (yet): the channel should retry later. */
   UNKNOWN_PAYMENT(false);
 

@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.PaymentIds;
 import dev.payrelay.domain.PaymentStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,14 +80,14 @@ class CallbackDecisionTest {
       return ours == null
           ? null
           : new PaymentSnapshot(
-              "pay-1", MERCHANT, Money.ofMinor(DUE_MINOR, CURRENCY), ours, oursTxn);
+              PAYMENT_ID, MERCHANT, Money.ofMinor(DUE_MINOR, CURRENCY), ours, oursTxn);
     }
 
     VerifiedCallback callback() {
       return new VerifiedCallback(
           "ntf-1",
           merchantMatches ? MERCHANT : OTHER_MERCHANT,
-          "pay-1",
+          PAYMENT_ID,
           callbackTxn,
           Money.ofMinor(DUE_MINOR + amount.delta, sameCurrency ? CURRENCY : OTHER_CURRENCY),
           callbackStatus);
@@ -123,6 +124,7 @@ class CallbackDecisionTest {
         expected);
   }
 
+  private static final String PAYMENT_ID = PaymentIds.mint();
   private static final PaymentStatus NONE = null;
   private static final PaymentStatus PENDING = PaymentStatus.PENDING;
   private static final PaymentStatus PAID = PaymentStatus.PAID;
@@ -230,12 +232,33 @@ class CallbackDecisionTest {
     assertThat(disagreements).isEmpty();
     // TXN_CONFLICT, OTHER_CHANNEL and OTHER_ACCOUNT are decided by the ledger (a txn already used
     // by another payment; a payment of another channel; of another merchant account than the
-    // verifying one); every other outcome must be reachable from this function.
+    // verifying one), NOT_OURS by an id of another form (tested on its own); every other outcome
+    // must be reachable from this function.
     assertThat(reached)
         .isEqualTo(
             EnumSet.complementOf(
                 EnumSet.of(
-                    TXN_CONFLICT, CallbackOutcome.OTHER_CHANNEL, CallbackOutcome.OTHER_ACCOUNT)));
+                    TXN_CONFLICT,
+                    CallbackOutcome.OTHER_CHANNEL,
+                    CallbackOutcome.OTHER_ACCOUNT,
+                    CallbackOutcome.NOT_OURS)));
+  }
+
+  @Test
+  void callbackNamingAnIdPayrelayNeverMints_isNotOurs_andAcknowledged() {
+    for (String foreign :
+        List.of("pay-1", "pi_3Qx", PAYMENT_ID + " ", PAYMENT_ID.toUpperCase(), "pay_")) {
+      VerifiedCallback cb =
+          new VerifiedCallback(
+              "ntf-x", MERCHANT, foreign, "txn-x", Money.ofMinor(DUE_MINOR, CURRENCY), CB_PAID);
+
+      assertThat(CallbackDecision.decide(null, cb)).as(foreign).isEqualTo(CallbackOutcome.NOT_OURS);
+    }
+    VerifiedCallback ours =
+        new VerifiedCallback(
+            "ntf-y", MERCHANT, PaymentIds.mint(), "txn-y", Money.ofMinor(1, CURRENCY), CB_PAID);
+    assertThat(CallbackDecision.decide(null, ours)).isEqualTo(UNKNOWN_PAYMENT);
+    assertThat(CallbackOutcome.NOT_OURS.acknowledged()).isTrue();
   }
 
   private static List<Row> everyCombination() {

@@ -45,6 +45,7 @@ class CallbackOutcomeTest {
         arguments(STALE_STATUS, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(CallbackOutcome.OTHER_CHANNEL, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(CallbackOutcome.OTHER_ACCOUNT, ACKNOWLEDGED, NO_EXCEPTION),
+        arguments(CallbackOutcome.NOT_OURS, ACKNOWLEDGED, NO_EXCEPTION),
         arguments(UNKNOWN_PAYMENT, RETRY, NO_EXCEPTION));
   }
 
