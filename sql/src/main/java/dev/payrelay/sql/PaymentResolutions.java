@@ -30,6 +30,18 @@ public final class PaymentResolutions {
   private static final Set<String> ACKNOWLEDGEABLE =
       Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
 
+  /**
+   * The exceptions in which the channel reported money paid to us: closing them as "nothing
+   * granted" would keep the buyer's money without a decision, so {@link ResolutionAction#CLOSE}
+   * refuses while one is open and names the actions that decide it.
+   */
+  private static final Set<String> MONEY_RECEIVED =
+      Set.of(
+          CallbackOutcome.AMOUNT_MISMATCH.name(),
+          CallbackOutcome.CURRENCY_MISMATCH.name(),
+          CallbackOutcome.DOUBLE_PAYMENT.name(),
+          CallbackOutcome.PAID_AFTER_CLOSE.name());
+
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
@@ -101,6 +113,7 @@ public final class PaymentResolutions {
         done = accepted.done();
       }
       case CLOSE -> {
+        refuseWhileMoneyReceived(open);
         eventId = close(tx, payment, d);
         done = "closed; nothing granted";
       }
@@ -153,6 +166,21 @@ public final class PaymentResolutions {
         .from(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
         .fetchSingle(PAYMENT_ORDER.STATUS);
+  }
+
+  private static void refuseWhileMoneyReceived(List<PaymentExceptionRecord> open) {
+    List<String> received =
+        open.stream()
+            .filter(e -> MONEY_RECEIVED.contains(e.getKind()))
+            .map(e -> e.getKind() + " " + e.getChannelTxnId())
+            .toList();
+    if (!received.isEmpty()) {
+      throw new ResolutionRefused(
+          "the channel reported money paid to us "
+              + received
+              + "; CLOSE would keep it undecided: MARK_FOR_REFUND to give it back, or"
+              + " ACCEPT_AS_PAID, first");
+    }
   }
 
   private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {

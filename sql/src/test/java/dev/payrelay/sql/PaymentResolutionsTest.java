@@ -15,6 +15,7 @@ import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -94,9 +95,30 @@ class PaymentResolutionsTest {
   }
 
   @Test
-  void close_pendingPaymentWithException_closesIt_writesPaymentClosed_andNeverGrants() {
+  void close_whileMoneyReceivedIsUndecided_isRefused_namingTheActionsThatDecideIt() {
+    PaymentRow underpaid = pending("5.00");
+    ledger.apply(callback(underpaid, "t-" + underpaid.paymentId(), "4.00"), null, "CALLBACK");
+    PaymentRow closed = pending("5.00");
+    resolutions.resolve(decision(closed, ResolutionAction.CLOSE));
+    ledger.apply(callback(closed, "t-late-" + closed.paymentId(), "5.00"), null, "CALLBACK");
+
+    for (PaymentRow p : List.of(underpaid, closed)) {
+      ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+
+      assertThat(r.applied()).isFalse();
+      assertThat(r.message()).contains("MARK_FOR_REFUND").contains("ACCEPT_AS_PAID");
+      assertThat(openExceptions(p)).isEqualTo(1);
+    }
+    assertThat(payments.find(underpaid.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+  }
+
+  @Test
+  void close_pendingPaymentAfterItsMoneyIsMarkedForRefund_closesIt_andNeverGrants() {
     PaymentRow p = pending("5.00");
     ledger.apply(callback(p, "t-" + p.paymentId(), "4.00"), null, "CALLBACK");
+    assertThat(resolutions.resolve(decision(p, ResolutionAction.MARK_FOR_REFUND)).applied())
+        .isTrue();
 
     ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.CLOSE));
 
