@@ -16,6 +16,7 @@ import io.temporal.common.WorkflowExecutionHistory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -155,17 +156,21 @@ final class HistoryRecorder {
   }
 
   /**
-   * Writes {@code run}'s history as {@code {branch}.json}, after checking that it contains every
-   * marker (activity types, signal names, event types) that shows the branch.
+   * Writes {@code run}'s history as {@code {branch}{suffix}.json}, after checking that it contains
+   * every marker (activity types, signal names, event types) that shows the branch. The suffix is
+   * the system property {@code payrelay.historySuffix} (e.g. {@code --with-<change-id>}, default
+   * none). Recordings are append-only (workflows/README.md): an existing file is never overwritten.
    *
    * @return the number of events written
+   * @throws java.nio.file.FileAlreadyExistsException if that recording exists
    */
   int write(String branch, Run run, String... markers) throws IOException {
     WorkflowExecutionHistory history = client.fetchHistory(run.workflowId(), run.runId());
     String json = history.toJson(true);
     assertThat(json).as("history of %s for %s", run, branch).contains(markers);
     Files.createDirectories(DIRECTORY);
-    Files.writeString(DIRECTORY.resolve(branch + ".json"), json);
+    String name = branch + System.getProperty("payrelay.historySuffix", "") + ".json";
+    Files.writeString(DIRECTORY.resolve(name), json, StandardOpenOption.CREATE_NEW);
     int events = history.getEvents().size();
     System.out.printf("recorded %s: %d events (%s)%n", branch, events, run);
     return events;
