@@ -182,7 +182,7 @@ public final class OutboxDispatcher implements AutoCloseable {
       Thread.currentThread().interrupt();
       running.forEach(f -> f.cancel(true));
     } catch (ExecutionException e) {
-      log.warn("outbox hand-off thread failed: {}", e.getCause().toString());
+      log.warn("outbox hand-off thread failed: {}", FailureText.of(e.getCause()));
     }
     for (ClaimedEvent event : claimed) {
       if (!handedOff.contains(event.eventId())) {
@@ -208,7 +208,7 @@ public final class OutboxDispatcher implements AutoCloseable {
         handoff.accept(event);
         handedOff.add(event.eventId());
       } catch (RuntimeException e) {
-        failed = e.toString();
+        failed = FailureText.of(e);
         failures.put(event.eventId(), failed);
       }
     }

@@ -2,14 +2,10 @@ package dev.payrelay.worker;
 
 import com.uber.m3.tally.RootScopeBuilder;
 import com.uber.m3.tally.Scope;
-import dev.payrelay.workflows.PaymentSearchAttributes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.temporal.api.enums.v1.IndexedValueType;
-import io.temporal.api.operatorservice.v1.AddSearchAttributesRequest;
 import io.temporal.api.operatorservice.v1.DeleteNamespaceRequest;
-import io.temporal.api.operatorservice.v1.ListSearchAttributesRequest;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
 import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import io.temporal.client.WorkflowClient;
@@ -21,9 +17,7 @@ import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.testserver.TestServer;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +38,6 @@ public final class TemporalConnection implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TemporalConnection.class);
   private static final Duration NAMESPACE_RETENTION = Duration.ofDays(30);
-  private static final Duration SEARCH_ATTRIBUTES_WAIT = Duration.ofSeconds(30);
 
   /**
    * How often the SDK's tally scope flushes its counters and timers to the meter registry: a scrape
@@ -268,81 +261,9 @@ public final class TemporalConnection implements AutoCloseable {
   }
 
   private void registerSearchAttributes() {
-    OperatorServiceStubs operator = operator();
-    Set<String> wanted =
-        PaymentSearchAttributes.ALL.stream()
-            .map(key -> key.getName())
-            .collect(Collectors.toUnmodifiableSet());
-    // A namespace registered a moment ago is unknown to the frontend's cache for a few seconds.
-    if (awaitListed(operator, Set.of()).containsAll(wanted)) {
-      return;
-    }
-    AddSearchAttributesRequest.Builder request =
-        AddSearchAttributesRequest.newBuilder().setNamespace(namespace);
-    wanted.forEach(
-        name -> request.putSearchAttributes(name, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
-    try {
-      operator.blockingStub().addSearchAttributes(request.build());
-      log.info("registered search attributes {} on {}", wanted, namespace);
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() != Status.Code.ALREADY_EXISTS) {
-        if (kind != Kind.EXTERNAL) {
-          throw e;
-        }
-        // A real cluster's operators may register them out of band (docker-compose does) and deny
-        // this call; the worker still runs, and the workflows' upserts report what is missing.
-        log.warn("could not register search attributes on {}: {}", namespace, e.getStatus());
-        return;
-      }
-    }
-    // Upserts before the frontend lists them fail the workflow task. The in-memory test server
-    // cannot list them (UNIMPLEMENTED) but knows them as soon as it accepted them: no wait there.
-    if (kind != Kind.IN_MEMORY) {
-      awaitListed(operator, wanted);
-    }
-  }
-
-  /** Waits until the namespace is known and lists {@code wanted}; returns what it lists. */
-  private Set<String> awaitListed(OperatorServiceStubs operator, Set<String> wanted) {
-    long deadline = System.nanoTime() + SEARCH_ATTRIBUTES_WAIT.toNanos();
-    while (true) {
-      try {
-        Set<String> listed = registered(operator);
-        if (listed.containsAll(wanted)) {
-          return listed;
-        }
-      } catch (StatusRuntimeException e) {
-        if (e.getStatus().getCode() != Status.Code.NOT_FOUND || System.nanoTime() > deadline) {
-          throw e;
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "search attributes " + wanted + " not listed on " + namespace + " after registering");
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
-      }
-    }
-  }
-
-  private Set<String> registered(OperatorServiceStubs operator) {
-    try {
-      return operator
-          .blockingStub()
-          .listSearchAttributes(
-              ListSearchAttributesRequest.newBuilder().setNamespace(namespace).build())
-          .getCustomAttributesMap()
-          .keySet();
-    } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
-        return Set.of();
-      }
-      throw e;
-    }
+    new SearchAttributeRegistration(
+            this::operator, namespace, kind == Kind.EXTERNAL, kind != Kind.IN_MEMORY)
+        .ensure();
   }
 
   @Override
