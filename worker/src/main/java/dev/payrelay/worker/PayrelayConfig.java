@@ -340,6 +340,10 @@ public record PayrelayConfig(
   /**
    * The sandbox channel.
    *
+   * @param enabled {@code PAYRELAY_SANDBOX_ENABLED} (default true): whether the API and worker
+   *     serve the sandbox channel (a test channel: its simulator marks any payment PAID on
+   *     request); production mode refuses true, and false with sandbox accounts in {@code
+   *     PAYRELAY_CHANNEL_ACCOUNTS_FILE} stops the start
    * @param url {@code PAYRELAY_SANDBOX_URL}: how payrelay reaches the channel, default {@code
    *     http://127.0.0.1:8090}
    * @param bindHost {@code PAYRELAY_SANDBOX_BIND}: where {@code payrelay sandbox/dev} serves it,
@@ -356,6 +360,7 @@ public record PayrelayConfig(
    *     ({@link ChannelAccountsFile}); empty when unset
    */
   public record SandboxSettings(
+      boolean enabled,
       URI url,
       String bindHost,
       int port,
@@ -373,6 +378,7 @@ public record PayrelayConfig(
     /** These settings with {@code tenantAccounts} as the sandbox's tenant accounts. */
     SandboxSettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
       return new SandboxSettings(
+          enabled,
           url,
           bindHost,
           port,
@@ -386,8 +392,16 @@ public record PayrelayConfig(
     /** The secret stays out of logs. */
     @Override
     public String toString() {
-      return "SandboxSettings[url=%s, bindHost=%s, port=%d, merchantId=%s, secret from %s, signatureTolerance=%s, accounts=%s]"
-          .formatted(url, bindHost, port, merchantId, secretSetting, signatureTolerance, accounts);
+      return "SandboxSettings[enabled=%s, url=%s, bindHost=%s, port=%d, merchantId=%s, secret from %s, signatureTolerance=%s, accounts=%s]"
+          .formatted(
+              enabled,
+              url,
+              bindHost,
+              port,
+              merchantId,
+              secretSetting,
+              signatureTolerance,
+              accounts);
     }
   }
 
@@ -658,6 +672,7 @@ public record PayrelayConfig(
       }
     }
     return new SandboxSettings(
+        e.flag("PAYRELAY_SANDBOX_ENABLED", true),
         URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + port)),
         e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
         port,
@@ -739,6 +754,18 @@ public record PayrelayConfig(
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(name + " must be an integer, got: " + v, ex);
       }
+    }
+
+    /** {@code true} or {@code false} (any case); anything else is refused naming the variable. */
+    boolean flag(String name, boolean fallback) {
+      String v = text(name, null);
+      if (v == null) {
+        return fallback;
+      }
+      if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+        throw new IllegalArgumentException(name + " must be true or false, got: " + v);
+      }
+      return v.equalsIgnoreCase("true");
     }
 
     int positive(String name, int fallback) {
