@@ -82,7 +82,7 @@ public final class ApiRuntime {
                 services.entitlements(),
                 new PaymentAudit(services.database().dsl())),
             new WebhookService(
-                services.inbox(),
+                services.inbox().withRejectedBodyBytes(config.inbox().rejectedBodyBytes()),
                 services.ledger(),
                 channels,
                 services.metrics(),

@@ -36,6 +36,7 @@ import java.util.Map;
  * @param sandbox the sandbox channel and its simulator
  * @param dispatcher the outbox dispatcher
  * @param outbox the outbox's retention purge and statistics
+ * @param inbox the webhook inbox's retention: {@link InboxRetentionSettings}
  * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
  *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
  * @param access API keys, the admin listener, and how the CLI reaches the admin API
@@ -59,6 +60,7 @@ public record PayrelayConfig(
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox,
+    InboxRetentionSettings inbox,
     CrashPoints crashPoints,
     AccessSettings access,
     Profile profile,
@@ -85,6 +87,7 @@ public record PayrelayConfig(
         sandbox,
         dispatcher,
         outbox,
+        inbox,
         crashPoints,
         access,
         profile,
@@ -123,6 +126,7 @@ public record PayrelayConfig(
         sandbox,
         dispatcher,
         outbox,
+        inbox,
         crashPoints,
         access,
         profile,
@@ -572,6 +576,7 @@ public record PayrelayConfig(
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
+        inboxRetention(e),
         CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
         access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
         Profile.parse(e.text("PAYRELAY_PROFILE", null)),
@@ -681,6 +686,30 @@ public record PayrelayConfig(
         Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300)),
         secretFile != null ? "PAYRELAY_SANDBOX_SECRET_FILE" : "PAYRELAY_SANDBOX_SECRET",
         List.of());
+  }
+
+  private static InboxRetentionSettings inboxRetention(Env e) {
+    return new InboxRetentionSettings(
+        e.between(
+            "PAYRELAY_INBOX_REJECTED_BODY_BYTES",
+            InboxRetentionSettings.DEFAULT_REJECTED_BODY_BYTES,
+            0,
+            dev.payrelay.sql.WebhookInboxStore.MAX_REJECTED_BODY_BYTES),
+        Duration.ofDays(
+            e.between(
+                "PAYRELAY_INBOX_REJECTED_RETENTION_DAYS",
+                InboxRetentionSettings.DEFAULT_REJECTED_DAYS,
+                1,
+                3650)),
+        Duration.ofDays(
+            e.between(
+                "PAYRELAY_INBOX_RETENTION_DAYS",
+                InboxRetentionSettings.DEFAULT_DECIDED_DAYS,
+                1,
+                36500)),
+        e.between(
+            "PAYRELAY_INBOX_PURGE_BATCH", InboxRetentionSettings.DEFAULT_PURGE_BATCH, 1, 10000),
+        Duration.ofMinutes(10));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */
