@@ -60,6 +60,7 @@ public final class WebhookService {
   private final Clock clock;
   private final Runnable outboxCommitted;
   private final CrashPoints crashPoints;
+  private final RejectionLog rejectionLog = new RejectionLog(log);
 
   /**
    * A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}.
@@ -353,7 +354,7 @@ public final class WebhookService {
 
   private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {
     complete(inboxId, channel, c);
-    log.warn("callback {} rejected: {} ({})", inboxId, c.outcome(), c.detail());
+    rejectionLog.rejected(inboxId, c.outcome(), c.detail());
     ChannelReply refusal =
         channels
             .find(channel)

@@ -19,4 +19,15 @@ public record InboxCompletion(
     String detail,
     int httpStatus,
     String paymentId,
-    String notificationId) {}
+    String notificationId) {
+
+  /**
+   * Whether this completion refuses the callback for good without a verified signature: {@code
+   * signatureValid} is not true and the answer is a 4xx (a 5xx asks the channel to try again, so it
+   * decides nothing). Such a row is {@code rejected} in the inbox: it keeps only its body's first
+   * bytes and the short retention ({@link WebhookInboxStore}).
+   */
+  public boolean unverifiedRefusal() {
+    return !Boolean.TRUE.equals(signatureValid) && httpStatus >= 400 && httpStatus < 500;
+  }
+}

@@ -2,7 +2,10 @@ package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,11 +20,13 @@ import org.jooq.impl.DSL;
 /**
  * The webhook inbox: every callback is stored, raw, before it is verified, so nothing that reached
  * us is lost, including rejected requests. Credential headers are redacted; ids longer than their
- * columns are cut to fit (the raw body keeps them whole).
+ * columns are cut to fit (the raw body keeps them whole). A request refused without a verified
+ * signature keeps only its body's first bytes and its hash ({@link #complete}); {@link
+ * WebhookInboxRetention} purges old rows.
  */
 public final class WebhookInboxStore {
 
-  // Every callback's two statements, rendered once (RenderedQuery).
+  // Every callback's insert, rendered once (RenderedQuery); its completion: InboxCompletions.
   private static final RenderedQuery RECORD =
       RenderedQuery.of(
           DSL.insertInto(WEBHOOK_INBOX)
@@ -30,30 +35,24 @@ public final class WebhookInboxStore {
               .set(WEBHOOK_INBOX.REMOTE_ADDR, DSL.param("remoteAddr", String.class))
               .set(WEBHOOK_INBOX.HEADERS, DSL.param("headers", String.class))
               .set(WEBHOOK_INBOX.RAW_BODY, DSL.param("rawBody", byte[].class))
+              .set(WEBHOOK_INBOX.BODY_SHA256, DSL.param("bodySha256", String.class))
+              .set(WEBHOOK_INBOX.BODY_BYTES, DSL.param("bodyBytes", Integer.class))
               .set(WEBHOOK_INBOX.OUTCOME, WebhookInboxStore.RECEIVED),
           "channel",
           "remoteAddr",
           "headers",
-          "rawBody");
+          "rawBody",
+          "bodySha256",
+          "bodyBytes");
 
-  private static final RenderedQuery COMPLETE =
-      RenderedQuery.of(
-          DSL.update(WEBHOOK_INBOX)
-              .set(WEBHOOK_INBOX.SIGNATURE_VALID, DSL.param("signatureValid", Boolean.class))
-              .set(WEBHOOK_INBOX.OUTCOME, DSL.param("outcome", String.class))
-              .set(WEBHOOK_INBOX.OUTCOME_DETAIL, DSL.param("detail", String.class))
-              .set(WEBHOOK_INBOX.HTTP_STATUS, DSL.param("httpStatus", Integer.class))
-              .set(WEBHOOK_INBOX.PAYMENT_ID, DSL.param("paymentId", String.class))
-              .set(WEBHOOK_INBOX.NOTIFICATION_ID, DSL.param("notificationId", String.class))
-              .set(WEBHOOK_INBOX.PROCESSED_AT, SqlTime.now())
-              .where(WEBHOOK_INBOX.ID.eq(DSL.param("inboxId", Long.class))),
-          "signatureValid",
-          "outcome",
-          "detail",
-          "httpStatus",
-          "paymentId",
-          "notificationId",
-          "inboxId");
+  /**
+   * The largest {@code rejectedBodyBytes}: the webhook's default body limit, beyond which a prefix
+   * is no longer a prefix.
+   */
+  public static final int MAX_REJECTED_BODY_BYTES = 65_536;
+
+  /** The default {@code rejectedBodyBytes}: 4 KiB. */
+  public static final int DEFAULT_REJECTED_BODY_BYTES = 4_096;
 
   /** Outcome of a row stored and not yet decided (e.g. the process died mid-request). */
   public static final String RECEIVED = "RECEIVED";
@@ -63,45 +62,79 @@ public final class WebhookInboxStore {
       Set.of("authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key");
 
   private final DSLContext dsl;
+  private final int rejectedBodyBytes;
 
-  /** A store over {@code dsl}. */
+  /** A store over {@code dsl} keeping {@link #DEFAULT_REJECTED_BODY_BYTES} of a rejected body. */
   public WebhookInboxStore(DSLContext dsl) {
-    this.dsl = dsl;
+    this(dsl, DEFAULT_REJECTED_BODY_BYTES);
   }
 
-  /** Stores the raw request in its own committed transaction; returns the inbox id. */
+  private WebhookInboxStore(DSLContext dsl, int rejectedBodyBytes) {
+    if (rejectedBodyBytes < 0 || rejectedBodyBytes > MAX_REJECTED_BODY_BYTES) {
+      throw new IllegalArgumentException(
+          "rejectedBodyBytes must be 0.." + MAX_REJECTED_BODY_BYTES + ": " + rejectedBodyBytes);
+    }
+    this.dsl = dsl;
+    this.rejectedBodyBytes = rejectedBodyBytes;
+  }
+
+  /**
+   * This store keeping the first {@code bytes} (0 to {@link #MAX_REJECTED_BODY_BYTES}) of a
+   * rejected callback's body.
+   *
+   * @throws IllegalArgumentException outside those bounds
+   */
+  public WebhookInboxStore withRejectedBodyBytes(int bytes) {
+    return new WebhookInboxStore(dsl, bytes);
+  }
+
+  /**
+   * Stores the raw request, whole, with its body's SHA-256 and length, in its own committed
+   * transaction; returns the inbox id. Whole, because a row the process stops deciding stays
+   * RECEIVED, and {@code payrelay check} reads the payment it names from those bytes.
+   */
   public long record(ReceivedCallback request) {
+    byte[] body = request.rawBody();
     return RECORD.insertReturningKey(
         dsl,
         Text.fit(request.channel(), WEBHOOK_INBOX.CHANNEL),
         request.remoteAddr(),
         headersText(request.headers()),
-        request.rawBody());
+        body,
+        sha256Hex(body),
+        body.length);
   }
 
   /**
-   * Records the outcome of a stored request.
+   * Records the outcome of a stored request. An {@link InboxCompletion#unverifiedRefusal()} marks
+   * the row rejected and cuts its body to its first {@code rejectedBodyBytes} in the same
+   * statement: what such a row holds for good is that prefix, its headers, the hash and length of
+   * the whole body, and the outcome.
    *
    * @throws IllegalStateException if no inbox row has that id
    */
   public void complete(long inboxId, InboxCompletion c) {
-    complete(dsl, inboxId, c);
+    if (c.unverifiedRefusal()) {
+      InboxCompletions.reject(dsl, inboxId, c, rejectedBodyBytes);
+    } else {
+      InboxCompletions.complete(dsl, inboxId, c);
+    }
   }
 
-  /** As {@link #complete(long, InboxCompletion)}, in the transaction {@code tx}. */
+  /**
+   * As {@link #complete(long, InboxCompletion)} in the transaction {@code tx}, for a decided
+   * (verified) callback: its row keeps the whole body.
+   */
   static void complete(DSLContext tx, long inboxId, InboxCompletion c) {
-    int changed =
-        COMPLETE.execute(
-            tx,
-            c.signatureValid(),
-            c.outcome(),
-            Text.truncate(c.detail()),
-            c.httpStatus(),
-            Text.fit(c.paymentId(), WEBHOOK_INBOX.PAYMENT_ID),
-            Text.fit(c.notificationId(), WEBHOOK_INBOX.NOTIFICATION_ID),
-            inboxId);
-    if (changed != 1) {
-      throw new IllegalStateException("no webhook_inbox row " + inboxId);
+    InboxCompletions.complete(tx, inboxId, c);
+  }
+
+  /** The SHA-256 of {@code body}, as 64 lower-case hex digits. */
+  static String sha256Hex(byte[] body) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
   }
 

@@ -29,7 +29,7 @@ final class ApiCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Optional<PayrelayConfig> checked =
-        payrelay.serverConfiguration(spec.commandLine().getErr(), true);
+        payrelay.serverConfiguration(spec.commandLine().getErr(), ProductionChecks.Role.API);
     if (checked.isEmpty()) {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }

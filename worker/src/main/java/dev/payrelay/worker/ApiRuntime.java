@@ -82,7 +82,7 @@ public final class ApiRuntime {
                 services.entitlements(),
                 new PaymentAudit(services.database().dsl())),
             new WebhookService(
-                services.inbox(),
+                services.inbox().withRejectedBodyBytes(config.inbox().rejectedBodyBytes()),
                 services.ledger(),
                 channels,
                 services.metrics(),
@@ -151,10 +151,27 @@ public final class ApiRuntime {
 
   /**
    * Every channel's merchant accounts: the sandbox's default account and its tenant accounts, each
-   * with an adapter holding its own secret, then the default and tenant accounts of Stripe, Alipay
-   * and WeChat Pay when active ({@link ChannelAdapters}).
+   * with an adapter holding its own secret (unless {@code PAYRELAY_SANDBOX_ENABLED=false}), then
+   * the default and tenant accounts of Stripe, Alipay and WeChat Pay when active ({@link
+   * ChannelAdapters}).
+   *
+   * @throws IllegalArgumentException when the sandbox is off but has tenant accounts, or as {@link
+   *     ChannelAdapters#accounts}
    */
   static ChannelRegistry channelRegistry(PayrelayConfig config) {
+    List<ChannelAccount> accounts = new ArrayList<>();
+    if (config.sandbox().enabled()) {
+      accounts.addAll(sandboxAccounts(config));
+    } else if (!config.sandbox().accounts().isEmpty()) {
+      throw new IllegalArgumentException(
+          ChannelAccountsFile.VARIABLE
+              + " has sandbox accounts but PAYRELAY_SANDBOX_ENABLED is false");
+    }
+    accounts.addAll(ChannelAdapters.accounts(config));
+    return ChannelRegistry.of(accounts);
+  }
+
+  private static List<ChannelAccount> sandboxAccounts(PayrelayConfig config) {
     List<ChannelAccount> accounts = new ArrayList<>();
     accounts.add(
         ChannelAccount.defaultAccount(config.sandbox().merchantId(), sandboxChannel(config)));
@@ -163,8 +180,7 @@ public final class ApiRuntime {
           new ChannelAccount(
               a.merchantId(), a.tenants(), sandboxChannel(config, a.merchantId(), a.secret())));
     }
-    accounts.addAll(ChannelAdapters.accounts(config));
-    return ChannelRegistry.of(accounts);
+    return accounts;
   }
 
   /**

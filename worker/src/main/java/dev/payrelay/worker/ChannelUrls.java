@@ -3,35 +3,54 @@ package dev.payrelay.worker;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.Locale;
 
-/** Checks on a channel's API URL that production mode applies. */
+/** Checks on URLs and listener hosts that production mode applies. */
 final class ChannelUrls {
 
   private ChannelUrls() {}
 
   /**
    * Whether {@code url} could be one of payrelay's simulators rather than the channel: not https,
-   * or a loopback host ({@code localhost}, {@code 127.0.0.0/8}, {@code ::1}). The simulators serve
-   * plain http, bound to loopback by {@code payrelay dev}. A host name is not resolved.
+   * or a loopback host ({@link #isLoopbackHost}). The simulators serve plain http, bound to
+   * loopback by {@code payrelay dev}.
    */
   static boolean isSimulatorLike(URI url) {
-    if (!"https".equalsIgnoreCase(url.getScheme()) || url.getHost() == null) {
+    if (!isHttps(url) || url.getHost() == null) {
       return true;
     }
-    String host = url.getHost();
-    if (host.equalsIgnoreCase("localhost")
-        || host.toLowerCase(java.util.Locale.ROOT).endsWith(".localhost")) {
+    return isLoopbackHost(url.getHost());
+  }
+
+  /** Whether {@code url}'s scheme is https (any case). */
+  static boolean isHttps(URI url) {
+    return "https".equalsIgnoreCase(url.getScheme());
+  }
+
+  /**
+   * Whether a listener bound to, or a URL naming, {@code host} is reachable from this machine only:
+   * {@code localhost} (and {@code *.localhost}) or a literal address in {@code 127.0.0.0/8} or
+   * {@code ::1} (with or without brackets). A host name is not resolved, so any other name, and
+   * {@code 0.0.0.0} (every interface), is not loopback.
+   */
+  static boolean isLoopbackHost(String host) {
+    String h = host.strip().toLowerCase(Locale.ROOT);
+    if (h.equals("localhost") || h.endsWith(".localhost")) {
       return true;
     }
     boolean literal =
-        host.startsWith("[") || host.chars().allMatch(c -> c == '.' || Character.isDigit(c));
-    if (!literal) {
+        h.startsWith("[") || h.contains(":") || h.chars().allMatch(c -> c == '.' || isDigit(c));
+    if (!literal || h.isEmpty()) {
       return false;
     }
     try {
-      return InetAddress.getByName(host.replace("[", "").replace("]", "")).isLoopbackAddress();
+      return InetAddress.getByName(h.replace("[", "").replace("]", "")).isLoopbackAddress();
     } catch (UnknownHostException e) {
-      return true;
+      return false;
     }
+  }
+
+  private static boolean isDigit(int c) {
+    return c >= '0' && c <= '9';
   }
 }

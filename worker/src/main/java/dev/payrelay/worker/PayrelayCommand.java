@@ -87,23 +87,15 @@ public final class PayrelayCommand implements Runnable {
 
   /**
    * The configuration of a long-running role ({@code api}, {@code worker}, {@code sandbox}), with
-   * {@link ProductionChecks} enforced in production mode.
+   * that role's {@link ProductionChecks} enforced in production mode.
    *
    * @param err where a refusal is printed, as {@code payrelay: <why>}
    * @return empty when refused; the role then exits with {@link #CONFIGURATION_ERROR}
    */
-  Optional<PayrelayConfig> serverConfiguration(PrintWriter err) {
-    return serverConfiguration(err, false);
-  }
-
-  /**
-   * As {@link #serverConfiguration(PrintWriter)}, with the API's own production rules when {@code
-   * servesApi} ({@link ProductionChecks#apiRefusals}).
-   */
-  Optional<PayrelayConfig> serverConfiguration(PrintWriter err, boolean servesApi) {
+  Optional<PayrelayConfig> serverConfiguration(PrintWriter err, ProductionChecks.Role role) {
     try {
       PayrelayConfig config = configuration();
-      ProductionChecks.enforce(config, servesApi);
+      ProductionChecks.enforce(config, role);
       return Optional.of(config);
     } catch (IllegalArgumentException | ProductionChecks.ProductionRefusedException e) {
       err.println("payrelay: " + e.getMessage());

@@ -36,6 +36,7 @@ import java.util.Map;
  * @param sandbox the sandbox channel and its simulator
  * @param dispatcher the outbox dispatcher
  * @param outbox the outbox's retention purge and statistics
+ * @param inbox the webhook inbox's retention: {@link InboxRetentionSettings}
  * @param crashPoints {@code PAYRELAY_CRASH_AT=<point>[:<nth>]}: halt the process at that crash
  *     point's n-th passage, for crash tests and drills ({@link CrashPoints}); unset in production
  * @param access API keys, the admin listener, and how the CLI reaches the admin API
@@ -59,6 +60,7 @@ public record PayrelayConfig(
     SandboxSettings sandbox,
     DispatcherSettings dispatcher,
     OutboxMaintenanceSettings outbox,
+    InboxRetentionSettings inbox,
     CrashPoints crashPoints,
     AccessSettings access,
     Profile profile,
@@ -85,6 +87,7 @@ public record PayrelayConfig(
         sandbox,
         dispatcher,
         outbox,
+        inbox,
         crashPoints,
         access,
         profile,
@@ -123,6 +126,7 @@ public record PayrelayConfig(
         sandbox,
         dispatcher,
         outbox,
+        inbox,
         crashPoints,
         access,
         profile,
@@ -340,6 +344,10 @@ public record PayrelayConfig(
   /**
    * The sandbox channel.
    *
+   * @param enabled {@code PAYRELAY_SANDBOX_ENABLED} (default true): whether the API and worker
+   *     serve the sandbox channel (a test channel: its simulator marks any payment PAID on
+   *     request); production mode refuses true, and false with sandbox accounts in {@code
+   *     PAYRELAY_CHANNEL_ACCOUNTS_FILE} stops the start
    * @param url {@code PAYRELAY_SANDBOX_URL}: how payrelay reaches the channel, default {@code
    *     http://127.0.0.1:8090}
    * @param bindHost {@code PAYRELAY_SANDBOX_BIND}: where {@code payrelay sandbox/dev} serves it,
@@ -356,6 +364,7 @@ public record PayrelayConfig(
    *     ({@link ChannelAccountsFile}); empty when unset
    */
   public record SandboxSettings(
+      boolean enabled,
       URI url,
       String bindHost,
       int port,
@@ -373,6 +382,7 @@ public record PayrelayConfig(
     /** These settings with {@code tenantAccounts} as the sandbox's tenant accounts. */
     SandboxSettings withAccounts(List<ChannelAccountSettings> tenantAccounts) {
       return new SandboxSettings(
+          enabled,
           url,
           bindHost,
           port,
@@ -386,8 +396,16 @@ public record PayrelayConfig(
     /** The secret stays out of logs. */
     @Override
     public String toString() {
-      return "SandboxSettings[url=%s, bindHost=%s, port=%d, merchantId=%s, secret from %s, signatureTolerance=%s, accounts=%s]"
-          .formatted(url, bindHost, port, merchantId, secretSetting, signatureTolerance, accounts);
+      return "SandboxSettings[enabled=%s, url=%s, bindHost=%s, port=%d, merchantId=%s, secret from %s, signatureTolerance=%s, accounts=%s]"
+          .formatted(
+              enabled,
+              url,
+              bindHost,
+              port,
+              merchantId,
+              secretSetting,
+              signatureTolerance,
+              accounts);
     }
   }
 
@@ -558,6 +576,7 @@ public record PayrelayConfig(
             e.positive("PAYRELAY_OUTBOX_PURGE_BATCH", 500),
             Duration.ofMinutes(10),
             Duration.ofSeconds(5)),
+        inboxRetention(e),
         CrashPoints.parse(e.text("PAYRELAY_CRASH_AT", null)),
         access(e, apiPort, Path.of(e.text("PAYRELAY_DATA_DIR", ".payrelay"))),
         Profile.parse(e.text("PAYRELAY_PROFILE", null)),
@@ -658,6 +677,7 @@ public record PayrelayConfig(
       }
     }
     return new SandboxSettings(
+        e.flag("PAYRELAY_SANDBOX_ENABLED", true),
         URI.create(e.text("PAYRELAY_SANDBOX_URL", "http://127.0.0.1:" + port)),
         e.text("PAYRELAY_SANDBOX_BIND", "127.0.0.1"),
         port,
@@ -666,6 +686,30 @@ public record PayrelayConfig(
         Duration.ofSeconds(e.integer("PAYRELAY_SANDBOX_TOLERANCE_SECONDS", 300)),
         secretFile != null ? "PAYRELAY_SANDBOX_SECRET_FILE" : "PAYRELAY_SANDBOX_SECRET",
         List.of());
+  }
+
+  private static InboxRetentionSettings inboxRetention(Env e) {
+    return new InboxRetentionSettings(
+        e.between(
+            "PAYRELAY_INBOX_REJECTED_BODY_BYTES",
+            InboxRetentionSettings.DEFAULT_REJECTED_BODY_BYTES,
+            0,
+            dev.payrelay.sql.WebhookInboxStore.MAX_REJECTED_BODY_BYTES),
+        Duration.ofDays(
+            e.between(
+                "PAYRELAY_INBOX_REJECTED_RETENTION_DAYS",
+                InboxRetentionSettings.DEFAULT_REJECTED_DAYS,
+                1,
+                3650)),
+        Duration.ofDays(
+            e.between(
+                "PAYRELAY_INBOX_RETENTION_DAYS",
+                InboxRetentionSettings.DEFAULT_DECIDED_DAYS,
+                1,
+                36500)),
+        e.between(
+            "PAYRELAY_INBOX_PURGE_BATCH", InboxRetentionSettings.DEFAULT_PURGE_BATCH, 1, 10000),
+        Duration.ofMinutes(10));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */
@@ -739,6 +783,18 @@ public record PayrelayConfig(
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(name + " must be an integer, got: " + v, ex);
       }
+    }
+
+    /** {@code true} or {@code false} (any case); anything else is refused naming the variable. */
+    boolean flag(String name, boolean fallback) {
+      String v = text(name, null);
+      if (v == null) {
+        return fallback;
+      }
+      if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+        throw new IllegalArgumentException(name + " must be true or false, got: " + v);
+      }
+      return v.equalsIgnoreCase("true");
     }
 
     int positive(String name, int fallback) {

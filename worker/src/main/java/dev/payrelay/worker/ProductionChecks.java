@@ -12,9 +12,10 @@ import java.util.Optional;
  * The rules a long-running role ({@code api}, {@code worker}, {@code sandbox}) checks before it
  * starts in production mode ({@link PayrelayConfig#isProduction()}: {@code
  * PAYRELAY_TEMPORAL_ADDRESS} set or {@code PAYRELAY_PROFILE=prod}, and not {@code
- * PAYRELAY_PROFILE=dev}). Each rule refuses a credential that anyone can guess, naming the setting
- * and never printing a secret. One-shot commands ({@code migrate}, {@code check}, ...) and {@code
- * dev} are not checked.
+ * PAYRELAY_PROFILE=dev}). The rules here refuse a credential that anyone can guess; {@link
+ * ExposureChecks} refuses what exposes payrelay (admin routes on a public listener, payloads in
+ * clear, http URLs, the sandbox). Each names the setting and never prints a secret. One-shot
+ * commands ({@code migrate}, {@code check}, ...) and {@code dev} are not checked.
  */
 public final class ProductionChecks {
 
@@ -29,30 +30,46 @@ public final class ProductionChecks {
 
   /** The line the long-running roles' help gives production mode, within 80 columns. */
   static final String HELP =
-      "Refuses default credentials in production mode (README: Production mode).";
+      "Refuses unsafe settings in production mode (README: Production mode).";
 
   private ProductionChecks() {}
 
+  /** The long-running roles, each with its own set of rules. */
+  enum Role {
+    /** {@code payrelay api}: every rule, the API's own ({@link #apiRefusals}) too. */
+    API,
+    /** {@code payrelay worker}: the credential and exposure rules. */
+    WORKER,
+    /** {@code payrelay sandbox}: the simulator, which production mode never runs. */
+    SANDBOX
+  }
+
   /**
-   * Refuses to go on when the configuration is in production mode and breaks a rule.
+   * Refuses to go on when the configuration is in production mode and breaks a rule of the worker.
    *
    * @throws ProductionRefusedException listing every broken rule, one per line, each naming its
    *     setting
    */
   static void enforce(PayrelayConfig config) {
-    enforce(config, false);
+    enforce(config, Role.WORKER);
   }
 
   /**
-   * As {@link #enforce(PayrelayConfig)}, with the API's own rules ({@link #apiRefusals}) too when
-   * {@code servesApi}.
+   * As {@link #enforce(PayrelayConfig)}, with {@code role}'s rules: the credential rules ({@link
+   * #refusals}) for every role, then {@link ExposureChecks#refusals} for the API and the worker,
+   * {@link #apiRefusals} for the API, {@link ExposureChecks#simulatorRefusal} for the sandbox.
    */
-  static void enforce(PayrelayConfig config, boolean servesApi) {
+  static void enforce(PayrelayConfig config, Role role) {
     if (!config.isProduction()) {
       return;
     }
     List<String> refusals = new ArrayList<>(refusals(config));
-    if (servesApi) {
+    if (role == Role.SANDBOX) {
+      refusals.add(ExposureChecks.simulatorRefusal(config));
+    } else {
+      refusals.addAll(ExposureChecks.refusals(config));
+    }
+    if (role == Role.API) {
       refusals.addAll(apiRefusals(config));
     }
     if (!refusals.isEmpty()) {
@@ -67,12 +84,9 @@ public final class ProductionChecks {
    */
   static List<String> refusals(PayrelayConfig config) {
     List<String> refusals = new ArrayList<>();
-    channelSecret(config.sandbox().secretSetting(), config.sandbox().secret())
-        .ifPresent(refusals::add);
-    for (ChannelAccountSettings account : config.sandbox().accounts()) {
-      channelSecret(account.secretSource(), account.secret()).ifPresent(refusals::add);
+    if (config.sandbox().enabled()) {
+      sandboxSecrets(config.sandbox(), refusals);
     }
-    sharedChannelSecret(config.sandbox()).ifPresent(refusals::add);
     refusals.addAll(config.stripe().productionRefusals());
     if (config.stripe().active()
         && config.sandbox().secret().equals(config.stripe().webhookSecret())) {
@@ -99,6 +113,16 @@ public final class ProductionChecks {
     return refusals;
   }
 
+  /** The sandbox's secrets, its default account's and its tenant accounts': one refusal each. */
+  private static void sandboxSecrets(
+      PayrelayConfig.SandboxSettings sandbox, List<String> refusals) {
+    channelSecret(sandbox.secretSetting(), sandbox.secret()).ifPresent(refusals::add);
+    for (ChannelAccountSettings account : sandbox.accounts()) {
+      channelSecret(account.secretSource(), account.secret()).ifPresent(refusals::add);
+    }
+    sharedChannelSecret(sandbox).ifPresent(refusals::add);
+  }
+
   /** Adds each of a tenant account's {@code found} refusals, naming the account first. */
   private static void tenantRefusals(
       ChannelAccountSettings account, List<String> found, List<String> refusals) {
@@ -109,7 +133,8 @@ public final class ProductionChecks {
    * The API's own rules: at least one API key (without any, every payment and admin request is
    * refused, which in production is a misconfiguration, not a state to run in), and a codec
    * endpoint open to callers without a key ({@code PAYRELAY_CODEC_AUTH=open}) only on a separate
-   * admin listener: on the public one it would decrypt payment data for anyone.
+   * admin listener: on the public one it would decrypt payment data for anyone; then {@link
+   * ExposureChecks#listenerRefusals}.
    *
    * @return one line per broken rule, each starting with the setting's name; empty when none
    */
@@ -125,6 +150,7 @@ public final class ProductionChecks {
           "PAYRELAY_CODEC_AUTH=open without PAYRELAY_ADMIN_PORT would decrypt payloads for anyone"
               + " reaching the public listener; set an admin port or PAYRELAY_CODEC_AUTH=key");
     }
+    refusals.addAll(ExposureChecks.listenerRefusals(config));
     return refusals;
   }
 
@@ -173,16 +199,23 @@ public final class ProductionChecks {
   }
 
   /**
-   * The database login must not be {@code root} with an empty password: the default of a fresh
-   * MySQL/MariaDB install and of payrelay's local settings.
+   * The database login must have a password: {@code root} without one is the default of a fresh
+   * MySQL/MariaDB install and of payrelay's local settings, and any user without one is a login
+   * anyone reaching the database can use.
    */
   static Optional<String> databaseLogin(DatabaseConfig database) {
-    if ("root".equals(database.user()) && database.password().isEmpty()) {
+    if (!database.password().isEmpty()) {
+      return Optional.empty();
+    }
+    if ("root".equals(database.user())) {
       return Optional.of(
           "PAYRELAY_DB_USER is root with an empty PAYRELAY_DB_PASSWORD; use a dedicated user"
               + " with a password");
     }
-    return Optional.empty();
+    return Optional.of(
+        "PAYRELAY_DB_PASSWORD is empty for PAYRELAY_DB_USER "
+            + database.user()
+            + "; anyone reaching the database could log in as it; set its password");
   }
 
   /**

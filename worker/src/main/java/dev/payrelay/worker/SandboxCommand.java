@@ -40,7 +40,8 @@ final class SandboxCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    Optional<PayrelayConfig> checked =
+        payrelay.serverConfiguration(spec.commandLine().getErr(), ProductionChecks.Role.SANDBOX);
     if (checked.isEmpty()) {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }

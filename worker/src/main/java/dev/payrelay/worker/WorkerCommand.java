@@ -39,7 +39,8 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Optional<PayrelayConfig> checked = payrelay.serverConfiguration(spec.commandLine().getErr());
+    Optional<PayrelayConfig> checked =
+        payrelay.serverConfiguration(spec.commandLine().getErr(), ProductionChecks.Role.WORKER);
     if (checked.isEmpty()) {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }

@@ -25,6 +25,7 @@ import dev.payrelay.sql.OutboxRetention;
 import dev.payrelay.sql.OutboxStatistics;
 import dev.payrelay.sql.PageCursor;
 import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.WebhookInboxRetention;
 import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
 import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
@@ -46,9 +47,9 @@ import org.jooq.DSLContext;
  * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
  * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
  * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
- * outbox's housekeeping (gauges, retention purge). Its activity and workflow task slots, pollers,
- * workflow cache and threads and publishing channels come from {@link Sizing}, for the delivery
- * pool it is given.
+ * outbox's housekeeping (gauges, retention purge) and the webhook inbox's purge ({@link
+ * InboxRetentionJob}). Its activity and workflow task slots, pollers, workflow cache and threads
+ * and publishing channels come from {@link Sizing}, for the delivery pool it is given.
  */
 public final class WorkerRuntime implements AutoCloseable {
 
@@ -62,6 +63,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final WorkerFactory factory;
   private final OutboxDispatcher dispatcher;
   private final OutboxMaintenance maintenance;
+  private final InboxRetentionJob inboxRetention;
   private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
   private final AttentionGauge attention;
@@ -72,6 +74,7 @@ public final class WorkerRuntime implements AutoCloseable {
       WorkerFactory factory,
       OutboxDispatcher dispatcher,
       OutboxMaintenance maintenance,
+      InboxRetentionJob inboxRetention,
       DailyReconciliationTrigger daily,
       List<PagedJob<?>> jobs,
       AttentionGauge attention,
@@ -82,6 +85,7 @@ public final class WorkerRuntime implements AutoCloseable {
     this.factory = factory;
     this.dispatcher = dispatcher;
     this.maintenance = maintenance;
+    this.inboxRetention = inboxRetention;
     this.daily = daily;
     this.jobs = jobs;
   }
@@ -183,6 +187,13 @@ public final class WorkerRuntime implements AutoCloseable {
         factory,
         dispatcher,
         maintenance(config, services),
+        new InboxRetentionJob(
+                new JobLeases(services.database().dsl()),
+                new WebhookInboxRetention(services.database().dsl()),
+                config.inbox(),
+                owner,
+                services.metrics())
+            .start(),
         daily,
         jobs,
         attention(temporal, services),
@@ -395,6 +406,7 @@ public final class WorkerRuntime implements AutoCloseable {
     }
     attention.close();
     maintenance.close();
+    inboxRetention.close();
     daily.close();
     jobs.forEach(PagedJob::close);
     dispatcher.close();

@@ -1,9 +1,12 @@
 package dev.payrelay.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.Role;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import io.temporal.common.SearchAttributeKey;
 import java.net.URI;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,6 +119,38 @@ class DeployFilesTest {
           .containsEntry("PAYRELAY_AMQP_URI", uri)
           .containsEntry("PAYRELAY_PROFILE", "prod");
     }
+  }
+
+  @Test
+  void productionVariables_passEveryProductionRule_ofTheApiAndTheWorker() throws Exception {
+    Map<String, String> variables = new HashMap<>();
+    variables.put("PAYRELAY_PROFILE", "prod");
+    variables.put("PAYRELAY_DB_USER", "payrelay_app");
+    variables.put("PAYRELAY_DB_PASSWORD", "db-password");
+    variables.put("PAYRELAY_AMQP_URI", "amqps://relay:s3cret@mq.example:5671/payrelay");
+    variables.put("PAYRELAY_API_KEYS", ApiKeys.issue(Role.ADMIN, "ops", Set.of("*")).line());
+    variables.put("PAYRELAY_PAYLOAD_KEY", ProductionEnv.PAYLOAD_KEY);
+    variables.put("PAYRELAY_PAYLOAD_KEY_ID", "2026-12");
+    variables.put("PAYRELAY_PUBLIC_URL", "https://payrelay.example.com");
+    variables.put("PAYRELAY_SANDBOX_ENABLED", "false");
+    JsonNode prod = compose(variables);
+
+    PayrelayConfig api = PayrelayConfig.fromEnv(env(prod.path("payrelay-api")));
+    PayrelayConfig worker = PayrelayConfig.fromEnv(env(prod.path("payrelay-worker")));
+
+    assertThat(api.isProduction()).isTrue();
+    assertThatCode(() -> ProductionChecks.enforce(api, ProductionChecks.Role.API))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> ProductionChecks.enforce(worker, ProductionChecks.Role.WORKER))
+        .doesNotThrowAnyException();
+    // Production runs without the sandbox (--scale payrelay-sandbox=0): nothing waits for it.
+    services
+        .properties()
+        .forEach(
+            s ->
+                assertThat(s.getValue().path("depends_on").has("payrelay-sandbox"))
+                    .as(s.getKey())
+                    .isFalse());
   }
 
   @Test

@@ -1,11 +1,17 @@
 package dev.payrelay.worker;
 
+import static dev.payrelay.worker.ProductionEnv.GOOD_SECRET;
+import static dev.payrelay.worker.ProductionEnv.production;
+import static dev.payrelay.worker.ProductionEnv.productionWith;
+import static dev.payrelay.worker.ProductionEnv.sandboxWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;
+import dev.payrelay.sql.testing.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,29 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class ProductionModeTest {
 
-  private static final String GOOD_SECRET = "0123456789abcdef0123456789abcdef-prod";
   private static final Path LOGS = Path.of("target", "production-mode");
-
-  /** A production configuration (Temporal by address) whose every credential is acceptable. */
-  private static Map<String, String> production() {
-    Map<String, String> env = new HashMap<>();
-    env.put("PAYRELAY_TEMPORAL_ADDRESS", "127.0.0.1:9");
-    env.put("PAYRELAY_DB_USER", "payrelay");
-    env.put("PAYRELAY_DB_PASSWORD", "db-password");
-    env.put("PAYRELAY_AMQP_URI", "amqp://payrelay:amqp-password@127.0.0.1:5672/%2f");
-    env.put("PAYRELAY_SANDBOX_SECRET", GOOD_SECRET);
-    return env;
-  }
-
-  private static Map<String, String> productionWith(String name, String value) {
-    Map<String, String> env = production();
-    if (value == null) {
-      env.remove(name);
-    } else {
-      env.put(name, value);
-    }
-    return env;
-  }
 
   @Test
   void properCredentials_passEveryRule() {
@@ -91,7 +75,7 @@ class ProductionModeTest {
 
   @Test
   void defaultSecret_isRefused() {
-    CliRun run = CliRun.of(productionWith("PAYRELAY_SANDBOX_SECRET", null), "api");
+    CliRun run = CliRun.of(sandboxWith("PAYRELAY_SANDBOX_SECRET", null), "api");
 
     assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
     assertThat(run.err()).contains("PAYRELAY_SANDBOX_SECRET is the published default");
@@ -101,7 +85,7 @@ class ProductionModeTest {
   @Test
   void shortSecret_isRefused_withoutPrintingIt() {
     String shortSecret = "0123456789abcdef0123456789abcde"; // 31 bytes
-    CliRun run = CliRun.of(productionWith("PAYRELAY_SANDBOX_SECRET", shortSecret), "worker");
+    CliRun run = CliRun.of(sandboxWith("PAYRELAY_SANDBOX_SECRET", shortSecret), "worker");
 
     assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
     assertThat(run.err())
@@ -163,7 +147,7 @@ class ProductionModeTest {
 
   @Test
   void prodProfile_withoutAnAddress_isProductionMode() {
-    Map<String, String> env = productionWith("PAYRELAY_TEMPORAL_ADDRESS", null);
+    Map<String, String> env = sandboxWith("PAYRELAY_TEMPORAL_ADDRESS", null);
     env.put("PAYRELAY_PROFILE", "prod");
     env.remove("PAYRELAY_SANDBOX_SECRET");
     CliRun run = CliRun.of(env, "api");
@@ -199,21 +183,31 @@ class ProductionModeTest {
     Path log = LOGS.resolve("refused-api.log");
     Files.deleteIfExists(log);
     try (ChildPayrelay api =
-        ChildPayrelay.start(productionWith("PAYRELAY_SANDBOX_SECRET", "zq9xw"), log, "api")) {
+        ChildPayrelay.start(sandboxWith("PAYRELAY_SANDBOX_SECRET", "zq9xw"), log, "api")) {
       assertThat(api.awaitExit(Duration.ofSeconds(60))).isEqualTo(2);
       assertThat(api.tail()).contains("PAYRELAY_SANDBOX_SECRET is 5 bytes").doesNotContain("zq9xw");
     }
   }
 
   @Test
-  void childJvm_withProperCredentials_starts() throws Exception {
-    Path log = LOGS.resolve("started-sandbox.log");
+  void childJvm_withProperSettings_startsTheApi() throws Exception {
+    Path log = LOGS.resolve("started-api.log");
     Files.deleteIfExists(log);
-    Map<String, String> env = production();
-    env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(PayrelayHarness.freePort()));
-    try (ChildPayrelay sandbox = ChildPayrelay.start(env, log, "sandbox")) {
-      sandbox.awaitLog("sandbox channel listening", Duration.ofSeconds(60));
-      assertThat(sandbox.isAlive()).isTrue();
+    ApiKeys.Issued key = ApiKeys.issue(Role.ADMIN, "ops", java.util.Set.of(ApiKey.ALL_TENANTS));
+    try (TestDatabase db = TestDatabase.create(ProductionModeTest.class)) {
+      assumeFalse(
+          db.config().password().isEmpty(),
+          "the test database's login has no password, which production mode refuses");
+      Map<String, String> env = production();
+      env.put("PAYRELAY_DB_URL", db.config().jdbcUrl());
+      env.put("PAYRELAY_DB_USER", db.config().user());
+      env.put("PAYRELAY_DB_PASSWORD", db.config().password());
+      env.put("PAYRELAY_API_KEYS", key.line());
+      env.put("PAYRELAY_API_PORT", String.valueOf(PayrelayHarness.freePort()));
+      try (ChildPayrelay api = ChildPayrelay.start(env, log, "api")) {
+        api.awaitLog("api listening", Duration.ofSeconds(60));
+        assertThat(api.isAlive()).isTrue();
+      }
     }
   }
 
@@ -248,7 +242,7 @@ class ProductionModeTest {
         {"accounts": [{"channel": "sandbox", "merchantId": "m_globex", "tenants": ["globex"],
                        "secretEnv": "GLOBEX_SECRET"}]}
         """);
-    Map<String, String> shared = production();
+    Map<String, String> shared = sandboxWith("PAYRELAY_SANDBOX_SECRET", GOOD_SECRET);
     shared.put("PAYRELAY_CHANNEL_ACCOUNTS_FILE", accounts.toString());
     shared.put("GLOBEX_SECRET", GOOD_SECRET);
     Map<String, String> own = new HashMap<>(shared);
