@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.server.ConnectionLimit;
@@ -24,12 +25,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * payrelay's HTTP API (Javalin). Endpoints marked with a role need an API key ({@code
- * Authorization: Bearer prk_...}, {@link ApiKeys}) whose {@link Role} includes it: none or an
- * unknown one is 401 with {@code WWW-Authenticate: Bearer}, too small a role 403. A key limited to
- * some tenants sees another tenant's payment or event as missing (404), is refused 403 on payment
- * creation for another tenant and on the endpoints that span tenants. The operator recorded in
- * every audit row is the key's; an {@code operator} field in a body is ignored.
+ * payrelay's HTTP API (Javalin). Every route declares its access ({@link RouteAccess}, deny by
+ * default, {@link RouteGuard}): endpoints marked with a role need an API key ({@code Authorization:
+ * Bearer prk_...}, {@link ApiKeys}) whose {@link Role} includes it: none or an unknown one is 401
+ * with {@code WWW-Authenticate: Bearer}, too small a role 403; the others name why they are {@link
+ * Public}. A key limited to some tenants sees another tenant's payment or event as missing (404),
+ * is refused 403 on payment creation for another tenant and on the endpoints that span tenants. The
+ * operator recorded in every audit row is the key's; an {@code operator} field in a body is
+ * ignored.
  *
  * <ul>
  *   <li>{@code POST /v1/payments} [operate] (optional {@code Idempotency-Key} header): 201 created,
@@ -117,12 +120,11 @@ public final class ApiServer implements AutoCloseable {
   /** The largest body of a payment creation, in bytes (Javalin's maxRequestSize too). */
   static final int MAX_REQUEST_BYTES = 1_000_000;
 
-  private static final String CALLER = "payrelay.caller";
-
   private final Javalin app;
   private final Javalin admin;
   private final DatabaseProbe database;
-  private final ApiKeys keys;
+  private final RouteGuard appGuard;
+  private final RouteGuard adminGuard;
 
   /**
    * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
@@ -153,40 +155,56 @@ public final class ApiServer implements AutoCloseable {
   public ApiServer(ApiHandlers h, boolean separateAdmin) {
     ObjectMapper mapper = jsonMapper();
     this.database = new DatabaseProbe(h.databaseUp());
-    this.keys = h.keys();
-    this.app = javalin(mapper);
-    app.post(
+    this.appGuard = new RouteGuard(h.keys());
+    this.app = javalin(mapper, appGuard);
+    Routes routes = new Routes(app);
+    routes.post(
         "/v1/payments",
+        Role.OPERATE,
         ctx -> {
           CreatePaymentRequest request =
               mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
           if (request != null && request.tenantId() != null) {
-            requireTenant(ctx, request.tenantId());
+            RouteGuard.requireTenant(ctx, request.tenantId());
           }
           createPayment(ctx, h.payments(), request);
-        },
-        Role.OPERATE);
-    app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
-    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
-    app.post(
-        "/v1/webhooks/{channel}/{merchant}",
+        });
+    routes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
+    routes.post(
+        "/v1/webhooks/{channel}",
+        Public.CHANNEL_SIGNATURE,
         ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
-    health(app);
-    this.admin = separateAdmin ? javalin(mapper) : null;
-    Javalin adminApp = separateAdmin ? admin : app;
-    adminRoutes(adminApp, h, mapper);
+    routes.post(
+        "/v1/webhooks/{channel}/{merchant}",
+        Public.CHANNEL_SIGNATURE,
+        ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    health(routes);
+    this.adminGuard = separateAdmin ? new RouteGuard(h.keys()) : appGuard;
+    this.admin = separateAdmin ? javalin(mapper, adminGuard) : null;
+    Routes adminRoutes = separateAdmin ? new Routes(admin) : routes;
+    adminRoutes(adminRoutes, h, mapper);
     if (separateAdmin) {
-      health(admin);
+      health(adminRoutes);
       // Operators read a payment's trail where they act on it.
-      admin.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
+      adminRoutes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
     }
   }
 
+  /**
+   * The routes of the public listener, or of the admin one (the same when there is no separate
+   * one), each with its declared access, in the order registered.
+   */
+  List<RouteGuard.DeclaredRoute> routes(boolean adminListener) {
+    return (adminListener ? adminGuard : appGuard).routes();
+  }
+
   /** A Javalin with payrelay's limits, authentication and error mapping, no routes yet. */
-  private Javalin javalin(ObjectMapper mapper) {
+  static Javalin javalin(ObjectMapper mapper, RouteGuard guard) {
     Javalin j =
         Javalin.create(
             cfg -> {
+              // Deny by default: a route registered without its access fails the server's build.
+              cfg.events.handlerAdded(guard::declared);
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
               cfg.http.maxRequestSize = MAX_REQUEST_BYTES;
@@ -208,11 +226,12 @@ public final class ApiServer implements AutoCloseable {
                     server.addBean(limit);
                   });
             });
-    j.beforeMatched(this::authenticate);
+    j.beforeMatched(guard::authenticate);
     j.beforeMatched(
         ctx -> {
-          // Webhooks are left to their own handling, which records every callback it refuses.
-          if (!ctx.routeRoles().isEmpty()) {
+          // Only the key-guarded routes: webhooks are left to their own handling, which records
+          // every callback it refuses.
+          if (RouteGuard.access(ctx) instanceof Role) {
             QueryStrings.requireWellFormed(ctx.queryString());
           }
         });
@@ -220,78 +239,16 @@ public final class ApiServer implements AutoCloseable {
     return j;
   }
 
-  /**
-   * Admits a request to a route that names a {@link Role} only with an API key ({@code
-   * Authorization: Bearer prk_...}, RFC 6750 §2.1) whose role includes it; the key is then the
-   * request's {@link #caller(Context)}. Routes without a role (webhooks, health, metrics) are open.
-   */
-  private void authenticate(Context ctx) {
-    Role needed =
-        ctx.routeRoles().stream()
-            .filter(Role.class::isInstance)
-            .map(Role.class::cast)
-            .findFirst()
-            .orElse(null);
-    if (needed == null) {
-      return;
-    }
-    String header = ctx.header("Authorization");
-    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      throw new UnauthorizedException(
-          "an API key is required: Authorization: Bearer prk_<id>_<secret>");
-    }
-    ApiKey key =
-        keys.authenticate(header.substring(7).strip())
-            .orElseThrow(
-                () -> {
-                  log.warn("{} {}: refused an unknown API key", ctx.method(), ctx.path());
-                  return new UnauthorizedException("unknown API key");
-                });
-    if (!key.role().includes(needed)) {
-      log.warn(
-          "{} {}: API key {} ({}) lacks role {}",
-          ctx.method(),
-          ctx.path(),
-          key.id(),
-          key.role().label(),
-          needed.label());
-      throw new ForbiddenException(
-          "this API key's role is " + key.role().label() + "; this needs " + needed.label());
-    }
-    ctx.attribute(CALLER, key);
+  private void health(Routes routes) {
+    routes.get("/health/live", Public.ANYONE, ctx -> ctx.json(Map.of("live", true)));
+    routes.get("/health/ready", Public.ANYONE, this::ready);
+    routes.get("/health", Public.ANYONE, this::ready);
   }
 
-  /** The API key the request was admitted with (routes that name a {@link Role}). */
-  static ApiKey caller(Context ctx) {
-    return java.util.Objects.requireNonNull(ctx.attribute(CALLER), "route without a role");
-  }
-
-  /** Refuses (403) a caller that may not act for {@code tenant}. */
-  private static void requireTenant(Context ctx, String tenant) {
-    if (!caller(ctx).mayActFor(tenant)) {
-      throw new ForbiddenException("this API key may not act for tenant " + tenant);
-    }
-  }
-
-  /** Refuses (403) a caller limited to some tenants, for endpoints that span every tenant. */
-  static ApiKey everyTenant(Context ctx) {
-    ApiKey key = caller(ctx);
-    if (!key.allTenants()) {
-      throw new ForbiddenException(
-          "this endpoint spans every tenant; it needs an API key for tenants '*'");
-    }
-    return key;
-  }
-
-  private void health(Javalin j) {
-    j.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
-    j.get("/health/ready", this::ready);
-    j.get("/health", this::ready);
-  }
-
-  private static void adminRoutes(Javalin app, ApiHandlers h, ObjectMapper mapper) {
+  private static void adminRoutes(Routes app, ApiHandlers h, ObjectMapper mapper) {
     app.post(
         "/v1/admin/payments/{id}/resolve",
+        Role.OPERATE,
         ctx ->
             ctx.status(202)
                 .json(
@@ -299,15 +256,15 @@ public final class ApiServer implements AutoCloseable {
                         .resolve(
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class),
-                            caller(ctx))),
-        Role.OPERATE);
+                            RouteGuard.caller(ctx))));
     app.get(
         "/v1/admin/payments",
+        Role.READ,
         ctx -> {
-          ApiKey key = caller(ctx);
+          ApiKey key = RouteGuard.caller(ctx);
           String tenant = ctx.queryParam("tenantId");
           if (tenant != null && !tenant.isBlank()) {
-            requireTenant(ctx, tenant);
+            RouteGuard.requireTenant(ctx, tenant);
           } else if (!key.allTenants()) {
             if (key.tenants().size() != 1) {
               throw new BadRequestException(
@@ -323,12 +280,12 @@ public final class ApiServer implements AutoCloseable {
                       ctx.queryParam("channel"),
                       intParam(ctx, "limit"),
                       ctx.queryParam("pageToken")));
-        },
-        Role.READ);
+        });
     app.get(
         "/v1/admin/outbox",
+        Role.READ,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ctx.json(
               h.admin()
                   .outbox(
@@ -336,24 +293,24 @@ public final class ApiServer implements AutoCloseable {
                       ctx.queryParam("eventType"),
                       longParam(ctx, "olderThanSeconds", 0),
                       (int) longParam(ctx, "limit", 100)));
-        },
-        Role.READ);
+        });
     app.get(
         "/v1/admin/outbox/{eventId}",
-        ctx -> ctx.json(h.admin().event(ctx.pathParam("eventId"), caller(ctx))),
-        Role.READ);
+        Role.READ,
+        ctx -> ctx.json(h.admin().event(ctx.pathParam("eventId"), RouteGuard.caller(ctx))));
     app.post(
         "/v1/admin/outbox/{eventId}/replay",
-        ctx -> eventOperation(ctx, h.admin(), mapper, true),
-        Role.OPERATE);
+        Role.OPERATE,
+        ctx -> eventOperation(ctx, h.admin(), mapper, true));
     app.post(
         "/v1/admin/outbox/{eventId}/discard",
-        ctx -> eventOperation(ctx, h.admin(), mapper, false),
-        Role.OPERATE);
+        Role.OPERATE,
+        ctx -> eventOperation(ctx, h.admin(), mapper, false));
     app.post(
         "/v1/admin/outbox/replay",
+        Role.ADMIN,
         ctx -> {
-          ApiKey key = everyTenant(ctx);
+          ApiKey key = RouteGuard.everyTenant(ctx);
           ReplayAllRequest r = mapper.readValue(ctx.body(), ReplayAllRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body is required");
@@ -363,29 +320,31 @@ public final class ApiServer implements AutoCloseable {
                   h.admin()
                       .replayAll(
                           r.eventType(), r.reason(), r.limit() == null ? 100 : r.limit(), key));
-        },
-        Role.ADMIN);
+        });
     app.post(
         "/v1/admin/reconciliations",
+        Role.ADMIN,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ReconcileRequest r = mapper.readValue(ctx.body(), ReconcileRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body {channel, date} is required");
           }
           ctx.status(202)
-              .json(h.reconciliations().start(r.channel(), r.date(), r.reason(), caller(ctx)));
-        },
-        Role.ADMIN);
+              .json(
+                  h.reconciliations()
+                      .start(r.channel(), r.date(), r.reason(), RouteGuard.caller(ctx)));
+        });
     app.get(
         "/v1/admin/reconciliations/{channel}/{date}",
+        Role.READ,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date")));
-        },
-        Role.READ);
+        });
     app.get(
         "/metrics",
+        Public.ANYONE,
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     h.codec().register(app);
     if (h.quarantine() != null) {
@@ -496,7 +455,7 @@ public final class ApiServer implements AutoCloseable {
   private static void trail(Context ctx, PaymentQueries queries) {
     queries
         .trail(ctx.pathParam("id"))
-        .filter(t -> caller(ctx).mayActFor(t.payment().tenantId()))
+        .filter(t -> RouteGuard.caller(ctx).mayActFor(t.payment().tenantId()))
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
@@ -571,7 +530,10 @@ public final class ApiServer implements AutoCloseable {
     ctx.status(202)
         .json(
             admin.operateOnEvent(
-                ctx.pathParam("eventId"), r == null ? null : r.reason(), replay, caller(ctx)));
+                ctx.pathParam("eventId"),
+                r == null ? null : r.reason(),
+                replay,
+                RouteGuard.caller(ctx)));
   }
 
   private static long longParam(Context ctx, String name, long fallback) {

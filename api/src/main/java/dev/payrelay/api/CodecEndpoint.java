@@ -2,7 +2,6 @@ package dev.payrelay.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
@@ -88,12 +87,19 @@ public final class CodecEndpoint {
   }
 
   /** Registers {@code /v1/codec/encode} and {@code /v1/codec/decode} with their preflights. */
-  public void register(Javalin app) {
+  public void register(Routes routes) {
     for (String op : List.of("encode", "decode")) {
-      app.options(PATH + "/" + op, this::preflight);
+      // A preflight carries no credentials (Fetch standard, CORS-preflight request).
+      routes.options(PATH + "/" + op, Public.ANYONE, this::preflight);
     }
-    app.post(PATH + "/encode", ctx -> convert(ctx, codec == null ? p -> p : codec::encode));
-    app.post(PATH + "/decode", ctx -> convert(ctx, codec == null ? p -> p : codec::decode));
+    routes.post(
+        PATH + "/encode",
+        Public.CODEC_ACCESS,
+        ctx -> convert(ctx, codec == null ? p -> p : codec::encode));
+    routes.post(
+        PATH + "/decode",
+        Public.CODEC_ACCESS,
+        ctx -> convert(ctx, codec == null ? p -> p : codec::decode));
   }
 
   private void preflight(Context ctx) {

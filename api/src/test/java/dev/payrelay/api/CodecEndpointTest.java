@@ -35,7 +35,7 @@ class CodecEndpointTest {
 
   private URI start(CodecEndpoint endpoint) {
     app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
-    endpoint.register(app);
+    endpoint.register(new Routes(app));
     app.start("127.0.0.1", 0);
     return URI.create("http://127.0.0.1:" + app.port() + CodecEndpoint.PATH);
   }
