@@ -18,9 +18,14 @@ public final class Routes {
     this.app = app;
   }
 
-  /** A {@code GET} route. */
+  /**
+   * A {@code GET} route, and its {@code HEAD} with the same access and handler (Jetty sends no body
+   * for HEAD): without it, Javalin answers HEAD of a GET route 200 itself, before any access check.
+   * HEAD answers what GET would, as RFC 9110 §9.3.2 asks.
+   */
   public Routes get(String path, RouteAccess access, Handler handler) {
     app.get(path, handler, declared(access));
+    app.head(path, handler, access);
     return this;
   }
 

@@ -47,22 +47,48 @@ class RouteAccessTest {
             "POST /v1/webhooks/{channel} CHANNEL_SIGNATURE",
             "POST /v1/webhooks/{channel}/{merchant} CHANNEL_SIGNATURE",
             "GET /health/live ANYONE",
+            "HEAD /health/live ANYONE",
             "GET /health/ready ANYONE",
-            "GET /health ANYONE");
+            "HEAD /health/ready ANYONE",
+            "GET /health ANYONE",
+            "HEAD /health ANYONE");
     assertThat(publicRoutes(true))
         .containsExactlyInAnyOrder(
             "GET /metrics ANYONE",
+            "HEAD /metrics ANYONE",
             "OPTIONS /v1/codec/encode ANYONE",
             "OPTIONS /v1/codec/decode ANYONE",
             "POST /v1/codec/encode CODEC_ACCESS",
             "POST /v1/codec/decode CODEC_ACCESS",
             "GET /health/live ANYONE",
+            "HEAD /health/live ANYONE",
             "GET /health/ready ANYONE",
-            "GET /health ANYONE");
+            "HEAD /health/ready ANYONE",
+            "GET /health ANYONE",
+            "HEAD /health ANYONE");
     assertThat(api.server.routes(true))
         .filteredOn(r -> r.path().startsWith("/v1/admin/"))
         .isNotEmpty()
         .allSatisfy(r -> assertThat(r.access()).isInstanceOf(Role.class));
+  }
+
+  @Test
+  void head_isAuthenticatedLikeGet_andAnswersWhatGetWould() throws Exception {
+    String trail = "/v1/payments/p-missing";
+    HttpResponse<String> noKey = api.send("HEAD", false, trail, null, null);
+    HttpResponse<String> adminNoKey = api.send("HEAD", true, "/v1/admin/outbox", null, null);
+    HttpResponse<String> withKey =
+        api.send("HEAD", true, "/v1/admin/outbox", null, api.admin.token());
+    HttpResponse<String> missing = api.send("HEAD", false, trail, null, api.admin.token());
+    HttpResponse<String> health = api.send("HEAD", false, "/health/live", null, null);
+
+    assertThat(noKey.statusCode()).isEqualTo(401);
+    assertThat(noKey.headers().firstValue("WWW-Authenticate")).isPresent();
+    assertThat(adminNoKey.statusCode()).isEqualTo(401);
+    assertThat(withKey.statusCode()).isEqualTo(200);
+    assertThat(withKey.body()).isEmpty();
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(health.statusCode()).isEqualTo(200);
   }
 
   @Test
