@@ -373,7 +373,11 @@ public final class ApiServer implements AutoCloseable {
         });
     app.exception(
         com.fasterxml.jackson.core.JacksonException.class,
-        (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));
+        (e, ctx) ->
+            ctx.status(400)
+                .json(
+                    ApiErrors.body(
+                        ApiErrors.MALFORMED_JSON, "malformed JSON: " + ApiErrors.describe(e))));
     app.exception(
         Exception.class,
         (e, ctx) -> {
@@ -391,8 +395,15 @@ public final class ApiServer implements AutoCloseable {
             error(ctx, bad.getCode(), "request refused: " + bad.getReason());
             return;
           }
-          log.error("{} {} failed", ctx.method(), ctx.path(), e);
-          error(ctx, 500, "internal error: " + e.getClass().getSimpleName());
+          // The body names an incident, not the failure: the log line with that id has the rest.
+          String incident =
+              java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+          log.error("{} {} failed, incident {}", ctx.method(), ctx.path(), incident, e);
+          ctx.status(500)
+              .json(
+                  ApiErrors.body(
+                      ApiErrors.INTERNAL,
+                      "internal error; incident " + incident + " is in the server's log"));
         });
   }
 
@@ -576,8 +587,9 @@ public final class ApiServer implements AutoCloseable {
     return false;
   }
 
+  /** Answers {@code status} with {@link ApiErrors}' body: the status's code and {@code message}. */
   private static void error(Context ctx, int status, String message) {
-    ctx.status(status).json(Map.of("error", message));
+    ctx.status(status).json(ApiErrors.body(status, message));
   }
 
   @Override

@@ -9,7 +9,6 @@ import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.payload.codec.PayloadCodecException;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -172,6 +171,6 @@ public final class CodecEndpoint {
   }
 
   private static void error(Context ctx, int status, String message) {
-    ctx.status(status).json(Map.of("error", message));
+    ctx.status(status).json(ApiErrors.body(status, message));
   }
 }
