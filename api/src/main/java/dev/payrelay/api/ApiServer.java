@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.payrelay.sql.DatabaseUnavailableException;
 import dev.payrelay.sql.IdempotencyConflictException;
+import dev.payrelay.workflows.PaymentListing;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -119,6 +120,9 @@ public final class ApiServer implements AutoCloseable {
 
   /** The largest body of a payment creation, in bytes (Javalin's maxRequestSize too). */
   static final int MAX_REQUEST_BYTES = 1_000_000;
+
+  /** The largest {@code olderThanSeconds} of the outbox listing: 100 years, in seconds. */
+  private static final long MAX_AGE = 100L * 366 * 24 * 3600;
 
   private final Javalin app;
   private final Javalin admin;
@@ -278,7 +282,13 @@ public final class ApiServer implements AutoCloseable {
                       ctx.queryParam("state"),
                       tenant,
                       ctx.queryParam("channel"),
-                      intParam(ctx, "limit"),
+                      (int)
+                          QueryStrings.integer(
+                              ctx.queryParam("limit"),
+                              "limit",
+                              PaymentListing.DEFAULT_LIMIT,
+                              1,
+                              PaymentListing.MAX_LIMIT),
                       ctx.queryParam("pageToken")));
         });
     app.get(
@@ -291,8 +301,9 @@ public final class ApiServer implements AutoCloseable {
                   .outbox(
                       ctx.queryParam("status"),
                       ctx.queryParam("eventType"),
-                      longParam(ctx, "olderThanSeconds", 0),
-                      (int) longParam(ctx, "limit", 100)));
+                      QueryStrings.integer(
+                          ctx.queryParam("olderThanSeconds"), "olderThanSeconds", 0, 0, MAX_AGE),
+                      (int) QueryStrings.integer(ctx.queryParam("limit"), "limit", 100, 1, 1000)));
         });
     app.get(
         "/v1/admin/outbox/{eventId}",
@@ -545,24 +556,6 @@ public final class ApiServer implements AutoCloseable {
                 r == null ? null : r.reason(),
                 replay,
                 RouteGuard.caller(ctx)));
-  }
-
-  private static long longParam(Context ctx, String name, long fallback) {
-    String value = ctx.queryParam(name);
-    try {
-      return value == null ? fallback : Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name + " must be an integer");
-    }
-  }
-
-  private static Integer intParam(Context ctx, String name) {
-    String value = ctx.queryParam(name);
-    try {
-      return value == null ? null : Integer.valueOf(value);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name + " must be an integer");
-    }
   }
 
   private void ready(Context ctx) {

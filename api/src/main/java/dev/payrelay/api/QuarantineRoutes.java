@@ -57,16 +57,9 @@ final class QuarantineRoutes {
   }
 
   private static int listLimit(Context ctx) {
-    String value = ctx.queryParam("limit");
-    try {
-      int limit = value == null ? DEFAULT_LIST : Integer.parseInt(value);
-      if (limit >= 1 && limit <= QuarantineAdmin.MAX_MESSAGES) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // Refused below with the range.
-    }
-    throw new BadRequestException("limit must be an integer 1.." + QuarantineAdmin.MAX_MESSAGES);
+    return (int)
+        QueryStrings.integer(
+            ctx.queryParam("limit"), "limit", DEFAULT_LIST, 1, QuarantineAdmin.MAX_MESSAGES);
   }
 
   private static QuarantineAdmin.Selection selection(ReplayRequest r) {
