@@ -375,7 +375,12 @@ public final class ApiServer implements AutoCloseable {
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
-    app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
+    app.exception(
+        ChannelUnavailableException.class,
+        (e, ctx) -> {
+          log.warn("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+          error(ctx, 502, e.answer());
+        });
     app.exception(
         ServiceUnavailableException.class,
         (e, ctx) -> {

@@ -63,6 +63,24 @@ class ErrorBodyTest {
   }
 
   @Test
+  void aChannelThatCannotBeReached_isA502SayingWhatToDo_notTheConnectionsException()
+      throws Exception {
+    // TestApi's sandbox points at a closed port.
+    JsonNode body =
+        refused(
+            create(
+                "{\"tenantId\":\"t\",\"orderId\":\"o-502\",\"userId\":\"u\",\"amountMinor\":100,"
+                    + "\"currency\":\"USD\",\"courseIds\":[\"c1\"],\"channel\":\"sandbox\"}"),
+            502,
+            "CHANNEL_UNAVAILABLE");
+
+    assertThat(body.path("error").asText())
+        .matches(
+            "payment pay_\\w+ stored but the channel did not register it; retry with the same"
+                + " Idempotency-Key");
+  }
+
+  @Test
   void aBadQueryParameter_isA400WithACode() throws Exception {
     JsonNode body =
         refused(
