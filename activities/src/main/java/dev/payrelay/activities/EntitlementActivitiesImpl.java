@@ -42,12 +42,12 @@ public final class EntitlementActivitiesImpl implements EntitlementActivities {
           e.getMessage(), GrantFailure.PAYMENT_NOT_PAID.name(), e);
     }
     crashPoints.reach(CrashPoint.GRANT_AFTER_COMMIT);
+    // Our ids and counts only: the user id may be an e-mail, the courses are what the buyer bought.
     log.info(
-        "payment {} user {}: granted {} already {}",
+        "payment {}: granted {} entitlement(s), {} already granted",
         outcome.paymentId(),
-        outcome.userId(),
-        outcome.newlyGranted(),
-        outcome.alreadyGranted());
+        outcome.newlyGranted().size(),
+        outcome.alreadyGranted().size());
     return new GrantResult(outcome.paymentId(), outcome.newlyGranted(), outcome.alreadyGranted());
   }
 }

@@ -136,6 +136,7 @@ public final class AdminService {
     if (limit < 1 || limit > 1000 || minIdleSeconds < 0) {
       throw new BadRequestException("limit must be 1..1000 and olderThanSeconds >= 0");
     }
+    ApiInput.optionalId(eventType, "eventType", 64);
     return outbox.list(wanted, eventType, Duration.ofSeconds(minIdleSeconds), limit);
   }
 

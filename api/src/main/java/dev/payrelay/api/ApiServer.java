@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.payrelay.sql.DatabaseUnavailableException;
 import dev.payrelay.sql.IdempotencyConflictException;
+import dev.payrelay.workflows.PaymentListing;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.server.ConnectionLimit;
@@ -24,12 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * payrelay's HTTP API (Javalin). Endpoints marked with a role need an API key ({@code
- * Authorization: Bearer prk_...}, {@link ApiKeys}) whose {@link Role} includes it: none or an
- * unknown one is 401 with {@code WWW-Authenticate: Bearer}, too small a role 403. A key limited to
- * some tenants sees another tenant's payment or event as missing (404), is refused 403 on payment
- * creation for another tenant and on the endpoints that span tenants. The operator recorded in
- * every audit row is the key's; an {@code operator} field in a body is ignored.
+ * payrelay's HTTP API (Javalin). Every route declares its access ({@link RouteAccess}, deny by
+ * default, {@link RouteGuard}): endpoints marked with a role need an API key ({@code Authorization:
+ * Bearer prk_...}, {@link ApiKeys}) whose {@link Role} includes it: none or an unknown one is 401
+ * with {@code WWW-Authenticate: Bearer}, too small a role 403; the others name why they are {@link
+ * Public}. A key limited to some tenants sees another tenant's payment or event as missing (404),
+ * is refused 403 on payment creation for another tenant and on the endpoints that span tenants. The
+ * operator recorded in every audit row is the key's; an {@code operator} field in a body is
+ * ignored.
  *
  * <ul>
  *   <li>{@code POST /v1/payments} [operate] (optional {@code Idempotency-Key} header): 201 created,
@@ -117,12 +121,14 @@ public final class ApiServer implements AutoCloseable {
   /** The largest body of a payment creation, in bytes (Javalin's maxRequestSize too). */
   static final int MAX_REQUEST_BYTES = 1_000_000;
 
-  private static final String CALLER = "payrelay.caller";
+  /** The largest {@code olderThanSeconds} of the outbox listing: 100 years, in seconds. */
+  private static final long MAX_AGE = 100L * 366 * 24 * 3600;
 
   private final Javalin app;
   private final Javalin admin;
   private final DatabaseProbe database;
-  private final ApiKeys keys;
+  private final RouteGuard appGuard;
+  private final RouteGuard adminGuard;
 
   /**
    * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
@@ -153,40 +159,56 @@ public final class ApiServer implements AutoCloseable {
   public ApiServer(ApiHandlers h, boolean separateAdmin) {
     ObjectMapper mapper = jsonMapper();
     this.database = new DatabaseProbe(h.databaseUp());
-    this.keys = h.keys();
-    this.app = javalin(mapper);
-    app.post(
+    this.appGuard = new RouteGuard(h.keys());
+    this.app = javalin(mapper, appGuard);
+    Routes routes = new Routes(app);
+    routes.post(
         "/v1/payments",
+        Role.OPERATE,
         ctx -> {
           CreatePaymentRequest request =
               mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
           if (request != null && request.tenantId() != null) {
-            requireTenant(ctx, request.tenantId());
+            RouteGuard.requireTenant(ctx, request.tenantId());
           }
           createPayment(ctx, h.payments(), request);
-        },
-        Role.OPERATE);
-    app.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
-    app.post("/v1/webhooks/{channel}", ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
-    app.post(
-        "/v1/webhooks/{channel}/{merchant}",
+        });
+    routes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
+    routes.post(
+        "/v1/webhooks/{channel}",
+        Public.CHANNEL_SIGNATURE,
         ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
-    health(app);
-    this.admin = separateAdmin ? javalin(mapper) : null;
-    Javalin adminApp = separateAdmin ? admin : app;
-    adminRoutes(adminApp, h, mapper);
+    routes.post(
+        "/v1/webhooks/{channel}/{merchant}",
+        Public.CHANNEL_SIGNATURE,
+        ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    health(routes);
+    this.adminGuard = separateAdmin ? new RouteGuard(h.keys()) : appGuard;
+    this.admin = separateAdmin ? javalin(mapper, adminGuard) : null;
+    Routes adminRoutes = separateAdmin ? new Routes(admin) : routes;
+    adminRoutes(adminRoutes, h, mapper);
     if (separateAdmin) {
-      health(admin);
+      health(adminRoutes);
       // Operators read a payment's trail where they act on it.
-      admin.get("/v1/payments/{id}", ctx -> trail(ctx, h.queries()), Role.READ);
+      adminRoutes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
     }
   }
 
+  /**
+   * The routes of the public listener, or of the admin one (the same when there is no separate
+   * one), each with its declared access, in the order registered.
+   */
+  List<RouteGuard.DeclaredRoute> routes(boolean adminListener) {
+    return (adminListener ? adminGuard : appGuard).routes();
+  }
+
   /** A Javalin with payrelay's limits, authentication and error mapping, no routes yet. */
-  private Javalin javalin(ObjectMapper mapper) {
+  static Javalin javalin(ObjectMapper mapper, RouteGuard guard) {
     Javalin j =
         Javalin.create(
             cfg -> {
+              // Deny by default: a route registered without its access fails the server's build.
+              cfg.events.handlerAdded(guard::declared);
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
               cfg.http.maxRequestSize = MAX_REQUEST_BYTES;
@@ -208,11 +230,12 @@ public final class ApiServer implements AutoCloseable {
                     server.addBean(limit);
                   });
             });
-    j.beforeMatched(this::authenticate);
+    j.beforeMatched(guard::authenticate);
     j.beforeMatched(
         ctx -> {
-          // Webhooks are left to their own handling, which records every callback it refuses.
-          if (!ctx.routeRoles().isEmpty()) {
+          // Only the key-guarded routes: webhooks are left to their own handling, which records
+          // every callback it refuses.
+          if (RouteGuard.access(ctx) instanceof Role) {
             QueryStrings.requireWellFormed(ctx.queryString());
           }
         });
@@ -220,78 +243,16 @@ public final class ApiServer implements AutoCloseable {
     return j;
   }
 
-  /**
-   * Admits a request to a route that names a {@link Role} only with an API key ({@code
-   * Authorization: Bearer prk_...}, RFC 6750 §2.1) whose role includes it; the key is then the
-   * request's {@link #caller(Context)}. Routes without a role (webhooks, health, metrics) are open.
-   */
-  private void authenticate(Context ctx) {
-    Role needed =
-        ctx.routeRoles().stream()
-            .filter(Role.class::isInstance)
-            .map(Role.class::cast)
-            .findFirst()
-            .orElse(null);
-    if (needed == null) {
-      return;
-    }
-    String header = ctx.header("Authorization");
-    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      throw new UnauthorizedException(
-          "an API key is required: Authorization: Bearer prk_<id>_<secret>");
-    }
-    ApiKey key =
-        keys.authenticate(header.substring(7).strip())
-            .orElseThrow(
-                () -> {
-                  log.warn("{} {}: refused an unknown API key", ctx.method(), ctx.path());
-                  return new UnauthorizedException("unknown API key");
-                });
-    if (!key.role().includes(needed)) {
-      log.warn(
-          "{} {}: API key {} ({}) lacks role {}",
-          ctx.method(),
-          ctx.path(),
-          key.id(),
-          key.role().label(),
-          needed.label());
-      throw new ForbiddenException(
-          "this API key's role is " + key.role().label() + "; this needs " + needed.label());
-    }
-    ctx.attribute(CALLER, key);
+  private void health(Routes routes) {
+    routes.get("/health/live", Public.ANYONE, ctx -> ctx.json(Map.of("live", true)));
+    routes.get("/health/ready", Public.ANYONE, this::ready);
+    routes.get("/health", Public.ANYONE, this::ready);
   }
 
-  /** The API key the request was admitted with (routes that name a {@link Role}). */
-  static ApiKey caller(Context ctx) {
-    return java.util.Objects.requireNonNull(ctx.attribute(CALLER), "route without a role");
-  }
-
-  /** Refuses (403) a caller that may not act for {@code tenant}. */
-  private static void requireTenant(Context ctx, String tenant) {
-    if (!caller(ctx).mayActFor(tenant)) {
-      throw new ForbiddenException("this API key may not act for tenant " + tenant);
-    }
-  }
-
-  /** Refuses (403) a caller limited to some tenants, for endpoints that span every tenant. */
-  static ApiKey everyTenant(Context ctx) {
-    ApiKey key = caller(ctx);
-    if (!key.allTenants()) {
-      throw new ForbiddenException(
-          "this endpoint spans every tenant; it needs an API key for tenants '*'");
-    }
-    return key;
-  }
-
-  private void health(Javalin j) {
-    j.get("/health/live", ctx -> ctx.json(Map.of("live", true)));
-    j.get("/health/ready", this::ready);
-    j.get("/health", this::ready);
-  }
-
-  private static void adminRoutes(Javalin app, ApiHandlers h, ObjectMapper mapper) {
+  private static void adminRoutes(Routes app, ApiHandlers h, ObjectMapper mapper) {
     app.post(
         "/v1/admin/payments/{id}/resolve",
+        Role.OPERATE,
         ctx ->
             ctx.status(202)
                 .json(
@@ -299,15 +260,15 @@ public final class ApiServer implements AutoCloseable {
                         .resolve(
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class),
-                            caller(ctx))),
-        Role.OPERATE);
+                            RouteGuard.caller(ctx))));
     app.get(
         "/v1/admin/payments",
+        Role.READ,
         ctx -> {
-          ApiKey key = caller(ctx);
+          ApiKey key = RouteGuard.caller(ctx);
           String tenant = ctx.queryParam("tenantId");
           if (tenant != null && !tenant.isBlank()) {
-            requireTenant(ctx, tenant);
+            RouteGuard.requireTenant(ctx, tenant);
           } else if (!key.allTenants()) {
             if (key.tenants().size() != 1) {
               throw new BadRequestException(
@@ -321,39 +282,46 @@ public final class ApiServer implements AutoCloseable {
                       ctx.queryParam("state"),
                       tenant,
                       ctx.queryParam("channel"),
-                      intParam(ctx, "limit"),
+                      (int)
+                          QueryStrings.integer(
+                              ctx.queryParam("limit"),
+                              "limit",
+                              PaymentListing.DEFAULT_LIMIT,
+                              1,
+                              PaymentListing.MAX_LIMIT),
                       ctx.queryParam("pageToken")));
-        },
-        Role.READ);
+        });
     app.get(
         "/v1/admin/outbox",
+        Role.READ,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ctx.json(
               h.admin()
                   .outbox(
                       ctx.queryParam("status"),
                       ctx.queryParam("eventType"),
-                      longParam(ctx, "olderThanSeconds", 0),
-                      (int) longParam(ctx, "limit", 100)));
-        },
-        Role.READ);
+                      QueryStrings.integer(
+                          ctx.queryParam("olderThanSeconds"), "olderThanSeconds", 0, 0, MAX_AGE),
+                      (int) QueryStrings.integer(ctx.queryParam("limit"), "limit", 100, 1, 1000)));
+        });
     app.get(
         "/v1/admin/outbox/{eventId}",
-        ctx -> ctx.json(h.admin().event(ctx.pathParam("eventId"), caller(ctx))),
-        Role.READ);
+        Role.READ,
+        ctx -> ctx.json(h.admin().event(ctx.pathParam("eventId"), RouteGuard.caller(ctx))));
     app.post(
         "/v1/admin/outbox/{eventId}/replay",
-        ctx -> eventOperation(ctx, h.admin(), mapper, true),
-        Role.OPERATE);
+        Role.OPERATE,
+        ctx -> eventOperation(ctx, h.admin(), mapper, true));
     app.post(
         "/v1/admin/outbox/{eventId}/discard",
-        ctx -> eventOperation(ctx, h.admin(), mapper, false),
-        Role.OPERATE);
+        Role.OPERATE,
+        ctx -> eventOperation(ctx, h.admin(), mapper, false));
     app.post(
         "/v1/admin/outbox/replay",
+        Role.ADMIN,
         ctx -> {
-          ApiKey key = everyTenant(ctx);
+          ApiKey key = RouteGuard.everyTenant(ctx);
           ReplayAllRequest r = mapper.readValue(ctx.body(), ReplayAllRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body is required");
@@ -363,29 +331,31 @@ public final class ApiServer implements AutoCloseable {
                   h.admin()
                       .replayAll(
                           r.eventType(), r.reason(), r.limit() == null ? 100 : r.limit(), key));
-        },
-        Role.ADMIN);
+        });
     app.post(
         "/v1/admin/reconciliations",
+        Role.ADMIN,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ReconcileRequest r = mapper.readValue(ctx.body(), ReconcileRequest.class);
           if (r == null) {
             throw new BadRequestException("a JSON body {channel, date} is required");
           }
           ctx.status(202)
-              .json(h.reconciliations().start(r.channel(), r.date(), r.reason(), caller(ctx)));
-        },
-        Role.ADMIN);
+              .json(
+                  h.reconciliations()
+                      .start(r.channel(), r.date(), r.reason(), RouteGuard.caller(ctx)));
+        });
     app.get(
         "/v1/admin/reconciliations/{channel}/{date}",
+        Role.READ,
         ctx -> {
-          everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ctx.json(h.reconciliations().summary(ctx.pathParam("channel"), ctx.pathParam("date")));
-        },
-        Role.READ);
+        });
     app.get(
         "/metrics",
+        Public.ANYONE,
         ctx -> ctx.contentType("text/plain; version=0.0.4").result(h.metrics().scrape()));
     h.codec().register(app);
     if (h.quarantine() != null) {
@@ -405,7 +375,12 @@ public final class ApiServer implements AutoCloseable {
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
     app.exception(IdempotencyConflictException.class, (e, ctx) -> error(ctx, 422, e.getMessage()));
-    app.exception(ChannelUnavailableException.class, (e, ctx) -> error(ctx, 502, e.getMessage()));
+    app.exception(
+        ChannelUnavailableException.class,
+        (e, ctx) -> {
+          log.warn("{} {}: {}", ctx.method(), ctx.path(), e.getMessage());
+          error(ctx, 502, e.answer());
+        });
     app.exception(
         ServiceUnavailableException.class,
         (e, ctx) -> {
@@ -414,7 +389,11 @@ public final class ApiServer implements AutoCloseable {
         });
     app.exception(
         com.fasterxml.jackson.core.JacksonException.class,
-        (e, ctx) -> error(ctx, 400, "malformed JSON: " + e.getOriginalMessage()));
+        (e, ctx) ->
+            ctx.status(400)
+                .json(
+                    ApiErrors.body(
+                        ApiErrors.MALFORMED_JSON, "malformed JSON: " + ApiErrors.describe(e))));
     app.exception(
         Exception.class,
         (e, ctx) -> {
@@ -432,8 +411,15 @@ public final class ApiServer implements AutoCloseable {
             error(ctx, bad.getCode(), "request refused: " + bad.getReason());
             return;
           }
-          log.error("{} {} failed", ctx.method(), ctx.path(), e);
-          error(ctx, 500, "internal error: " + e.getClass().getSimpleName());
+          // The body names an incident, not the failure: the log line with that id has the rest.
+          String incident =
+              java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+          log.error("{} {} failed, incident {}", ctx.method(), ctx.path(), incident, e);
+          ctx.status(500)
+              .json(
+                  ApiErrors.body(
+                      ApiErrors.INTERNAL,
+                      "internal error; incident " + incident + " is in the server's log"));
         });
   }
 
@@ -496,7 +482,7 @@ public final class ApiServer implements AutoCloseable {
   private static void trail(Context ctx, PaymentQueries queries) {
     queries
         .trail(ctx.pathParam("id"))
-        .filter(t -> caller(ctx).mayActFor(t.payment().tenantId()))
+        .filter(t -> RouteGuard.caller(ctx).mayActFor(t.payment().tenantId()))
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
@@ -571,25 +557,10 @@ public final class ApiServer implements AutoCloseable {
     ctx.status(202)
         .json(
             admin.operateOnEvent(
-                ctx.pathParam("eventId"), r == null ? null : r.reason(), replay, caller(ctx)));
-  }
-
-  private static long longParam(Context ctx, String name, long fallback) {
-    String value = ctx.queryParam(name);
-    try {
-      return value == null ? fallback : Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name + " must be an integer");
-    }
-  }
-
-  private static Integer intParam(Context ctx, String name) {
-    String value = ctx.queryParam(name);
-    try {
-      return value == null ? null : Integer.valueOf(value);
-    } catch (NumberFormatException e) {
-      throw new BadRequestException(name + " must be an integer");
-    }
+                ctx.pathParam("eventId"),
+                r == null ? null : r.reason(),
+                replay,
+                RouteGuard.caller(ctx)));
   }
 
   private void ready(Context ctx) {
@@ -614,8 +585,9 @@ public final class ApiServer implements AutoCloseable {
     return false;
   }
 
+  /** Answers {@code status} with {@link ApiErrors}' body: the status's code and {@code message}. */
   private static void error(Context ctx, int status, String message) {
-    ctx.status(status).json(Map.of("error", message));
+    ctx.status(status).json(ApiErrors.body(status, message));
   }
 
   @Override

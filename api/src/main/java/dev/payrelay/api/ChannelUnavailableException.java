@@ -19,6 +19,16 @@ public final class ChannelUnavailableException extends RuntimeException {
     this.paymentId = paymentId;
   }
 
+  /**
+   * What the client is told: the payment and what to do, without the channel's error (which may
+   * name the adapter's exceptions; the server logs it).
+   */
+  public String answer() {
+    return "payment "
+        + paymentId
+        + " stored but the channel did not register it; retry with the same Idempotency-Key";
+  }
+
   /** The payment that exists, PENDING, without a registration. */
   public String paymentId() {
     return paymentId;

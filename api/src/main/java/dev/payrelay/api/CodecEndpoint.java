@@ -2,7 +2,6 @@ package dev.payrelay.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
@@ -10,7 +9,6 @@ import io.temporal.payload.codec.PayloadCodec;
 import io.temporal.payload.codec.PayloadCodecException;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -28,8 +26,9 @@ import org.slf4j.LoggerFactory;
  *   <li>200 with the converted payloads; payloads that are not encrypted decode unchanged
  *   <li>400 for a body that is not that JSON, or payloads the codec refuses (unknown key id, failed
  *       GCM authentication: the message names the key id)
- *   <li>401 when the access check refuses the request's {@code Authorization} header (the UI sends
- *       the user's access token there when "pass access token" is on)
+ *   <li>401 when the access check refuses the request's {@code Authorization} header for the
+ *       operation: {@code decode} asks it for {@link Role#READ}, {@code encode} for {@link
+ *       Role#OPERATE} (the UI sends the user's access token there when "pass access token" is on)
  *   <li>403 for a browser request ({@code Origin} header) from an origin not allowed
  * </ul>
  *
@@ -45,14 +44,21 @@ public final class CodecEndpoint {
   /** The origins of the local dev server's Web UI at its default port 8233. */
   public static final List<String> LOCAL_UI_ORIGINS = localUiOrigins(8233);
 
-  /** Decides on a request's {@code Authorization} header (null when absent). */
+  /**
+   * Decides on a request's {@code Authorization} header (null when absent) for one operation:
+   * decoding needs {@link Role#READ}; encoding needs {@link Role#OPERATE}, since a payload
+   * encrypted with the production key is one a raw signal could carry.
+   */
   @FunctionalInterface
   public interface Access {
-    /** Whether a request with this {@code Authorization} header value may use the codec. */
-    boolean allows(String authorization);
+    /**
+     * Whether a request with this {@code Authorization} header value may do what {@code needed}
+     * guards: {@link Role#READ} to decode, {@link Role#OPERATE} to encode.
+     */
+    boolean allows(String authorization, Role needed);
 
-    /** Every request may: for a listener only operators reach. */
-    Access OPEN = authorization -> true;
+    /** Every request may, both operations: for a listener only operators reach. */
+    Access OPEN = (authorization, needed) -> true;
   }
 
   private static final Logger log = LoggerFactory.getLogger(CodecEndpoint.class);
@@ -88,12 +94,19 @@ public final class CodecEndpoint {
   }
 
   /** Registers {@code /v1/codec/encode} and {@code /v1/codec/decode} with their preflights. */
-  public void register(Javalin app) {
+  public void register(Routes routes) {
     for (String op : List.of("encode", "decode")) {
-      app.options(PATH + "/" + op, this::preflight);
+      // A preflight carries no credentials (Fetch standard, CORS-preflight request).
+      routes.options(PATH + "/" + op, Public.ANYONE, this::preflight);
     }
-    app.post(PATH + "/encode", ctx -> convert(ctx, codec == null ? p -> p : codec::encode));
-    app.post(PATH + "/decode", ctx -> convert(ctx, codec == null ? p -> p : codec::decode));
+    routes.post(
+        PATH + "/encode",
+        Public.CODEC_ACCESS,
+        ctx -> convert(ctx, Role.OPERATE, codec == null ? p -> p : codec::encode));
+    routes.post(
+        PATH + "/decode",
+        Public.CODEC_ACCESS,
+        ctx -> convert(ctx, Role.READ, codec == null ? p -> p : codec::decode));
   }
 
   private void preflight(Context ctx) {
@@ -105,12 +118,18 @@ public final class CodecEndpoint {
     }
   }
 
-  private void convert(Context ctx, UnaryOperator<List<Payload>> operation) {
+  private void convert(Context ctx, Role needed, UnaryOperator<List<Payload>> operation) {
     if (!cors(ctx)) {
       return;
     }
-    if (!access.allows(ctx.header("Authorization"))) {
-      error(ctx, 401, "the codec endpoint needs an authorized Authorization header");
+    if (!access.allows(ctx.header("Authorization"), needed)) {
+      error(
+          ctx,
+          401,
+          ctx.path()
+              + " needs an Authorization header allowed to "
+              + needed.label()
+              + " (an API key for every tenant with that role)");
       return;
     }
     Payloads.Builder in = Payloads.newBuilder();
@@ -152,6 +171,6 @@ public final class CodecEndpoint {
   }
 
   private static void error(Context ctx, int status, String message) {
-    ctx.status(status).json(Map.of("error", message));
+    ctx.status(status).json(ApiErrors.body(status, message));
   }
 }

@@ -89,22 +89,23 @@ public final class PaymentService {
   }
 
   private NewPayment validate(CreatePaymentRequest r, String idempotencyKey) {
-    require(r != null, "a JSON body is required");
+    ApiInput.require(r != null, "a JSON body is required");
     // Bounds are the columns' widths (V1 migration), so no valid request fails in the database.
-    requireText(r.tenantId(), "tenantId", 64);
-    requireText(r.orderId(), "orderId", 128);
-    requireText(r.userId(), "userId", 128);
-    requireText(r.channel(), "channel", 32);
-    require(channels.find(r.channel()).isPresent(), "unknown channel: " + r.channel());
-    require(
+    ApiInput.requireId(r.tenantId(), "tenantId", 64);
+    ApiInput.requireId(r.orderId(), "orderId", 128);
+    ApiInput.requireId(r.userId(), "userId", 128);
+    ApiInput.requireId(r.channel(), "channel", 32);
+    ApiInput.require(channels.find(r.channel()).isPresent(), "unknown channel: " + r.channel());
+    ApiInput.require(
         r.amountMinor() != null && r.amountMinor() > 0, "amountMinor must be a positive integer");
-    require(r.courseIds() != null && !r.courseIds().isEmpty(), "courseIds must not be empty");
-    r.courseIds().forEach(c -> requireText(c, "courseIds[]", 128));
-    require(
+    ApiInput.require(
+        r.courseIds() != null && !r.courseIds().isEmpty(), "courseIds must not be empty");
+    r.courseIds().forEach(c -> ApiInput.requireId(c, "courseIds[]", 128));
+    ApiInput.require(
         new LinkedHashSet<>(r.courseIds()).size() == r.courseIds().size(),
         "courseIds must be unique");
     if (idempotencyKey != null) {
-      requireText(idempotencyKey, "Idempotency-Key", 128);
+      ApiInput.requireId(idempotencyKey, "Idempotency-Key", 128);
     }
     Money amount;
     try {
@@ -123,34 +124,6 @@ public final class PaymentService {
         idempotencyKey,
         requestHash(r),
         timeToLive);
-  }
-
-  /**
-   * An identifier: 1..maxLength characters, none of them a control character, and no blank at
-   * either end. The ends matter because MySQL and MariaDB compare with PAD SPACE collations, where
-   * {@code 'k-1 '} equals {@code 'k-1'}: two such keys would collide in a unique index (a 500) or,
-   * for an Idempotency-Key, return another request's payment.
-   */
-  private static void requireText(String value, String field, int maxLength) {
-    require(
-        value != null && !value.isBlank() && value.length() <= maxLength,
-        field + " must be 1.." + maxLength + " characters");
-    require(
-        value.strip().equals(value),
-        field + " must not start or end with a blank: " + quoted(value));
-    require(
-        value.chars().noneMatch(Character::isISOControl),
-        field + " must not contain control characters");
-  }
-
-  private static String quoted(String value) {
-    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-  }
-
-  private static void require(boolean condition, String message) {
-    if (!condition) {
-      throw new BadRequestException(message);
-    }
   }
 
   /**

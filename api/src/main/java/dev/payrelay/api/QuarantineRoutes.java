@@ -1,7 +1,6 @@
 package dev.payrelay.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,18 +29,19 @@ final class QuarantineRoutes {
   record ReplayRequest(
       String operator, String reason, List<String> eventIds, Boolean all, Integer limit) {}
 
-  static void register(Javalin app, QuarantineAdmin quarantine, ObjectMapper mapper) {
+  static void register(Routes app, QuarantineAdmin quarantine, ObjectMapper mapper) {
     app.get(
         "/v1/admin/consumers/{consumer}/quarantine",
+        Role.READ,
         ctx -> {
-          ApiServer.everyTenant(ctx);
+          RouteGuard.everyTenant(ctx);
           ctx.json(quarantine.list(ctx.pathParam("consumer"), listLimit(ctx)));
-        },
-        Role.READ);
+        });
     app.post(
         "/v1/admin/consumers/{consumer}/quarantine/replay",
+        Role.ADMIN,
         ctx -> {
-          ApiKey key = ApiServer.everyTenant(ctx);
+          ApiKey key = RouteGuard.everyTenant(ctx);
           ReplayRequest r = mapper.readValue(ctx.body(), ReplayRequest.class);
           if (r == null) {
             throw new BadRequestException(
@@ -53,21 +53,13 @@ final class QuarantineRoutes {
           ctx.json(
               quarantine.replay(
                   ctx.pathParam("consumer"), selection(r), r.reason().strip(), key.operator()));
-        },
-        Role.ADMIN);
+        });
   }
 
   private static int listLimit(Context ctx) {
-    String value = ctx.queryParam("limit");
-    try {
-      int limit = value == null ? DEFAULT_LIST : Integer.parseInt(value);
-      if (limit >= 1 && limit <= QuarantineAdmin.MAX_MESSAGES) {
-        return limit;
-      }
-    } catch (NumberFormatException e) {
-      // Refused below with the range.
-    }
-    throw new BadRequestException("limit must be an integer 1.." + QuarantineAdmin.MAX_MESSAGES);
+    return (int)
+        QueryStrings.integer(
+            ctx.queryParam("limit"), "limit", DEFAULT_LIST, 1, QuarantineAdmin.MAX_MESSAGES);
   }
 
   private static QuarantineAdmin.Selection selection(ReplayRequest r) {

@@ -4,9 +4,10 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Refuses a query string whose percent-encoding is malformed: per RFC 3986 §2.1 a {@code %} is
- * followed by two hex digits. Javalin decodes such a parameter to nothing, so without this check
- * {@code pageToken=%%%} reads as an absent page token and the request is served as if it had none.
+ * Reads query parameters strictly. Refuses a query string whose percent-encoding is malformed: per
+ * RFC 3986 §2.1 a {@code %} is followed by two hex digits. Javalin decodes such a parameter to
+ * nothing, so without this check {@code pageToken=%%%} reads as an absent page token and the
+ * request is served as if it had none.
  */
 final class QueryStrings {
 
@@ -32,6 +33,31 @@ final class QueryStrings {
                 + " digits; encode a literal % as %25)");
       }
     }
+  }
+
+  /**
+   * A whole-number query parameter within {@code min..max}. Parsed as a {@code long} and checked
+   * before any narrowing, so {@code limit=4294967297} is refused instead of wrapping around to 1.
+   *
+   * @param value the decoded parameter, null when absent
+   * @return {@code fallback} when absent, else the value
+   * @throws BadRequestException for anything but an integer within the range, naming the parameter,
+   *     the range and what was sent
+   */
+  static long integer(String value, String name, long fallback, long min, long max) {
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      long n = Long.parseLong(value);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Refused below, like a number out of range.
+    }
+    throw new BadRequestException(
+        name + " must be an integer " + min + ".." + max + ", got " + value);
   }
 
   private static boolean decodes(String text) {

@@ -1,6 +1,5 @@
 package dev.payrelay.api;
 
-import io.javalin.security.RouteRole;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -17,7 +16,7 @@ import java.util.Locale;
  *       reconciliation, replay messages from a consumer's quarantine queue.
  * </ul>
  */
-public enum Role implements RouteRole {
+public enum Role implements RouteAccess {
   READ,
   OPERATE,
   ADMIN;

@@ -100,7 +100,8 @@ class AdminPaymentsApiTest {
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(error(r))
         .isEqualTo(
-            "tenantId must not contain quotes, backticks, backslashes or" + " control characters");
+            "tenantId must not contain quotes, backticks, backslashes, control or format"
+                + " characters (bidirectional controls among them)");
   }
 
   @Test

@@ -240,7 +240,7 @@ class ApiInputTest {
       assertThat(r.body()).contains(c.getKey() + " must not start or end with a blank");
     }
     assertThat(createPayment(valid.replace("\"u\"", "\"u\\u0007x\""), null).body())
-        .contains("userId must not contain control characters");
+        .contains("userId must not contain control or format characters (U+0007)");
     assertThat(dsl.fetchCount(PAYMENT_ORDER, PAYMENT_ORDER.ORDER_ID.like("o-pad%"))).isZero();
   }
 

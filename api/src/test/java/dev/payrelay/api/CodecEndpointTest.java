@@ -35,7 +35,7 @@ class CodecEndpointTest {
 
   private URI start(CodecEndpoint endpoint) {
     app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
-    endpoint.register(app);
+    endpoint.register(new Routes(app));
     app.start("127.0.0.1", 0);
     return URI.create("http://127.0.0.1:" + app.port() + CodecEndpoint.PATH);
   }
@@ -152,7 +152,9 @@ class CodecEndpointTest {
 
   @Test
   void authorizationHeader_isHandedToTheAccessCheck() throws Exception {
-    URI base = start(new CodecEndpoint(codec, List.of(UI), "Bearer ui-token"::equals));
+    URI base =
+        start(
+            new CodecEndpoint(codec, List.of(UI), (auth, role) -> "Bearer ui-token".equals(auth)));
     String body = json(codec.encode(List.of(value(1))));
 
     HttpResponse<String> none = post(URI.create(base + "/decode"), body, Map.of());
@@ -164,6 +166,19 @@ class CodecEndpointTest {
     assertThat(none.statusCode()).isEqualTo(401);
     assertThat(wrong.statusCode()).isEqualTo(401);
     assertThat(right.statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void encode_asksTheAccessCheckForOperate_decodeForRead() throws Exception {
+    URI base = start(new CodecEndpoint(codec, List.of(UI), (auth, role) -> role == Role.READ));
+    String body = json(List.of(value(1)));
+
+    HttpResponse<String> encode = post(URI.create(base + "/encode"), body, Map.of());
+    HttpResponse<String> decode = post(URI.create(base + "/decode"), body, Map.of());
+
+    assertThat(encode.statusCode()).isEqualTo(401);
+    assertThat(encode.body()).contains("allowed to operate");
+    assertThat(decode.statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,5 +29,17 @@ class QueryStringsTest {
         .hasMessageStartingWith("limit is not valid percent-encoding");
     assertThatThrownBy(() -> QueryStrings.requireWellFormed("page%zzToken=a"))
         .hasMessageStartingWith("a query parameter's name is not valid percent-encoding");
+  }
+
+  @Test
+  void integers_outsideTheirRange_orPastALong_areRefused_neverWrapped() {
+    assertThat(QueryStrings.integer(null, "limit", 100, 1, 1000)).isEqualTo(100);
+    assertThat(QueryStrings.integer("1000", "limit", 100, 1, 1000)).isEqualTo(1000);
+    for (String bad : new String[] {"4294967297", "0", "1001", "-1", "9".repeat(30), "", "1.5"}) {
+      assertThatThrownBy(() -> QueryStrings.integer(bad, "limit", 100, 1, 1000))
+          .as(bad)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessage("limit must be an integer 1..1000, got " + bad);
+    }
   }
 }

@@ -19,10 +19,11 @@ import org.jooq.impl.DSL;
 
 /**
  * The webhook inbox: every callback is stored, raw, before it is verified, so nothing that reached
- * us is lost, including rejected requests. Credential headers are redacted; ids longer than their
- * columns are cut to fit (the raw body keeps them whole). A request refused without a verified
- * signature keeps only its body's first bytes and its hash ({@link #complete}); {@link
- * WebhookInboxRetention} purges old rows.
+ * us is lost, including rejected requests. Only the headers a channel needs are kept, every other
+ * value is stored as {@code [redacted]} ({@link #KEPT_HEADERS}); ids longer than their columns are
+ * cut to fit (the raw body keeps them whole). A request refused without a verified signature keeps
+ * only its body's first bytes and its hash ({@link #complete}); {@link WebhookInboxRetention}
+ * purges old rows.
  */
 public final class WebhookInboxStore {
 
@@ -57,9 +58,37 @@ public final class WebhookInboxStore {
   /** Outcome of a row stored and not yet decided (e.g. the process died mid-request). */
   public static final String RECEIVED = "RECEIVED";
 
-  /** Credentials a proxy or client may add; never stored. */
-  private static final Set<String> SECRET_HEADERS =
-      Set.of("authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key");
+  /**
+   * The headers stored with their value (lower case): what a channel needs to verify a stored
+   * callback again — the sandbox's {@code X-Sandbox-Signature} and {@code X-Sandbox-Timestamp},
+   * Stripe's {@code Stripe-Signature}, WeChat Pay's {@code Wechatpay-*} ({@link #KEPT_PREFIX}),
+   * Alipay none (its signature is in the form body) — and plain transport ones that carry no
+   * credential. Every other header is stored as {@value #REDACTED}: an allow-list, so a credential
+   * in a header nobody thought of ({@code X-Auth-Token}, {@code Api-Key}) is never kept in clear.
+   */
+  static final Set<String> KEPT_HEADERS =
+      Set.of(
+          "content-type",
+          "content-length",
+          "content-encoding",
+          "user-agent",
+          "host",
+          "accept",
+          "date",
+          "x-forwarded-for",
+          "x-forwarded-proto",
+          "x-real-ip",
+          "request-id",
+          "x-request-id",
+          "x-sandbox-signature",
+          "x-sandbox-timestamp",
+          "stripe-signature");
+
+  /** WeChat Pay's signature, timestamp, nonce, serial and signature type headers (APIv3). */
+  static final String KEPT_PREFIX = "wechatpay-";
+
+  /** What a header not in {@link #KEPT_HEADERS} is stored as. */
+  static final String REDACTED = "[redacted]";
 
   private final DSLContext dsl;
   private final int rejectedBodyBytes;
@@ -190,16 +219,15 @@ public final class WebhookInboxStore {
     return headers;
   }
 
+  private static boolean kept(String header) {
+    String name = header.toLowerCase(Locale.ROOT);
+    return KEPT_HEADERS.contains(name) || name.startsWith(KEPT_PREFIX);
+  }
+
   private static String headersText(Map<String, String> headers) {
     return new TreeMap<>(headers)
         .entrySet().stream()
-            .map(
-                e ->
-                    e.getKey()
-                        + ": "
-                        + (SECRET_HEADERS.contains(e.getKey().toLowerCase(Locale.ROOT))
-                            ? "[redacted]"
-                            : e.getValue()))
+            .map(e -> e.getKey() + ": " + (kept(e.getKey()) ? e.getValue() : REDACTED))
             .collect(Collectors.joining("\n"));
   }
 }

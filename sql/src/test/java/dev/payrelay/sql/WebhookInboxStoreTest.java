@@ -7,6 +7,7 @@ import dev.payrelay.sql.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -33,6 +34,43 @@ class WebhookInboxStoreTest {
   }
 
   @Test
+  void headers_areKeptOnlyWhenAChannelNeedsThem_everyOtherValueIsStoredAsRedacted() {
+    Map<String, String> headers = new java.util.HashMap<>();
+    for (String credential :
+        List.of("X-Auth-Token", "Api-Key", "X-Access-Token", "Authorization", "Cookie", "X-Mine")) {
+      headers.put(credential, "s3cret-" + credential);
+    }
+    Map<String, String> kept =
+        Map.of(
+            "Content-Type", "application/json",
+            "X-Sandbox-Signature", "v1=abc",
+            "X-Sandbox-Timestamp", "1700000000",
+            "Stripe-Signature", "t=1,v1=def",
+            "Wechatpay-Signature", "c2ln",
+            "wechatpay-nonce", "n-1",
+            "Wechatpay-Timestamp", "1700000000",
+            "Wechatpay-Serial", "5157F09E",
+            "Wechatpay-Signature-Type", "WECHATPAY2-SHA256-RSA2048");
+    headers.putAll(kept);
+    long id = inbox.record(new ReceivedCallback("sandbox", headers, new byte[0], null));
+
+    String stored =
+        dsl.select(WEBHOOK_INBOX.HEADERS)
+            .from(WEBHOOK_INBOX)
+            .where(WEBHOOK_INBOX.ID.eq(id))
+            .fetchOne(WEBHOOK_INBOX.HEADERS);
+    Map<String, String> back = WebhookInboxStore.headersOf(stored);
+
+    assertThat(stored).doesNotContain("s3cret");
+    assertThat(back)
+        .containsAllEntriesOf(kept)
+        .containsEntry("X-Auth-Token", "[redacted]")
+        .containsEntry("Api-Key", "[redacted]")
+        .containsEntry("X-Access-Token", "[redacted]")
+        .containsEntry("X-Mine", "[redacted]");
+  }
+
+  @Test
   void undecided_areTheRowsStillReceived_betweenTheAgeAndTheWindow_oldestFirst_readBackWhole() {
     byte[] body = "{\"payment_id\":\"pay_1\",\"note\":\"ü\"}".getBytes(StandardCharsets.UTF_8);
     Map<String, String> headers =
@@ -40,7 +78,7 @@ class WebhookInboxStoreTest {
             "Content-Type", "application/json",
             "X-Sandbox-Signature", "v1=ab: cd",
             "Authorization", "Bearer secret",
-            "X-Empty", "");
+            "User-Agent", "");
     long older =
         backdated(inbox.record(new ReceivedCallback("sandbox", headers, body, "10.0.0.9")), 3);
     long old = backdated(inbox.record(new ReceivedCallback("stripe", Map.of(), body, null)), 2);
@@ -64,7 +102,7 @@ class WebhookInboxStoreTest {
         .containsEntry("Content-Type", "application/json")
         .containsEntry("X-Sandbox-Signature", "v1=ab: cd")
         .containsEntry("Authorization", "[redacted]")
-        .containsEntry("X-Empty", "");
+        .containsEntry("User-Agent", "");
     assertThat(inbox.undecided(Duration.ofMinutes(10), Duration.ofDays(7), null, 1))
         .extracting(StoredCallback::inboxId)
         .containsExactly(older);

@@ -4,7 +4,6 @@ import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.ConsumerQuarantine;
 import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
-import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
 import dev.payrelay.api.CodecEndpoint;
@@ -124,9 +123,10 @@ public final class ApiRuntime {
   /**
    * The Temporal UI's codec endpoint with the configured payload codec and UI origins. With
    * encryption on, it decodes only for a request with a valid API key for every tenant ({@code
-   * Authorization: Bearer prk_...}, any role; a payload names no tenant to check), unless {@code
-   * PAYRELAY_CODEC_AUTH=open} (a UI without login on a trusted network); without encryption it has
-   * nothing to reveal and answers payloads unchanged.
+   * Authorization: Bearer prk_...}, any role; a payload names no tenant to check) and encodes only
+   * for such a key with role {@code operate} or more, unless {@code PAYRELAY_CODEC_AUTH=open} (a UI
+   * without login on a trusted network); without encryption it has nothing to reveal and answers
+   * payloads unchanged.
    */
   static CodecEndpoint codecEndpoint(PayrelayConfig config, ApiKeys keys) {
     TemporalSecurity security = config.temporal().security();
@@ -141,11 +141,11 @@ public final class ApiRuntime {
     if (config.temporal().security().payloadCodec().isEmpty() || config.access().codecOpen()) {
       return CodecEndpoint.Access.OPEN;
     }
-    return authorization ->
+    return (authorization, needed) ->
         authorization != null
             && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
             && keys.authenticate(authorization.substring(7).strip())
-                .filter(ApiKey::allTenants)
+                .filter(key -> key.allTenants() && key.role().includes(needed))
                 .isPresent();
   }
 

@@ -150,8 +150,9 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
-   * dev's own API key: the one kept in {@code file} (owner-only permissions), or a new one written
-   * there, so the CLI in another terminal and later runs of dev share it.
+   * dev's own API key: the one kept in {@code file} (owner-only, in an owner-only folder: {@link
+   * PrivateFiles}), or a new one written there, so the CLI in another terminal and later runs of
+   * dev share it.
    */
   static ApiKeys.Issued devKey(Path file) {
     try {
@@ -160,13 +161,8 @@ public final class DevStack implements AutoCloseable {
             Files.readString(file).strip(), Role.ADMIN, "dev", Set.of(ApiKey.ALL_TENANTS));
       }
       ApiKeys.Issued fresh = ApiKeys.issue(Role.ADMIN, "dev", Set.of(ApiKey.ALL_TENANTS));
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Files.writeString(
-          Files.createFile(
-              file,
-              java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                  java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))),
-          fresh.token() + "\n");
+      PrivateFiles.folder(file.toAbsolutePath().getParent());
+      Files.writeString(PrivateFiles.file(file), fresh.token() + "\n");
       return fresh;
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot keep dev's API key in " + file, e);

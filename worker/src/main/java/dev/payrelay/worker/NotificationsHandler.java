@@ -74,10 +74,10 @@ final class NotificationsHandler implements MessageHandler {
             confirmed.paymentId(),
             Notifications.COURSES_UNLOCKED,
             message.eventId());
+    // The buyer by the payment we minted: the user id may be an e-mail.
     log.info(
-        "notifications: {} {} for payment {} (event {})",
+        "notifications: {} the buyer of payment {} (event {})",
         inserted ? "told" : "had already told",
-        confirmed.userId(),
         confirmed.paymentId(),
         message.eventId());
   }

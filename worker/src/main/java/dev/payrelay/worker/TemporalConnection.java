@@ -109,6 +109,8 @@ public final class TemporalConnection implements AutoCloseable {
         server = TestServer.createPortBoundServer(local.port());
         kind = Kind.IN_MEMORY;
       } else {
+        // Its store holds every workflow's history: owner-only, like dev's key beside it.
+        PrivateFiles.folder(local.dataDir());
         server =
             TemporalDevServer.startUnlessRunning(
                 local.cli(),

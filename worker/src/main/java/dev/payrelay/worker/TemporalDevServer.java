@@ -53,8 +53,9 @@ public final class TemporalDevServer implements AutoCloseable {
    * @param cli the {@code temporal} executable (a path, or a name on the PATH)
    * @param port the gRPC frontend port
    * @param uiPort the Web UI port, or 0 for none ({@code --headless})
-   * @param dbFile the SQLite file, or null to keep everything in memory
-   * @param logFile where the server's output goes
+   * @param dbFile the SQLite file, or null to keep everything in memory; made owner-only (with its
+   *     WAL and shared-memory files) once the server listens
+   * @param logFile where the server's output goes, owner-only
    * @param namespaces namespaces to create at launch besides {@code default}
    * @throws IllegalStateException if the CLI cannot be run, exits, or the port does not open within
    *     90 s (the message names the log file)
@@ -69,6 +70,7 @@ public final class TemporalDevServer implements AutoCloseable {
     Process process;
     try {
       Files.createDirectories(logFile.toAbsolutePath().getParent());
+      PrivateFiles.file(logFile);
       if (dbFile != null) {
         Files.createDirectories(dbFile.toAbsolutePath().getParent());
       }
@@ -88,6 +90,12 @@ public final class TemporalDevServer implements AutoCloseable {
     }
     TemporalDevServer server = new TemporalDevServer(process, port);
     server.awaitListening(logFile);
+    if (dbFile != null) {
+      // The CLI creates the store with its umask; SQLite gives the WAL and shared-memory files
+      // the database file's mode (sqlite.org/src os_unix.c findCreateFileMode), so they follow.
+      String db = dbFile.toString();
+      PrivateFiles.restrict(dbFile, Path.of(db + "-wal"), Path.of(db + "-shm"));
+    }
     return server;
   }
 

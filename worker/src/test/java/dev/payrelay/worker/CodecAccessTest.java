@@ -20,7 +20,10 @@ class CodecAccessTest {
       ApiKeys.issue(Role.READ, "rita", Set.of(ApiKey.ALL_TENANTS));
   private static final ApiKeys.Issued ONE_TENANT =
       ApiKeys.issue(Role.ADMIN, "otto", Set.of("acme"));
-  private static final ApiKeys KEYS = ApiKeys.of(List.of(EVERY_TENANT.key(), ONE_TENANT.key()));
+  private static final ApiKeys.Issued OPERATOR =
+      ApiKeys.issue(Role.OPERATE, "olga", Set.of(ApiKey.ALL_TENANTS));
+  private static final ApiKeys KEYS =
+      ApiKeys.of(List.of(EVERY_TENANT.key(), ONE_TENANT.key(), OPERATOR.key()));
 
   private static Map<String, String> encrypted() {
     byte[] key = new byte[32];
@@ -35,10 +38,20 @@ class CodecAccessTest {
   void withEncryption_onlyAKeyForEveryTenantDecodes() {
     var access = ApiRuntime.codecAccess(PayrelayConfig.fromEnv(encrypted()), KEYS);
 
-    assertThat(access.allows("Bearer " + EVERY_TENANT.token())).isTrue();
-    assertThat(access.allows("Bearer " + ONE_TENANT.token())).isFalse();
-    assertThat(access.allows("Bearer prk_x_" + "a".repeat(43))).isFalse();
-    assertThat(access.allows(null)).isFalse();
+    assertThat(access.allows("Bearer " + EVERY_TENANT.token(), Role.READ)).isTrue();
+    assertThat(access.allows("Bearer " + ONE_TENANT.token(), Role.READ)).isFalse();
+    assertThat(access.allows("Bearer prk_x_" + "a".repeat(43), Role.READ)).isFalse();
+    assertThat(access.allows(null, Role.READ)).isFalse();
+  }
+
+  /** A payload encrypted with the production key could ride a raw signal: operate keys only. */
+  @Test
+  void withEncryption_encodingNeedsAnOperateKeyForEveryTenant_aReadKeyIsRefused() {
+    var access = ApiRuntime.codecAccess(PayrelayConfig.fromEnv(encrypted()), KEYS);
+
+    assertThat(access.allows("Bearer " + EVERY_TENANT.token(), Role.OPERATE)).isFalse();
+    assertThat(access.allows("Bearer " + ONE_TENANT.token(), Role.OPERATE)).isFalse();
+    assertThat(access.allows("Bearer " + OPERATOR.token(), Role.OPERATE)).isTrue();
   }
 
   @Test
@@ -46,8 +59,12 @@ class CodecAccessTest {
     Map<String, String> open = encrypted();
     open.put("PAYRELAY_CODEC_AUTH", "open");
 
-    assertThat(ApiRuntime.codecAccess(PayrelayConfig.fromEnv(open), KEYS).allows(null)).isTrue();
-    assertThat(ApiRuntime.codecAccess(PayrelayConfig.fromEnv(Map.of()), KEYS).allows(null))
+    assertThat(
+            ApiRuntime.codecAccess(PayrelayConfig.fromEnv(open), KEYS).allows(null, Role.OPERATE))
+        .isTrue();
+    assertThat(
+            ApiRuntime.codecAccess(PayrelayConfig.fromEnv(Map.of()), KEYS)
+                .allows(null, Role.OPERATE))
         .isTrue();
   }
 }

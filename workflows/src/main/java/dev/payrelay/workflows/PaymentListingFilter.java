@@ -1,5 +1,6 @@
 package dev.payrelay.workflows;
 
+import dev.payrelay.domain.IdCharacters;
 import io.temporal.common.metadata.POJOWorkflowInterfaceMetadata;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,8 +15,8 @@ import java.util.Locale;
  *
  * <p>Values are validated before they are quoted into the query, so no input can change its shape:
  * the state must name a {@link PaymentWorkflowState}; tenant and channel ids may not contain
- * quotes, backslashes, backticks or control characters (payrelay's ids never do) and are as long as
- * their columns at most (64 and 32 characters, migration V1).
+ * quotes, backslashes, backticks, control or format characters ({@link IdCharacters}; payrelay's
+ * ids never do) and are as long as their columns at most (64 and 32 characters, migration V1).
  *
  * @param state only workflows in this state, or null for every state
  * @param tenantId only this tenant's payments, or null for every tenant
@@ -83,7 +84,8 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
    * workflows: {@code WorkflowType = "PaymentWorkflow" AND PaymentId IN ("a", "b")}.
    *
    * @throws IllegalArgumentException for no ids, or an id refused as the constructor refuses a
-   *     tenant (blank, longer than 64 characters, quotes, backslashes, control characters)
+   *     tenant (blank, longer than 64 characters, quotes, backslashes, control or format
+   *     characters)
    */
   public static String paymentIdsQuery(Collection<String> paymentIds) {
     if (paymentIds.isEmpty()) {
@@ -131,12 +133,13 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
     if (value.isBlank() || value.length() > maxLength) {
       throw new IllegalArgumentException(name + " must be 1.." + maxLength + " characters");
     }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
+    for (int c : value.codePoints().toArray()) {
       // Refused rather than escaped: whether an escape survives depends on the server's parser.
-      if (c == '"' || c == '\'' || c == '`' || c == '\\' || Character.isISOControl(c)) {
+      if (c == '"' || c == '\'' || c == '`' || c == '\\' || IdCharacters.refused(c)) {
         throw new IllegalArgumentException(
-            name + " must not contain quotes, backticks, backslashes or control characters");
+            name
+                + " must not contain quotes, backticks, backslashes, control or format characters"
+                + " (bidirectional controls among them)");
       }
     }
     return value;

@@ -72,6 +72,18 @@ class PaymentListingFilterTest {
   }
 
   @Test
+  void bidiControlsAndInvisibleCharacters_inATenantOrChannel_areRefused() {
+    for (String bad : new String[] {"t1\u202Ex", "t1\u2066", "t\u200B1", "t1\u2028"}) {
+      assertThatThrownBy(() -> PaymentListingFilter.of(null, bad, null))
+          .as(bad)
+          .hasMessageContaining("tenantId must not contain")
+          .hasMessageContaining("control or format characters");
+      assertThatThrownBy(() -> PaymentListingFilter.of(null, null, bad))
+          .hasMessageContaining("channel must not contain");
+    }
+  }
+
+  @Test
   void ordinaryIdsWithDotsDashesAndUnicode_areKeptVerbatim() {
     assertThat(PaymentListingFilter.of(null, "acme-eu.prod_2", "sandbox").query())
         .contains("TenantId = \"acme-eu.prod_2\"");
