@@ -42,6 +42,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} [operate] {@code {reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
+ *   <li>{@code POST /v1/admin/payments/{id}/signal-token} [operate] {@code {action, reason,
+ *       eventId?, until?}}: 200 {@code {workflowId, signal, input, operator, expiresAt}}, the input
+ *       (with its token) for a raw signal from the Temporal UI or CLI; 400 invalid; 404 no payment
+ *       or event of it
  *   <li>{@code GET
  *       /v1/admin/payments?state=NEEDS_ATTENTION&tenantId=&channel=&limit=100&pageToken=} [read]:
  *       payment workflows by their search attributes, {@code {query, payments:[...],
@@ -300,6 +304,16 @@ public final class ApiServer implements AutoCloseable {
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class),
                             caller(ctx))),
+        Role.OPERATE);
+    app.post(
+        "/v1/admin/payments/{id}/signal-token",
+        ctx ->
+            ctx.json(
+                h.admin()
+                    .signalToken(
+                        ctx.pathParam("id"),
+                        mapper.readValue(ctx.body(), SignalTokenRequest.class),
+                        caller(ctx))),
         Role.OPERATE);
     app.get(
         "/v1/admin/payments",

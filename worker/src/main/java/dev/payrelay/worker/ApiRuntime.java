@@ -12,6 +12,7 @@ import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
 import dev.payrelay.api.ReconciliationAdmin;
+import dev.payrelay.api.SignalTokenIssuer;
 import dev.payrelay.api.TemporalPaymentSignals;
 import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
@@ -95,7 +96,11 @@ public final class ApiRuntime {
                 services.payments(),
                 services.outbox(),
                 new TemporalPaymentSignals(
-                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries())),
+                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries()),
+                new SignalTokenIssuer(
+                    config.access().signalTokens().tokens(),
+                    services.payments(),
+                    services.outbox())),
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),

@@ -13,6 +13,11 @@ import java.time.Duration;
  * Workflow-side handling of the {@code resolve} signal: validates it deterministically, closes the
  * payment at its channel first for a {@code CLOSE} ({@link OperatorClose}), then has an activity
  * apply it (or audit its refusal). Runs inside {@link PaymentWorkflowImpl}.
+ *
+ * <p>The signal's token goes to the activity as it came: the workflow holds no secret, so the
+ * activity decides whose identity the audit records and whether production refuses the action.
+ * Passing it changes no command the workflow issues, so histories from before the field replay as
+ * they ran (an absent field deserializes as null).
  */
 final class ResolutionHandler {
 
@@ -53,7 +58,13 @@ final class ResolutionHandler {
     if (why != null) {
       return activities.reject(
           new RejectResolutionRequest(
-              paymentId, signal.operator(), signal.reason(), signal.action(), why, actionKey));
+              paymentId,
+              signal.operator(),
+              signal.reason(),
+              signal.action(),
+              why,
+              actionKey,
+              signal.token()));
     }
     return activities.resolve(
         new ResolveRequest(
@@ -61,7 +72,8 @@ final class ResolutionHandler {
             signal.operator().trim(),
             signal.reason().trim(),
             ResolutionAction.parse(signal.action()).orElseThrow().name(),
-            actionKey));
+            actionKey,
+            signal.token()));
   }
 
   /**
