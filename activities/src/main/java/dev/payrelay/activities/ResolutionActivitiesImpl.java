@@ -50,13 +50,7 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
   @Override
   public ResolutionResult resolve(ResolveRequest request) {
     ResolutionAction action = ResolutionAction.parse(request.action()).orElseThrow();
-    SignalIdentity.Checked who =
-        identity.guarded(
-            request.paymentId(),
-            action.name(),
-            request.paymentId(),
-            request.operator(),
-            request.token());
+    SignalIdentity.Checked who = identity(request);
     OperatorDecision decision =
         new OperatorDecision(
             request.paymentId(), who.operator(), request.reason(), action, request.actionKey());
@@ -72,6 +66,20 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
         outcome.message(),
         request.actionKey());
     return result(outcome);
+  }
+
+  @Override
+  public boolean mayApply(ResolveRequest request) {
+    return identity(request).refusal() == null;
+  }
+
+  private SignalIdentity.Checked identity(ResolveRequest request) {
+    return identity.guarded(
+        request.paymentId(),
+        ResolutionAction.parse(request.action()).orElseThrow().name(),
+        request.paymentId(),
+        request.operator(),
+        request.token());
   }
 
   @Override

@@ -40,7 +40,7 @@ class RawSignalIdentityEndToEndTest {
   @Test
   void signSignalsInput_sentAsARawSignal_isAppliedUnderTheKeysOperator_notTheJsons()
       throws Exception {
-    String paymentId = underpaid();
+    String paymentId = underpaid(payrelay);
     CliRun signed =
         CliRun.of(
             payrelay.env,
@@ -61,25 +61,27 @@ class RawSignalIdentityEndToEndTest {
     assertThat(input).containsEntry("operator", "alice").containsEntry("action", "ACCEPT_AS_PAID");
     input.put("operator", "mallory");
 
-    signal(paymentId, input);
+    signal(payrelay, paymentId, input);
 
-    assertThat(awaitAudit(paymentId)).containsExactly("alice APPLIED");
+    assertThat(awaitAudit(payrelay, paymentId)).containsExactly("alice APPLIED");
     assertThat(payrelay.status(paymentId)).isEqualTo("PAID");
   }
 
   @Test
   void aRawSignalWithoutAToken_outsideProductionMode_isApplied_auditedAsUnverified()
       throws Exception {
-    String paymentId = underpaid();
+    String paymentId = underpaid(payrelay);
 
     signal(
-        paymentId, Map.of("operator", "mallory", "reason", "trust me", "action", "ACCEPT_AS_PAID"));
+        payrelay,
+        paymentId,
+        Map.of("operator", "mallory", "reason", "trust me", "action", "ACCEPT_AS_PAID"));
 
-    assertThat(awaitAudit(paymentId)).containsExactly("unverified: mallory APPLIED");
+    assertThat(awaitAudit(payrelay, paymentId)).containsExactly("unverified: mallory APPLIED");
   }
 
   /** A 10.50 payment paid 10.00 at the channel: NEEDS_ATTENTION. */
-  private static String underpaid() throws Exception {
+  static String underpaid(PayrelayHarness payrelay) throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "c1");
     payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}");
     await()
@@ -90,7 +92,7 @@ class RawSignalIdentityEndToEndTest {
   }
 
   /** Sends {@code resolve} as the Temporal CLI does: by name, with plain JSON input. */
-  private static void signal(String paymentId, Map<String, ?> input) {
+  static void signal(PayrelayHarness payrelay, String paymentId, Map<String, ?> input) {
     payrelay
         .stack
         .temporal()
@@ -100,7 +102,7 @@ class RawSignalIdentityEndToEndTest {
   }
 
   /** The payment's audit rows as {@code "<operator> <result>"}, once there is one. */
-  private static List<String> awaitAudit(String paymentId) {
+  static List<String> awaitAudit(PayrelayHarness payrelay, String paymentId) {
     return await()
         .atMost(Duration.ofSeconds(30))
         .until(

@@ -288,6 +288,11 @@ class LostOperatorCompletionWorkflowTest {
     public ResolutionResult reject(RejectResolutionRequest request) {
       return real.reject(request);
     }
+
+    @Override
+    public boolean mayApply(ResolveRequest request) {
+      return real.mayApply(request);
+    }
   }
 
   /** The real outbox activities; the first replayDead loses its completion. */

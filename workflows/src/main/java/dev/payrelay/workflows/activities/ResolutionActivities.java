@@ -25,4 +25,13 @@ public interface ResolutionActivities {
    */
   @ActivityMethod
   ResolutionResult reject(RejectResolutionRequest request);
+
+  /**
+   * Whether {@link #resolve} would apply {@code request} as far as its operator's identity goes: a
+   * valid signal token, or not production mode. Reads and writes nothing; a {@code CLOSE} asks it
+   * before closing the payment at the channel, so an unsigned one refused in production leaves the
+   * channel untouched too.
+   */
+  @ActivityMethod
+  boolean mayApply(ResolveRequest request);
 }
