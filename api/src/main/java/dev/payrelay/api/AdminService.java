@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.OutboxListing;
@@ -22,7 +23,9 @@ import java.util.Locale;
 
 /**
  * Operator fixes from the admin API (which the CLI calls): the same {@code resolve} signal the
- * Temporal UI would send. A request that could never apply is refused here and audited as REJECTED.
+ * Temporal UI would send, carrying a signal token for the caller ({@link SignalTokenIssuer}) so the
+ * activity that applies it audits the caller's operator as verified. A request that could never
+ * apply is refused here and audited as REJECTED.
  *
  * <p>Every method acts for a caller, an {@link ApiKey}: its operator is the one recorded in every
  * audit row (an {@code operator} field in a request body is ignored), and a payment or event of a
@@ -123,7 +126,7 @@ public final class AdminService {
             request.action(),
             tokens.token(
                 paymentId,
-                dev.payrelay.domain.ResolutionAction.parse(request.action()).orElseThrow().name(),
+                ResolutionAction.parse(request.action()).orElseThrow().name(),
                 paymentId,
                 caller));
     try {

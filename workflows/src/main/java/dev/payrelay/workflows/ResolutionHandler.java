@@ -59,9 +59,10 @@ final class ResolutionHandler {
     if (action == ResolutionAction.ACKNOWLEDGE && !acknowledgeKnown()) {
       why = "unknown action " + signal.action() + " (this run predates it)";
     } else if (action == ResolutionAction.CLOSE) {
-      if (!mayClose(request(paymentId, signal, actionKey))) {
+      ResolveRequest asked = request(paymentId, signal, actionKey);
+      if (!mayClose(asked)) {
         // The activity refuses it for its identity (audited REFUSED); the channel is not asked.
-        return activities.resolve(request(paymentId, signal, actionKey));
+        return activities.resolve(asked);
       }
       why = close.refusal(paymentId, channelName);
     }
