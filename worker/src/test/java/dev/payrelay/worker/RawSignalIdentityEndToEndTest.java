@@ -60,6 +60,26 @@ class RawSignalIdentityEndToEndTest {
     Map<String, Object> input = new HashMap<>(JSON.convertValue(answer.path("input"), Map.class));
     assertThat(input).containsEntry("operator", "alice").containsEntry("action", "ACCEPT_AS_PAID");
     input.put("operator", "mallory");
+    CliRun printed =
+        CliRun.of(
+            payrelay.env,
+            "admin",
+            "sign-signal",
+            "--payment",
+            paymentId,
+            "--action",
+            "CLOSE",
+            "--reason",
+            "buyer's call");
+    assertThat(printed.exit()).as(printed.err()).isEqualTo(AdminClient.OK);
+    assertThat(printed.out())
+        .contains("Signal resolve to payment-" + paymentId + " as alice, valid until ")
+        .contains("More Actions > Send a Signal, Signal name resolve")
+        .contains(
+            "temporal workflow signal --workflow-id payment-"
+                + paymentId
+                + " --name resolve --input '{\"action\":\"CLOSE\",\"operator\":\"alice\","
+                + "\"reason\":\"buyer'\\''s call\",\"token\":\"pst1.");
 
     signal(payrelay, paymentId, input);
 
