@@ -38,12 +38,19 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
   private final PaymentStore payments;
   private final PaymentLedger ledger;
   private final PaymentDeadlines deadlines;
+  private final SignalIdentity identity;
   private final CrashPoints crashPoints;
 
-  /** Activities over the ledger's stores. */
+  /**
+   * Activities over the ledger's stores; an operator request is audited under the operator {@code
+   * identity} vouches for.
+   */
   public LedgerActivitiesImpl(
-      PaymentStore payments, PaymentLedger ledger, PaymentDeadlines deadlines) {
-    this(payments, ledger, deadlines, CrashPoints.none());
+      PaymentStore payments,
+      PaymentLedger ledger,
+      PaymentDeadlines deadlines,
+      SignalIdentity identity) {
+    this(payments, ledger, deadlines, identity, CrashPoints.none());
   }
 
   /**
@@ -55,7 +62,9 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
       PaymentStore payments,
       PaymentLedger ledger,
       PaymentDeadlines deadlines,
+      SignalIdentity identity,
       CrashPoints crashPoints) {
+    this.identity = identity;
     this.payments = payments;
     this.ledger = ledger;
     this.deadlines = deadlines;
@@ -127,7 +136,8 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
         deadlines.operatorRequest(
             new OperatorAction(
                 r.actionKey(),
-                r.operator(),
+                // Requery and a new deadline move no money: never refused, named as verified.
+                identity.audited(r.paymentId(), r.action(), r.paymentId(), r.operator(), r.token()),
                 r.action(),
                 PaymentResolutions.TARGET,
                 r.paymentId(),

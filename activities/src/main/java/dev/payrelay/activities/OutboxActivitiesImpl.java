@@ -8,8 +8,6 @@ import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.EventOperationOutcome;
-import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
@@ -51,15 +49,21 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   public static final String PUBLISH_FAILURES = "payrelay.outbox.publish_failures";
 
   private final OutboxStore outbox;
-  private final DeadEvents deadEvents;
+  private final DeadEventOperations operations;
   private final ConfirmingPublisher publisher;
   private final CrashPoints crashPoints;
   private final MeterRegistry metrics;
 
-  /** Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}. */
+  /**
+   * Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}; an
+   * operator's replay or discard is audited under the operator {@code identity} vouches for.
+   */
   public OutboxActivitiesImpl(
-      OutboxStore outbox, DeadEvents deadEvents, ConfirmingPublisher publisher) {
-    this(outbox, deadEvents, publisher, CrashPoints.none(), new SimpleMeterRegistry());
+      OutboxStore outbox,
+      DeadEvents deadEvents,
+      SignalIdentity identity,
+      ConfirmingPublisher publisher) {
+    this(outbox, deadEvents, identity, publisher, CrashPoints.none(), new SimpleMeterRegistry());
   }
 
   /**
@@ -71,11 +75,12 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   public OutboxActivitiesImpl(
       OutboxStore outbox,
       DeadEvents deadEvents,
+      SignalIdentity identity,
       ConfirmingPublisher publisher,
       CrashPoints crashPoints,
       MeterRegistry metrics) {
     this.outbox = outbox;
-    this.deadEvents = deadEvents;
+    this.operations = new DeadEventOperations(deadEvents, identity, crashPoints);
     this.publisher = publisher;
     this.crashPoints = crashPoints;
     this.metrics = metrics;
@@ -146,27 +151,17 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
 
   @Override
   public EventOperationResult replayDead(EventOperationRequest r) {
-    return result(deadEvents.replay(r.paymentId(), asked(r)));
+    return operations.replay(r);
   }
 
   @Override
   public EventOperationResult discardDead(EventOperationRequest r) {
-    return result(deadEvents.discard(r.paymentId(), asked(r)));
+    return operations.discard(r);
   }
 
   @Override
   public EventOperationResult rejectOperation(EventOperationRequest r) {
-    return result(deadEvents.reject(asked(r), r.rejection()));
-  }
-
-  private static OperatorAction asked(EventOperationRequest r) {
-    return DeadEvents.asked(r.actionKey(), r.eventId(), r.operator(), r.reason(), r.operation());
-  }
-
-  private EventOperationResult result(EventOperationOutcome o) {
-    crashPoints.reach(CrashPoint.OPERATOR_AFTER_COMMIT);
-    log.info("operator event operation {}: {}", o.applied() ? "applied" : "refused", o.message());
-    return new EventOperationResult(o.applied(), o.actionId(), o.message(), o.eventType(), o.seq());
+    return operations.reject(r);
   }
 
   private static OutboundMessage toMessage(OutboxRow row) {

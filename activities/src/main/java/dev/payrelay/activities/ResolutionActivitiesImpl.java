@@ -23,38 +23,45 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
   private static final Logger log = LoggerFactory.getLogger(ResolutionActivitiesImpl.class);
 
   private final PaymentResolutions resolutions;
+  private final SignalIdentity identity;
   private final CrashPoints crashPoints;
 
-  /** Activities over {@code resolutions}. */
-  public ResolutionActivitiesImpl(PaymentResolutions resolutions) {
-    this(resolutions, CrashPoints.none());
+  /** Activities over {@code resolutions}, auditing the operator {@code identity} vouches for. */
+  public ResolutionActivitiesImpl(PaymentResolutions resolutions, SignalIdentity identity) {
+    this(resolutions, identity, CrashPoints.none());
   }
 
   /**
    * As above, passing {@link CrashPoint#OPERATOR_AFTER_COMMIT} once a resolution (or its audited
    * refusal) committed.
    */
-  public ResolutionActivitiesImpl(PaymentResolutions resolutions, CrashPoints crashPoints) {
+  public ResolutionActivitiesImpl(
+      PaymentResolutions resolutions, SignalIdentity identity, CrashPoints crashPoints) {
     this.resolutions = resolutions;
+    this.identity = identity;
     this.crashPoints = crashPoints;
   }
 
+  /**
+   * Applies the decision under the operator its signal token names; without a valid token the
+   * operator is audited as unverified, and production mode refuses it ({@code REFUSED}, nothing
+   * changed).
+   */
   @Override
   public ResolutionResult resolve(ResolveRequest request) {
     ResolutionAction action = ResolutionAction.parse(request.action()).orElseThrow();
+    SignalIdentity.Checked who = identity(request);
+    OperatorDecision decision =
+        new OperatorDecision(
+            request.paymentId(), who.operator(), request.reason(), action, request.actionKey());
     ResolutionOutcome outcome =
-        resolutions.resolve(
-            new OperatorDecision(
-                request.paymentId(),
-                request.operator(),
-                request.reason(),
-                action,
-                request.actionKey()));
+        who.refusal() == null
+            ? resolutions.resolve(decision)
+            : resolutions.refuseUnverified(decision.asked(), who.refusal());
     log.info(
-        "payment {}: {} by {} {}: {} (action {})",
+        "payment {}: {} {}: {} (action {})",
         request.paymentId(),
         action,
-        request.operator(),
         outcome.applied() ? "applied" : "refused",
         outcome.message(),
         request.actionKey());
@@ -62,12 +69,31 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
   }
 
   @Override
+  public boolean mayApply(ResolveRequest request) {
+    return identity(request).refusal() == null;
+  }
+
+  private SignalIdentity.Checked identity(ResolveRequest request) {
+    return identity.guarded(
+        request.paymentId(),
+        ResolutionAction.parse(request.action()).orElseThrow().name(),
+        request.paymentId(),
+        request.operator(),
+        request.token());
+  }
+
+  @Override
   public ResolutionResult reject(RejectResolutionRequest request) {
+    String action =
+        ResolutionAction.parse(request.action()).map(Enum::name).orElse(request.action());
+    String operator =
+        identity.audited(
+            request.paymentId(), action, request.paymentId(), request.operator(), request.token());
     ResolutionOutcome outcome =
         resolutions.reject(
             new OperatorAction(
                 request.actionKey(),
-                request.operator(),
+                operator,
                 request.action(),
                 PaymentResolutions.TARGET,
                 request.paymentId(),

@@ -57,11 +57,14 @@ class OperatorActivitiesRetryTest {
     payments = new PaymentStore(dsl, writer);
     ledger = new PaymentLedger(dsl, payments, writer);
     outbox = new OutboxStore(dsl);
-    resolutions = new ResolutionActivitiesImpl(new PaymentResolutions(dsl, payments, writer));
+    resolutions =
+        new ResolutionActivitiesImpl(
+            new PaymentResolutions(dsl, payments, writer), TestIdentities.dev());
     // No publisher: these tests never publish.
-    events = new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), null);
+    events = new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), TestIdentities.dev(), null);
     ledgerActivities =
-        new LedgerActivitiesImpl(payments, ledger, new PaymentDeadlines(dsl, writer));
+        new LedgerActivitiesImpl(
+            payments, ledger, new PaymentDeadlines(dsl, writer), TestIdentities.dev());
   }
 
   @AfterAll

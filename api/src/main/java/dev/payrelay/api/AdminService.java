@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.OutboxListing;
@@ -22,7 +23,9 @@ import java.util.Locale;
 
 /**
  * Operator fixes from the admin API (which the CLI calls): the same {@code resolve} signal the
- * Temporal UI would send. A request that could never apply is refused here and audited as REJECTED.
+ * Temporal UI would send, carrying a signal token for the caller ({@link SignalTokenIssuer}) so the
+ * activity that applies it audits the caller's operator as verified. A request that could never
+ * apply is refused here and audited as REJECTED.
  *
  * <p>Every method acts for a caller, an {@link ApiKey}: its operator is the one recorded in every
  * audit row (an {@code operator} field in a request body is ignored), and a payment or event of a
@@ -58,19 +61,35 @@ public final class AdminService {
   private final PaymentStore payments;
   private final OutboxStore outbox;
   private final PaymentSignals signals;
+  private final SignalTokenIssuer tokens;
 
-  /** A service auditing through the stores and signalling through {@code signals}. */
+  /**
+   * A service auditing through the stores and signalling through {@code signals}, each signal
+   * carrying a token from {@code tokens} for the caller, so the activity that applies it audits the
+   * caller's operator as verified.
+   */
   public AdminService(
       PaymentResolutions resolutions,
       DeadEvents deadEvents,
       PaymentStore payments,
       OutboxStore outbox,
-      PaymentSignals signals) {
+      PaymentSignals signals,
+      SignalTokenIssuer tokens) {
     this.resolutions = resolutions;
     this.deadEvents = deadEvents;
     this.payments = payments;
     this.outbox = outbox;
     this.signals = signals;
+    this.tokens = tokens;
+  }
+
+  /**
+   * A signal token, with the whole signal input, for a fix sent through the Temporal UI or CLI:
+   * {@link SignalTokenIssuer#issue}.
+   */
+  public SignalTokenIssuer.SignalTokenAnswer signalToken(
+      String paymentId, SignalTokenRequest request, ApiKey caller) {
+    return tokens.issue(paymentId, request, caller);
   }
 
   /**
@@ -100,8 +119,18 @@ public final class AdminService {
               paymentId, request.operator(), request.action(), request.reason(), why);
       throw new BadRequestException(why + " (audited as operator_action " + audit.actionId() + ")");
     }
+    ResolveSignal signed =
+        new ResolveSignal(
+            request.operator(),
+            request.reason(),
+            request.action(),
+            tokens.token(
+                paymentId,
+                ResolutionAction.parse(request.action()).orElseThrow().name(),
+                paymentId,
+                caller));
     try {
-      signals.resolve(payment, request);
+      signals.resolve(payment, signed);
     } catch (RuntimeException e) {
       throw notDelivered(
           e,
@@ -188,11 +217,14 @@ public final class AdminService {
       throw new ConflictException(refused + " (audited as operator_action " + audit + ")");
     }
     String action = replay ? "REPLAY_EVENT" : "DISCARD_EVENT";
+    EventOperatorSignal signed =
+        new EventOperatorSignal(
+            eventId, operator, reason, tokens.token(payment.paymentId(), action, eventId, caller));
     try {
       if (replay) {
-        signals.replayEvent(payment, signal);
+        signals.replayEvent(payment, signed);
       } else {
-        signals.discardEvent(payment, signal);
+        signals.discardEvent(payment, signed);
       }
     } catch (RuntimeException e) {
       throw notDelivered(

@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} [operate] {@code {reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
+ *   <li>{@code POST /v1/admin/payments/{id}/signal-token} [operate] {@code {action, reason,
+ *       eventId?, until?}}: 200 {@code {workflowId, signal, input, operator, expiresAt}}, the input
+ *       (with its token) for a raw signal from the Temporal UI or CLI; 400 invalid; 404 no payment
+ *       or event of it
  *   <li>{@code GET
  *       /v1/admin/payments?state=NEEDS_ATTENTION&tenantId=&channel=&limit=100&pageToken=} [read]:
  *       payment workflows by their search attributes, {@code {query, payments:[...],
@@ -261,6 +265,16 @@ public final class ApiServer implements AutoCloseable {
                             ctx.pathParam("id"),
                             mapper.readValue(ctx.body(), ResolveSignal.class),
                             RouteGuard.caller(ctx))));
+    app.post(
+        "/v1/admin/payments/{id}/signal-token",
+        Role.OPERATE,
+        ctx ->
+            ctx.json(
+                h.admin()
+                    .signalToken(
+                        ctx.pathParam("id"),
+                        mapper.readValue(ctx.body(), SignalTokenRequest.class),
+                        RouteGuard.caller(ctx))));
     app.get(
         "/v1/admin/payments",
         Role.READ,

@@ -102,7 +102,8 @@ class ApiInputTest {
               payments,
               outbox,
               new TemporalPaymentSignals(
-                  WorkflowClient.newInstance(nowhere), Map.of(), ChannelQueryPolicy.DEFAULT));
+                  WorkflowClient.newInstance(nowhere), Map.of(), ChannelQueryPolicy.DEFAULT),
+              new SignalTokenIssuer(TestApi.TOKENS, payments, outbox));
 
       assertThatThrownBy(
               () ->

@@ -5,6 +5,7 @@ import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.OutboxStore;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +43,13 @@ final class TestApi implements AutoCloseable {
 
   static final String SECRET = "api-input-secret";
   static final String MERCHANT = Payments.MERCHANT;
+
+  /** The signal tokens the admin API signs with in these tests. */
+  static final SignalTokens TOKENS =
+      new SignalTokens(
+          "api-test-signal-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8),
+          Duration.ofMinutes(15),
+          Clock.systemUTC());
 
   final TestDatabase db;
   final DSLContext dsl;
@@ -102,7 +111,8 @@ final class TestApi implements AutoCloseable {
                     new DeadEvents(dsl),
                     payments,
                     outbox,
-                    signals),
+                    signals,
+                    new SignalTokenIssuer(TOKENS, payments, outbox)),
                 new ReconciliationAdmin(new Reconciliation(dsl, payments, writer), channels, null),
                 null, // listing by state: AdminPaymentsApiTest
                 metrics,
@@ -144,13 +154,18 @@ final class TestApi implements AutoCloseable {
   static final class RecordingSignals implements PaymentSignals {
     final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** Every signal sent, as it was sent (tokens included). */
+    final List<Object> signals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @Override
     public void resolve(PaymentRow payment, ResolveSignal signal) {
+      signals.add(signal);
       sent.add("resolve " + payment.paymentId() + " " + signal.action() + " " + signal.operator());
     }
 
     @Override
     public void replayEvent(PaymentRow payment, EventOperatorSignal signal) {
+      signals.add(signal);
       sent.add(
           "replayEvent " + payment.paymentId() + " " + signal.eventId() + " " + signal.operator());
     }

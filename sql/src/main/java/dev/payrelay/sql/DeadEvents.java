@@ -55,6 +55,18 @@ public final class DeadEvents {
     return EventOperationOutcome.of(OperatorActions.once(dsl, asked, () -> refuse(asked, why)));
   }
 
+  /**
+   * Audits {@code asked} as {@link OperatorActions#REFUSED} because its signal carried no verified
+   * identity ({@code why}), once per action key; the event is not touched.
+   */
+  public EventOperationOutcome refuseUnverified(OperatorAction asked, String why) {
+    return EventOperationOutcome.of(
+        OperatorActions.once(
+            dsl,
+            asked,
+            () -> OperatorActions.recordRefused(dsl, asked, OperatorAnswer.rejected(why))));
+  }
+
   /** The request on {@code eventId} as audited ({@code eventId} may be null when invalid). */
   public static OperatorAction asked(
       String key, String eventId, String operator, String reason, String operation) {

@@ -23,6 +23,12 @@ public final class OperatorActions {
   /** Result of an action that was refused; nothing but the audit row was written. */
   public static final String REJECTED = "REJECTED";
 
+  /**
+   * Result of a money-moving action refused because its signal carried no verified identity (in
+   * production mode); nothing but the audit row was written.
+   */
+  public static final String REFUSED = "REFUSED";
+
   private static final String KEY = "uk_operator_action_key";
 
   private static final Logger log = LoggerFactory.getLogger(OperatorActions.class);
@@ -69,6 +75,25 @@ public final class OperatorActions {
    *     row
    */
   public static OperatorAnswer record(DSLContext tx, OperatorAction asked, OperatorAnswer answer) {
+    return insert(tx, asked, answer, answer.applied() ? APPLIED : REJECTED);
+  }
+
+  /**
+   * Inserts the row of {@code asked}, a request refused for want of a verified identity, with
+   * result {@link #REFUSED}; otherwise as {@link #record}.
+   *
+   * @throws IllegalArgumentException if {@code answer} is applied
+   */
+  public static OperatorAnswer recordRefused(
+      DSLContext tx, OperatorAction asked, OperatorAnswer answer) {
+    if (answer.applied()) {
+      throw new IllegalArgumentException("an applied action is not REFUSED");
+    }
+    return insert(tx, asked, answer, REFUSED);
+  }
+
+  private static OperatorAnswer insert(
+      DSLContext tx, OperatorAction asked, OperatorAnswer answer, String result) {
     String details = Text.truncate(answer.message());
     long id =
         tx.insertInto(OPERATOR_ACTION)
@@ -80,7 +105,7 @@ public final class OperatorActions {
             .set(
                 OPERATOR_ACTION.REASON,
                 Text.fit(nullToEmpty(asked.reason()), OPERATOR_ACTION.REASON))
-            .set(OPERATOR_ACTION.RESULT, answer.applied() ? APPLIED : REJECTED)
+            .set(OPERATOR_ACTION.RESULT, result)
             .set(OPERATOR_ACTION.DETAILS, details)
             .set(OPERATOR_ACTION.PAYMENT_STATUS, answer.paymentStatus())
             .set(OPERATOR_ACTION.EVENT_ID, answer.eventId())

@@ -6,7 +6,7 @@ package dev.payrelay.sql;
  *
  * @param actionId the row id; 0 before it is written
  * @param applied true when the effect committed with the row (APPLIED); false when it was refused
- *     and only the row was written (REJECTED)
+ *     and only the row was written (REJECTED, or REFUSED for want of a verified identity)
  * @param message what was done or why not, as stored (at most 2000 characters)
  * @param paymentStatus the payment's status right after the action, or null when the action is not
  *     about a payment or there is no such payment

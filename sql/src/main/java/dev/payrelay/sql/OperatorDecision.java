@@ -21,7 +21,7 @@ public record OperatorDecision(
   }
 
   /** The request as audited. */
-  OperatorAction asked() {
+  public OperatorAction asked() {
     return new OperatorAction(
         actionKey, operator, action.name(), PaymentResolutions.TARGET, paymentId, reason);
   }

@@ -82,6 +82,16 @@ public final class PaymentResolutions {
     return ResolutionOutcome.of(OperatorActions.once(dsl, asked, () -> refuse(asked, why)));
   }
 
+  /**
+   * Audits {@code asked} as {@link OperatorActions#REFUSED} because its signal carried no verified
+   * identity ({@code why}), once per action key; nothing else is written.
+   */
+  public ResolutionOutcome refuseUnverified(OperatorAction asked, String why) {
+    return ResolutionOutcome.of(
+        OperatorActions.once(
+            dsl, asked, () -> OperatorActions.recordRefused(dsl, asked, refusal(asked, why))));
+  }
+
   private OperatorAnswer decide(OperatorAction asked, OperatorDecision decision) {
     try {
       return Transactions.run(dsl, cfg -> apply(cfg.dsl(), asked, decision));
@@ -96,9 +106,13 @@ public final class PaymentResolutions {
   }
 
   private OperatorAnswer refuse(OperatorAction asked, String why) {
+    return OperatorActions.record(dsl, asked, refusal(asked, why));
+  }
+
+  /** A refusal's answer, with the payment's status as it stays. */
+  private OperatorAnswer refusal(OperatorAction asked, String why) {
     String status = payments.find(asked.targetId()).map(p -> p.status().name()).orElse(null);
-    return OperatorActions.record(
-        dsl, asked, OperatorAnswer.rejected(why).withPaymentStatus(status));
+    return OperatorAnswer.rejected(why).withPaymentStatus(status);
   }
 
   private OperatorAnswer apply(DSLContext tx, OperatorAction asked, OperatorDecision d) {

@@ -5,12 +5,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code payrelay admin}: operator views; today {@code payrelay admin payments}. */
+/**
+ * {@code payrelay admin}: operator views ({@code payrelay admin payments}) and signal tokens for
+ * fixes sent from the Temporal UI ({@code payrelay admin sign-signal}).
+ */
 @Command(
     name = "admin",
     mixinStandardHelpOptions = true,
-    description = "Operator views of payrelay's state (the admin API's, from the command line).",
-    subcommands = {AdminPaymentsCommand.class})
+    description = "Operator views of payrelay's state and signal tokens, through the admin API.",
+    subcommands = {AdminPaymentsCommand.class, AdminSignSignalCommand.class})
 final class AdminCommand implements Runnable {
 
   @ParentCommand PayrelayCommand payrelay;

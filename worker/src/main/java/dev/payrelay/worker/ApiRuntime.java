@@ -11,6 +11,7 @@ import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
 import dev.payrelay.api.ReconciliationAdmin;
+import dev.payrelay.api.SignalTokenIssuer;
 import dev.payrelay.api.TemporalPaymentSignals;
 import dev.payrelay.api.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
@@ -94,7 +95,11 @@ public final class ApiRuntime {
                 services.payments(),
                 services.outbox(),
                 new TemporalPaymentSignals(
-                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries())),
+                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries()),
+                new SignalTokenIssuer(
+                    config.access().signalTokens().tokens(),
+                    services.payments(),
+                    services.outbox())),
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),

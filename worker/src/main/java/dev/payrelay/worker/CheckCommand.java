@@ -186,7 +186,10 @@ final class CheckCommand implements Callable<Integer> {
     return new CheckRepairs(
         services,
         new WorkflowHandoff(
-            temporal.client(), config.amqp().publishRetries(), config.temporal().channelQueries()),
+            temporal.client(),
+            config.amqp().publishRetries(),
+            config.temporal().channelQueries(),
+            config.access().signalTokens().tokens()),
         operator.trim());
   }
 

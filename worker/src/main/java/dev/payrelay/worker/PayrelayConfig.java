@@ -430,6 +430,8 @@ public record PayrelayConfig(
    *     on, the codec endpoint decodes only for a request with a valid API key (the Temporal CLI's
    *     {@code --codec-auth "Bearer prk_..."}); {@code open} — for anyone who reaches it, for a
    *     Temporal UI without login on a trusted network (put it on the admin listener)
+   * @param signalTokens the tokens that give raw operator signals a verified identity: {@link
+   *     SignalTokenSettings}
    */
   public record AccessSettings(
       ApiKeys keys,
@@ -438,7 +440,8 @@ public record PayrelayConfig(
       URI adminUrl,
       String clientKey,
       String clientKeySource,
-      boolean codecOpen) {
+      boolean codecOpen,
+      SignalTokenSettings signalTokens) {
 
     /** The file under the data directory where {@code payrelay dev} keeps its API key. */
     public static final String DEV_KEY_FILE = "dev-api-key";
@@ -453,6 +456,8 @@ public record PayrelayConfig(
           + adminUrl
           + (clientKey == null ? " without a key" : " with a key")
           + (codecOpen ? ", codec endpoint open" : "")
+          + ", "
+          + signalTokens
           + "]";
     }
   }
@@ -649,7 +654,9 @@ public record PayrelayConfig(
         adminUrl,
         clientKey,
         clientKeySource,
-        codecAuth.equals("open"));
+        codecAuth.equals("open"),
+        SignalTokenSettings.fromEnv(
+            e.values(), e.between("PAYRELAY_SIGNAL_TOKEN_TTL_SECONDS", 900, 30, 86_400)));
   }
 
   /** A file's text, or an error naming the setting that pointed at it. */

@@ -108,6 +108,7 @@ public final class ProductionChecks {
     for (ChannelAccountSettings a : config.wechatpay().accounts()) {
       tenantRefusals(a, config.wechatpay().forAccount(a).productionRefusals(), refusals);
     }
+    config.access().signalTokens().productionRefusal().ifPresent(refusals::add);
     databaseLogin(config.database()).ifPresent(refusals::add);
     amqpLogin(config.amqp().uri()).ifPresent(refusals::add);
     return refusals;

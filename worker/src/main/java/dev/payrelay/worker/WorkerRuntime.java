@@ -9,6 +9,7 @@ import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ReconciliationActivitiesImpl;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
+import dev.payrelay.activities.SignalIdentity;
 import dev.payrelay.activities.amqp.AmqpConfig;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.ConfirmingPublisher;
@@ -17,6 +18,7 @@ import dev.payrelay.activities.amqp.ConsumerTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.EventHandoff;
 import dev.payrelay.sql.GrantGaps;
@@ -142,17 +144,24 @@ public final class WorkerRuntime implements AutoCloseable {
                 .build());
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
+    SignalTokens tokens = config.access().signalTokens().tokens();
+    SignalIdentity identity = new SignalIdentity(tokens, config.isProduction());
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(
             services.outbox(),
             services.deadEvents(),
+            identity,
             publisher,
             services.crashPoints(),
             services.metrics()),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
-        new ResolutionActivitiesImpl(services.resolutions(), services.crashPoints()),
+        new ResolutionActivitiesImpl(services.resolutions(), identity, services.crashPoints()),
         new LedgerActivitiesImpl(
-            services.payments(), services.ledger(), services.deadlines(), services.crashPoints()),
+            services.payments(),
+            services.ledger(),
+            services.deadlines(),
+            identity,
+            services.crashPoints()),
         new ChannelActivitiesImpl(channels, services.payments(), services.ledger()));
     DailyReconciliationTrigger daily;
     try {
@@ -164,7 +173,7 @@ public final class WorkerRuntime implements AutoCloseable {
     factory.start();
     WorkflowHandoff handoff =
         new WorkflowHandoff(
-            temporal.client(), amqp.publishRetries(), config.temporal().channelQueries());
+            temporal.client(), amqp.publishRetries(), config.temporal().channelQueries(), tokens);
     OutboxDispatcher dispatcher =
         new OutboxDispatcher(
                 services.outbox(),

@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.sql.EventHandoff;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.workflows.ChannelQueryPolicy;
@@ -23,23 +24,31 @@ import java.util.Map;
  */
 public final class WorkflowHandoff {
 
+  /** The key id the worker's own signal tokens carry: no API key signs them. */
+  static final String WORKER_KEY_ID = "worker";
+
   private final WorkflowClient client;
   private final Map<String, PublishRetryPolicy> publishRetries;
   private final ChannelQueryPolicy channelQueries;
+  private final SignalTokens tokens;
 
   /**
    * Hands off through {@code client}.
    *
    * @param publishRetries the publish retry policy per event type for workflows it starts
    * @param channelQueries when those workflows ask the channel about an unconfirmed payment
+   * @param tokens signs the worker's own operator signals, so their audit names the worker as
+   *     verified
    */
   public WorkflowHandoff(
       WorkflowClient client,
       Map<String, PublishRetryPolicy> publishRetries,
-      ChannelQueryPolicy channelQueries) {
+      ChannelQueryPolicy channelQueries,
+      SignalTokens tokens) {
     this.client = client;
     this.publishRetries = Map.copyOf(publishRetries);
     this.channelQueries = channelQueries;
+    this.tokens = tokens;
   }
 
   /**
@@ -62,7 +71,8 @@ public final class WorkflowHandoff {
   }
 
   /**
-   * Sends {@code requery} (starting the workflow if needed) to a payment's workflow.
+   * Sends {@code requery} (starting the workflow if needed) to a payment's workflow, with a token
+   * for {@code signal}'s operator under the key id {@value #WORKER_KEY_ID}.
    *
    * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
    */
@@ -76,7 +86,17 @@ public final class WorkflowHandoff {
             payment.channel(),
             payment.expiresAt()),
         PaymentWorkflow::requery,
-        signal);
+        new OperatorSignal(
+            signal.operator(),
+            signal.reason(),
+            signal.until(),
+            tokens.sign(
+                tokens.grant(
+                    WorkflowIds.payment(payment.paymentId()),
+                    "REQUERY",
+                    payment.paymentId(),
+                    signal.operator(),
+                    WORKER_KEY_ID))));
   }
 
   /**

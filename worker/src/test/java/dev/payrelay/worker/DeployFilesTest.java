@@ -133,6 +133,7 @@ class DeployFilesTest {
     variables.put("PAYRELAY_PAYLOAD_KEY_ID", "2026-12");
     variables.put("PAYRELAY_PUBLIC_URL", "https://payrelay.example.com");
     variables.put("PAYRELAY_SANDBOX_ENABLED", "false");
+    variables.put("PAYRELAY_SIGNAL_TOKEN_SECRET", "signal-token-secret-0123456789abcdef");
     JsonNode prod = compose(variables);
 
     PayrelayConfig api = PayrelayConfig.fromEnv(env(prod.path("payrelay-api")));

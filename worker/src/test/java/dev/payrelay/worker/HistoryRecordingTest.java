@@ -123,6 +123,52 @@ class HistoryRecordingTest {
   }
 
   /**
+   * An operator CLOSE whose identity is checked before the channel is asked (version marker {@code
+   * operator-close-identity-first}), on a stack in production mode: a CLOSE the admin API signed,
+   * closed at the channel then CLOSED; and a raw CLOSE without a token, refused before the channel
+   * is asked, followed by the signed ACCEPT_AS_PAID that ends the story. Writes only these two new
+   * files: {@code -Dtest='HistoryRecordingTest#operatorCloseIdentityFirst*'}.
+   */
+  @Test
+  void operatorCloseIdentityFirst_recordedInProductionMode() throws Exception {
+    Map<String, String> production = with(QUIET, Map.of("PAYRELAY_PROFILE", "prod"));
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), production)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String closed = payrelay.createPayment(700, "USD", "c1");
+      Run closedRun = histories.currentRun(id(closed));
+      String refused = underpaid(payrelay);
+      Run refusedRun = histories.awaitRunning(refused, NEEDS_ATTENTION);
+      resolve(payrelay, closed, "CLOSE");
+      payrelay
+          .stack
+          .temporal()
+          .client()
+          .newUntypedWorkflowStub(id(refused))
+          .signal(
+              "resolve", Map.of("operator", "mallory", "reason", "recording", "action", "CLOSE"));
+      histories.awaitActivities(
+          refusedRun, "ResolutionResolve", EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 1);
+      resolve(payrelay, refused, "ACCEPT_AS_PAID");
+
+      histories.awaitCompleted(closedRun, CLOSED);
+      histories.awaitCompleted(refusedRun, FULFILLED);
+      histories.write(
+          "payment-resolve-close-identity-first",
+          closedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ResolutionMayApply",
+          "ChannelClose",
+          "ResolutionResolve");
+      histories.write(
+          "payment-resolve-close-refused-unverified",
+          refusedRun,
+          "EVENT_TYPE_MARKER_RECORDED",
+          "ResolutionMayApply",
+          "ResolutionResolve");
+    }
+  }
+
+  /**
    * A refund the channel reports after the payment's run ended FULFILLED: its exception starts a
    * new run, which needs attention until an operator's ACKNOWLEDGE (version marker {@code
    * operator-acknowledge}).

@@ -37,6 +37,7 @@ class PaymentChannelsConfigTest {
     env.put("PAYRELAY_DB_PASSWORD", "db-password");
     env.put("PAYRELAY_AMQP_URI", "amqp://payrelay:amqp-password@127.0.0.1:5672/%2f");
     env.put("PAYRELAY_SANDBOX_SECRET", "0123456789abcdef0123456789abcdef-prod");
+    env.put("PAYRELAY_SIGNAL_TOKEN_SECRET", "signal-token-secret-0123456789abcdef");
     return env;
   }
 

@@ -27,6 +27,7 @@ final class ProductionEnv {
     env.put("PAYRELAY_PAYLOAD_KEY_ID", "test-1");
     env.put("PAYRELAY_PUBLIC_URL", "https://payrelay.example.com");
     env.put("PAYRELAY_SANDBOX_ENABLED", "false");
+    env.put("PAYRELAY_SIGNAL_TOKEN_SECRET", "signal-token-secret-0123456789abcdef");
     return env;
   }
 

@@ -52,7 +52,9 @@ class ProductionModeTest {
         .contains("PAYRELAY_SANDBOX_SECRET is the published default")
         .contains("PAYRELAY_DB_USER is root with an empty PAYRELAY_DB_PASSWORD")
         .contains("PAYRELAY_AMQP_URI logs in as RabbitMQ's default guest user")
-        .doesNotContain(ProductionChecks.DEFAULT_SECRET);
+        .contains("PAYRELAY_SIGNAL_TOKEN_SECRET (or _FILE) is unset, so the published dev secret")
+        .doesNotContain(ProductionChecks.DEFAULT_SECRET)
+        .doesNotContain(SignalTokenSettings.DEV_SECRET);
   }
 
   @Test
@@ -91,6 +93,18 @@ class ProductionModeTest {
     assertThat(run.err())
         .contains("PAYRELAY_SANDBOX_SECRET is 31 bytes; production needs at least 32")
         .doesNotContain(shortSecret);
+  }
+
+  @Test
+  void shortSignalTokenSecret_isRefused_withoutPrintingIt() {
+    String shortSecret = "signal-secret-too-short";
+    CliRun run = CliRun.of(productionWith("PAYRELAY_SIGNAL_TOKEN_SECRET", shortSecret), "worker");
+
+    assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
+    assertThat(run.err())
+        .contains("PAYRELAY_SIGNAL_TOKEN_SECRET is 23 bytes; set a random secret of at least 32")
+        .doesNotContain(shortSecret)
+        .doesNotContain("PAYRELAY_SANDBOX_SECRET");
   }
 
   @Test

@@ -42,7 +42,8 @@ final class EventOperationHandler {
             signal == null ? null : signal.reason(),
             operation,
             why,
-            actionKey);
+            actionKey,
+            signal == null ? null : signal.token());
     if (why != null) {
       return activities.rejectOperation(request);
     }

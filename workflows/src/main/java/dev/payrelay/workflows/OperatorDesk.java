@@ -127,7 +127,8 @@ final class OperatorDesk {
                 action,
                 signal == null ? null : signal.until(),
                 why,
-                key));
+                key,
+                signal == null ? null : signal.token()));
     story.logOperator(
         action, signal == null ? null : signal.operator(), result.applied(), result.message());
     if (!result.applied()) {

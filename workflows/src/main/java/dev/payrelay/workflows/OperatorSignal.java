@@ -13,8 +13,17 @@ import java.time.format.DateTimeParseException;
  * @param reason why; required
  * @param until for {@code extendDeadline}: the new deadline, an ISO-8601 instant; ignored by {@code
  *     requery}
+ * @param token a signal token for this workflow, action ({@code REQUERY} or {@code
+ *     EXTEND_DEADLINE}) and payment, or null: these actions are never refused for want of one, but
+ *     without a valid one the audit records the operator as unverified ({@link
+ *     ResolveSignal#token})
  */
-public record OperatorSignal(String operator, String reason, String until) {
+public record OperatorSignal(String operator, String reason, String until, String token) {
+
+  /** A signal without a token (audited as unverified). */
+  public OperatorSignal(String operator, String reason, String until) {
+    this(operator, reason, until, null);
+  }
 
   /** Why this signal cannot be applied, or null when valid. */
   public String invalidBecause(boolean needsUntil) {

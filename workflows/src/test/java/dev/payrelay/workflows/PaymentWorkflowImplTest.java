@@ -335,6 +335,30 @@ class PaymentWorkflowImplTest {
   }
 
   @Test
+  void close_whoseIdentityTheActivityRefuses_neverReachesTheChannel_andIsRefusedWithWhy()
+      throws InterruptedException {
+    when(resolutions.mayApply(any())).thenReturn(false);
+    when(resolutions.resolve(any()))
+        .thenReturn(
+            new ResolutionResult(
+                false, 13, "refused: production mode applies CLOSE only with a valid token", null));
+    PaymentWorkflow workflow = signalWithStart(client, options, CREATED);
+    workflow.onOutboxEvent(EXCEPTION);
+    env.start();
+    awaitView(workflow, v -> v.state() == PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("mallory", "why not", "CLOSE", "pst1.forged"));
+
+    PaymentView view = awaitView(workflow, v -> v.resolutions().size() == 1);
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(view.resolutions().get(0)).contains("REJECTED").contains("valid token");
+    ArgumentCaptor<ResolveRequest> asked = ArgumentCaptor.forClass(ResolveRequest.class);
+    verify(resolutions).mayApply(asked.capture());
+    assertThat(asked.getValue().token()).isEqualTo("pst1.forged");
+    verify(channel, never()).close(any());
+  }
+
+  @Test
   void close_whenTheChannelSaysPaid_isRefusedWithWhy_confirmsThroughTheLedger_andAttentionStays()
       throws InterruptedException {
     when(channel.close(any())).thenReturn(new ChannelStatus("PAID", "sbx_9", 1000L, "USD"));

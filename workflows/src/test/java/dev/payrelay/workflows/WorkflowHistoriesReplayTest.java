@@ -88,6 +88,12 @@ class WorkflowHistoriesReplayTest {
                   // signal with ACKNOWLEDGE was refused as an unknown action (then ACCEPT_AS_PAID);
                   // replays through getVersion's default branch. Not re-recordable.
                   "payment-resolve-acknowledge--before-operator-acknowledge",
+                  // After the "operator-close-identity-first" marker, in production mode: a signed
+                  // CLOSE checked, then closed at the channel and CLOSED; a raw CLOSE without a
+                  // token refused before the channel is asked, then a signed ACCEPT_AS_PAID. Every
+                  // CLOSE recording above predates the marker and replays through its default.
+                  "payment-resolve-close-identity-first",
+                  "payment-resolve-close-refused-unverified",
                   // Recorded (on the Java test server) before the "channel-watch" version marker
                   // existed: proves such runs still replay through getVersion's default branch.
                   "payment-happy-path-before-channel-watch"))

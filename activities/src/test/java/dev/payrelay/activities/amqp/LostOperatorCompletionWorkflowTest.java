@@ -9,6 +9,7 @@ import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
+import dev.payrelay.activities.TestIdentities;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
@@ -127,11 +128,14 @@ class LostOperatorCompletionWorkflowTest {
     OutboxWriter writer = new OutboxWriter(new EventJson());
     worker.registerActivitiesImplementations(
         new LossyResolutions(
-            new ResolutionActivitiesImpl(new PaymentResolutions(dsl, payments, writer))),
-        new LossyReplays(new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), publisher)),
+            new ResolutionActivitiesImpl(
+                new PaymentResolutions(dsl, payments, writer), TestIdentities.dev())),
+        new LossyReplays(
+            new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), TestIdentities.dev(), publisher)),
         new EntitlementActivitiesImpl(new EntitlementStore(dsl, payments)),
         // Every run reads the ledger first.
-        new LedgerActivitiesImpl(payments, ledger, new PaymentDeadlines(dsl, writer)));
+        new LedgerActivitiesImpl(
+            payments, ledger, new PaymentDeadlines(dsl, writer), TestIdentities.dev()));
     client = env.getWorkflowClient();
     env.start();
   }
@@ -283,6 +287,11 @@ class LostOperatorCompletionWorkflowTest {
     @Override
     public ResolutionResult reject(RejectResolutionRequest request) {
       return real.reject(request);
+    }
+
+    @Override
+    public boolean mayApply(ResolveRequest request) {
+      return real.mayApply(request);
     }
   }
 

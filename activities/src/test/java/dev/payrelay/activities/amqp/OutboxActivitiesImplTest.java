@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.rabbitmq.client.GetResponse;
 import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.activities.TestIdentities;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
@@ -67,7 +68,8 @@ class OutboxActivitiesImplTest {
     publisher =
         new ConfirmingPublisher(
             rabbit.config(exchange, RabbitFixture.PORT, Duration.ofSeconds(5), 2));
-    activities = new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), publisher);
+    activities =
+        new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), TestIdentities.dev(), publisher);
   }
 
   @AfterAll
@@ -275,7 +277,7 @@ class OutboxActivitiesImplTest {
         new ConfirmingPublisher(
             rabbit.config(ordered, RabbitFixture.PORT, Duration.ofSeconds(5), 1))) {
       OutboxActivitiesImpl publishing =
-          new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), toOrdered);
+          new OutboxActivitiesImpl(outbox, new DeadEvents(dsl), TestIdentities.dev(), toOrdered);
       for (OutboxRow event : events.reversed()) {
         publishing.publish(new PublishRequest(event.eventId()));
       }

@@ -11,7 +11,9 @@ public interface ResolutionActivities {
    * Applies a valid decision in one transaction with its audit row, or refuses it (audited as
    * REJECTED) when it cannot apply, e.g. ACCEPT_AS_PAID on a PAID payment. Idempotent by the
    * request's action key: a retry (e.g. after the commit, when the completion was lost) returns the
-   * stored result, never a refusal of its own effect.
+   * stored result, never a refusal of its own effect. The audit records the operator of the
+   * request's valid signal token, else {@code unverified: <operator>}; in production mode a request
+   * without a valid token is refused (audited as REFUSED, nothing changed).
    */
   @ActivityMethod
   ResolutionResult resolve(ResolveRequest request);
@@ -23,4 +25,13 @@ public interface ResolutionActivities {
    */
   @ActivityMethod
   ResolutionResult reject(RejectResolutionRequest request);
+
+  /**
+   * Whether {@link #resolve} would apply {@code request} as far as its operator's identity goes: a
+   * valid signal token, or not production mode. Reads and writes nothing; a {@code CLOSE} asks it
+   * before closing the payment at the channel, so an unsigned one refused in production leaves the
+   * channel untouched too.
+   */
+  @ActivityMethod
+  boolean mayApply(ResolveRequest request);
 }
