@@ -42,6 +42,9 @@ final class TestApi implements AutoCloseable {
   static final String SECRET = "api-input-secret";
   static final String MERCHANT = Payments.MERCHANT;
 
+  /** The largest callback body the API accepts here, in bytes. */
+  static final int WEBHOOK_BODY_LIMIT = 4096;
+
   final TestDatabase db;
   final DSLContext dsl;
   final PaymentStore payments;
@@ -61,6 +64,16 @@ final class TestApi implements AutoCloseable {
    * @param more keys accepted besides {@link #admin}
    */
   TestApi(Class<?> owner, boolean separateAdmin, ApiKeys.Issued... more) {
+    this(owner, separateAdmin, HttpLimits.DEFAULTS, more);
+  }
+
+  /**
+   * Starts the API on free ports with {@code limits} on its listeners.
+   *
+   * @param separateAdmin whether the admin endpoints get their own listener
+   * @param more keys accepted besides {@link #admin}
+   */
+  TestApi(Class<?> owner, boolean separateAdmin, HttpLimits limits, ApiKeys.Issued... more) {
     db = TestDatabase.create(owner);
     dsl = db.database().dsl();
     OutboxWriter writer = new OutboxWriter(new EventJson());
@@ -107,11 +120,12 @@ final class TestApi implements AutoCloseable {
                 null, // listing by state: AdminPaymentsApiTest
                 metrics,
                 () -> true,
-                4096,
+                WEBHOOK_BODY_LIMIT,
                 keys,
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
                 null), // quarantine queues: worker's QuarantineEndToEndTest
-            separateAdmin);
+            separateAdmin,
+            limits);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
   }
 
