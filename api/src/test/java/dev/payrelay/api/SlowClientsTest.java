@@ -164,7 +164,6 @@ class SlowClientsTest {
       status = "no answer: " + e.getMessage();
     }
     long took = elapsedMillis(started);
-    System.out.println(what + ": " + status + " after " + took + " ms");
     if (!status.startsWith("HTTP/1.1 200") || took > millis(ANSWER_WITHIN)) {
       failures.add(what + ": " + status + " after " + took + " ms");
     }
