@@ -88,8 +88,9 @@ import org.slf4j.LoggerFactory;
  * (webhooks and payment creation) is refused with 408; webhook bodies are read at most {@link
  * HttpLimits#webhookReads} at once ({@link BodyReader}); connections are capped in all and per
  * remote address ({@link ClientConnectionCap}). Requests run on virtual threads (Jetty 11's {@code
- * QueuedThreadPool#setVirtualThreadsExecutor}), so a body trickling in holds no platform thread.
- * Each refusal counts in {@code payrelay_http_refused_total{reason}}.
+ * QueuedThreadPool#setVirtualThreadsExecutor}), so a body trickling in holds no platform thread; a
+ * callback's database work then runs on platform threads ({@link PlatformHandoff}). Each refusal
+ * counts in {@code payrelay_http_refused_total{reason}}.
  */
 public final class ApiServer implements AutoCloseable {
 
@@ -114,6 +115,15 @@ public final class ApiServer implements AutoCloseable {
 
   /** Platform threads of a listener's pool (selectors, acceptors); requests run on virtual ones. */
   private static final int PLATFORM_THREADS = 250;
+
+  /**
+   * Callbacks decided at once: more than the API's database pool (10 by default), whose 5 s wait
+   * for a connection then bounds the rest as before.
+   */
+  private static final int CALLBACK_THREADS = 32;
+
+  private final PlatformHandoff callbacks =
+      new PlatformHandoff("payrelay-callback-", CALLBACK_THREADS);
 
   private final Javalin app;
   private final Javalin admin;
@@ -532,19 +542,18 @@ public final class ApiServer implements AutoCloseable {
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
-  private static void webhook(Context ctx, ApiHandlers h, BodyReader bodies) throws IOException {
+  /** Reads the body on the request's (virtual) thread, then decides it on {@link #callbacks}. */
+  private void webhook(Context ctx, ApiHandlers h, BodyReader bodies) throws Exception {
     int limit = h.webhookBodyLimit();
     byte[] body = bodies.readWebhook(ctx, limit + 1);
     boolean truncated = body.length > limit;
+    String channel = ctx.pathParam("channel");
+    String merchant = ctx.pathParamMap().get("merchant");
+    Map<String, String> headers = ctx.headerMap();
+    byte[] kept = truncated ? Arrays.copyOf(body, limit) : body;
+    String ip = ctx.ip();
     WebhookResponse r =
-        h.webhooks()
-            .handle(
-                ctx.pathParam("channel"),
-                ctx.pathParamMap().get("merchant"),
-                ctx.headerMap(),
-                truncated ? Arrays.copyOf(body, limit) : body,
-                ctx.ip(),
-                truncated);
+        callbacks.call(() -> h.webhooks().handle(channel, merchant, headers, kept, ip, truncated));
     ctx.status(r.status()).contentType(r.contentType()).result(r.body());
   }
 
@@ -636,5 +645,6 @@ public final class ApiServer implements AutoCloseable {
       admin.stop();
     }
     database.close();
+    callbacks.close();
   }
 }
