@@ -37,8 +37,11 @@ final class SlowClients implements AutoCloseable {
     }
   }
 
-  /** 60 per 50 ms: 2,400 connections open over 2 s, and so trickle and get cut spread out. */
-  private static final int CONNECTS_PER_TICK = 60;
+  /**
+   * 30 per 50 ms: 2,400 connections open over 4 s, and so trickle and get cut spread out over 4 s
+   * rather than all in the same instant.
+   */
+  private static final int CONNECTS_PER_TICK = 30;
 
   private static final Duration TICK = Duration.ofMillis(50);
   private static final long SECOND = Duration.ofSeconds(1).toNanos();

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
  * The public port stays up under slow clients (issue 24, rows 3 and 4): with the default {@link
  * HttpLimits}, 1,200 connections trickling a request head and 1,200 trickling a webhook body, one
  * byte a second each, from 40 loopback addresses (so the per-address cap is not what saves it),
- * while fresh connections ask {@code /health/live} and deliver real signed sandbox callbacks: each
- * is answered within 1 s. A liveness property with the issue's own bound, not a speed target. Real
- * MariaDB; loopback only; the slow clients stop by themselves.
+ * opened over 4 s and opened again as soon as the server cuts one, while fresh connections ask
+ * {@code /health/live} and deliver real signed sandbox callbacks: each is answered within 1 s. A
+ * liveness property with the issue's own bound, not a speed target. Real MariaDB; loopback only;
+ * the slow clients stop by themselves.
  */
 class SlowClientsTest {
 
