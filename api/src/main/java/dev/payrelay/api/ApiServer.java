@@ -13,9 +13,7 @@ import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -92,9 +90,15 @@ import org.slf4j.LoggerFactory;
  * are served only there (with the health endpoints and {@code GET /v1/payments/{id}}), so the
  * public listener that channels reach has no admin surface at all.
  *
- * <p>Requests are bounded: a body that stalls for {@link #BODY_READ_IDLE} (Jetty 11) or is not
- * complete within {@link #BODY_DEADLINE} (webhooks and payment creation) is refused with 408; at
- * most {@link #MAX_CONNECTIONS} connections are open at once.
+ * <p>Slow and greedy clients are bounded by {@link HttpLimits}: a request head must be complete
+ * within {@link HttpLimits#headerTimeout} ({@link RequestHeadDeadline}); a body that stalls for
+ * {@link #BODY_READ_IDLE} (Jetty 11) or is not complete within {@link HttpLimits#bodyDeadline}
+ * (webhooks and payment creation) is refused with 408; webhook bodies are read at most {@link
+ * HttpLimits#webhookReads} at once ({@link BodyReader}); connections are capped in all and per
+ * remote address ({@link ClientConnectionCap}). Requests run on virtual threads (Jetty 11's {@code
+ * QueuedThreadPool#setVirtualThreadsExecutor}), so a body trickling in holds no platform thread; a
+ * callback's database work then runs on platform threads ({@link PlatformHandoff}). Each refusal
+ * counts in {@code payrelay_http_refused_total{reason}}.
  */
 public final class ApiServer implements AutoCloseable {
 
@@ -103,17 +107,7 @@ public final class ApiServer implements AutoCloseable {
   /** How long a blocking read of a request body may wait for its next bytes. */
   public static final Duration BODY_READ_IDLE = Duration.ofSeconds(10);
 
-  /**
-   * How long a webhook or payment-creation body may take from its first read to its last byte: a
-   * body trickled byte by byte is cut with 408 when this runs out. A deadline, not a minimum rate:
-   * a small body that arrives in two pieces a moment apart is a normal request.
-   */
-  public static final Duration BODY_DEADLINE = Duration.ofSeconds(30);
-
-  /** Open connections the API accepts at once; more wait in the kernel's accept queue. */
-  public static final int MAX_CONNECTIONS = 1000;
-
-  /** Idle timeout of every connection while {@link #MAX_CONNECTIONS} are open. */
+  /** Idle timeout of every connection while {@link HttpLimits#connections} are open. */
   public static final Duration LIMIT_IDLE = Duration.ofSeconds(2);
 
   /** How long {@code /health/ready} waits for the database before it says 503. */
@@ -130,6 +124,20 @@ public final class ApiServer implements AutoCloseable {
 
   private final Javalin app;
   private final Javalin admin;
+  private final HttpListener.Bind appBind = new HttpListener.Bind();
+  private final HttpListener.Bind adminBind = new HttpListener.Bind();
+
+  /** Platform threads of a listener's pool (selectors, acceptors); requests run on virtual ones. */
+  private static final int PLATFORM_THREADS = 250;
+
+  /**
+   * Callbacks decided at once: more than the API's database pool (10 by default), whose 5 s wait
+   * for a connection then bounds the rest as before.
+   */
+  private static final int CALLBACK_THREADS = 32;
+
+  private final PlatformHandoff callbacks =
+      new PlatformHandoff("payrelay-callback-", CALLBACK_THREADS);
   private final DatabaseProbe database;
   private final RouteGuard appGuard;
   private final RouteGuard adminGuard;
@@ -154,41 +162,49 @@ public final class ApiServer implements AutoCloseable {
     this(h, false);
   }
 
+  /** Builds (does not start) the server with {@link HttpLimits#DEFAULTS}. */
+  public ApiServer(ApiHandlers h, boolean separateAdmin) {
+    this(h, separateAdmin, HttpLimits.DEFAULTS);
+  }
+
   /**
    * Builds (does not start) the server.
    *
    * @param separateAdmin whether {@code /v1/admin/...} and {@code /metrics} get their own listener
    *     ({@link #start(String, int, String, int)}); on the public one they then answer 404
+   * @param limits what slow and greedy clients may hold, on each listener
    */
-  public ApiServer(ApiHandlers h, boolean separateAdmin) {
+  public ApiServer(ApiHandlers h, boolean separateAdmin, HttpLimits limits) {
     ObjectMapper mapper = jsonMapper();
     this.database = new DatabaseProbe(h.databaseUp());
     this.appGuard = new RouteGuard(h.keys());
-    this.app = javalin(mapper, appGuard);
+    BodyReader bodies =
+        new BodyReader(limits, HttpListener.refusal(h.metrics(), "webhook_reads_full"));
+    this.app = javalin(mapper, appGuard, limits, appBind, h.metrics(), "payrelay-http");
     Routes routes = new Routes(app);
     routes.post(
         "/v1/payments",
         Role.OPERATE,
         ctx -> {
           CreatePaymentRequest request =
-              mapper.readValue(readBody(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
+              mapper.readValue(bodies.read(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
           if (request != null && request.tenantId() != null) {
             RouteGuard.requireTenant(ctx, request.tenantId());
           }
           createPayment(ctx, h.payments(), request);
         });
     routes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
-    routes.post(
-        "/v1/webhooks/{channel}",
-        Public.CHANNEL_SIGNATURE,
-        ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+    routes.post("/v1/webhooks/{channel}", Public.CHANNEL_SIGNATURE, ctx -> webhook(ctx, h, bodies));
     routes.post(
         "/v1/webhooks/{channel}/{merchant}",
         Public.CHANNEL_SIGNATURE,
-        ctx -> webhook(ctx, h.webhooks(), h.webhookBodyLimit()));
+        ctx -> webhook(ctx, h, bodies));
     health(routes);
     this.adminGuard = separateAdmin ? new RouteGuard(h.keys()) : appGuard;
-    this.admin = separateAdmin ? javalin(mapper, adminGuard) : null;
+    this.admin =
+        separateAdmin
+            ? javalin(mapper, adminGuard, limits, adminBind, h.metrics(), "payrelay-admin-http")
+            : null;
     Routes adminRoutes = separateAdmin ? new Routes(admin) : routes;
     adminRoutes(adminRoutes, h, mapper);
     if (separateAdmin) {
@@ -206,8 +222,32 @@ public final class ApiServer implements AutoCloseable {
     return (adminListener ? adminGuard : appGuard).routes();
   }
 
-  /** A Javalin with payrelay's limits, authentication and error mapping, no routes yet. */
+  /**
+   * A Javalin with payrelay's {@link HttpLimits#DEFAULTS}, authentication and error mapping, no
+   * routes yet, counting its refusals nowhere.
+   */
   static Javalin javalin(ObjectMapper mapper, RouteGuard guard) {
+    return javalin(
+        mapper,
+        guard,
+        HttpLimits.DEFAULTS,
+        new HttpListener.Bind(),
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+        "payrelay-http");
+  }
+
+  /**
+   * A Javalin with payrelay's limits, authentication and error mapping, no routes yet, listening
+   * where {@code bind} says when started, its threads named {@code threads}, counting its refusals
+   * in {@code metrics}.
+   */
+  static Javalin javalin(
+      ObjectMapper mapper,
+      RouteGuard guard,
+      HttpLimits limits,
+      HttpListener.Bind bind,
+      io.micrometer.core.instrument.MeterRegistry metrics,
+      String threads) {
     Javalin j =
         Javalin.create(
             cfg -> {
@@ -216,6 +256,7 @@ public final class ApiServer implements AutoCloseable {
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
               cfg.http.maxRequestSize = MAX_REQUEST_BYTES;
+              cfg.jetty.threadPool = HttpListener.threadPool(threads, PLATFORM_THREADS);
               // A body read that timed out (BODY_READ_IDLE) is the client's: 408, not 500.
               cfg.jetty.timeoutStatus = 408;
               cfg.jetty.modifyHttpConfiguration(
@@ -224,12 +265,14 @@ public final class ApiServer implements AutoCloseable {
                     // HttpConfiguration#setIdleTimeout): 408, the thread is freed.
                     http.setIdleTimeout(BODY_READ_IDLE.toMillis());
                   });
-              // Headers are read without a thread; what bounds a flood of idle connections is
-              // the connection count: at the limit, Jetty stops accepting and cuts idle ones
-              // after LIMIT_IDLE (Jetty 11 ConnectionLimit).
+              cfg.jetty.addConnector(
+                  (server, http) -> HttpListener.connector(server, http, limits, bind, metrics));
+              // At the limit, Jetty stops accepting and cuts idle connections after LIMIT_IDLE
+              // (Jetty 11 ConnectionLimit); the per-address cap keeps one client from getting
+              // there.
               cfg.jetty.modifyServer(
                   server -> {
-                    ConnectionLimit limit = new ConnectionLimit(MAX_CONNECTIONS, server);
+                    ConnectionLimit limit = new ConnectionLimit(limits.connections(), server);
                     limit.setIdleTimeout(LIMIT_IDLE.toMillis());
                     server.addBean(limit);
                   });
@@ -243,7 +286,7 @@ public final class ApiServer implements AutoCloseable {
             QueryStrings.requireWellFormed(ctx.queryString());
           }
         });
-    errors(j);
+    errors(j, HttpListener.refusal(metrics, "body_timeout"));
     return j;
   }
 
@@ -377,7 +420,11 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
-  private static void errors(Javalin app) {
+  /**
+   * Maps exceptions to answers; {@code bodyTimeout} counts each body refused with 408 (logged at
+   * DEBUG only: slow senders must not be able to write a WARN line each).
+   */
+  private static void errors(Javalin app, Runnable bodyTimeout) {
     app.exception(
         UnauthorizedException.class,
         (e, ctx) -> {
@@ -420,8 +467,13 @@ public final class ApiServer implements AutoCloseable {
           BadMessageException bad = badMessage(e);
           if (bad != null) {
             // Jetty refused the request itself, e.g. 408 for a body slower than the minimum.
-            log.warn(
-                "{} {} refused: {} {}", ctx.method(), ctx.path(), bad.getCode(), bad.getReason());
+            if (bad.getCode() == 408) {
+              bodyTimeout.run();
+              log.debug("{} {} refused: 408 {}", ctx.method(), ctx.path(), bad.getReason());
+            } else {
+              log.warn(
+                  "{} {} refused: {} {}", ctx.method(), ctx.path(), bad.getCode(), bad.getReason());
+            }
             error(ctx, bad.getCode(), "request refused: " + bad.getReason());
             return;
           }
@@ -456,7 +508,7 @@ public final class ApiServer implements AutoCloseable {
     if (admin != null) {
       throw new IllegalStateException("built with a separate admin listener: give its address");
     }
-    app.start(host, port);
+    listen(app, appBind, host, port);
     return this;
   }
 
@@ -470,9 +522,15 @@ public final class ApiServer implements AutoCloseable {
     if (admin == null) {
       throw new IllegalStateException("built without a separate admin listener");
     }
-    app.start(host, port);
-    admin.start(adminHost, adminPort);
+    listen(app, appBind, host, port);
+    listen(admin, adminBind, adminHost, adminPort);
     return this;
+  }
+
+  private static void listen(Javalin javalin, HttpListener.Bind bind, String host, int port) {
+    bind.host = host;
+    bind.port = port;
+    javalin.start();
   }
 
   /** The bound port of the public listener. */
@@ -500,40 +558,18 @@ public final class ApiServer implements AutoCloseable {
         .ifPresentOrElse(ctx::json, () -> error(ctx, 404, "no payment " + ctx.pathParam("id")));
   }
 
-  /**
-   * Reads at most {@code max} bytes of the request body, within {@link #BODY_DEADLINE} of the first
-   * read; each read waits at most {@link #BODY_READ_IDLE} for bytes (Jetty's idle timeout).
-   *
-   * @throws BadMessageException 408 when the deadline ran out before the body's end
-   */
-  static byte[] readBody(Context ctx, int max) throws IOException {
-    long deadline = System.nanoTime() + BODY_DEADLINE.toNanos();
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    byte[] chunk = new byte[8192];
-    try (InputStream in = ctx.req().getInputStream()) {
-      for (int n;
-          body.size() < max
-              && (n = in.read(chunk, 0, Math.min(chunk.length, max - body.size()))) >= 0; ) {
-        body.write(chunk, 0, n);
-        if (System.nanoTime() > deadline) {
-          throw new BadMessageException(408, "body not complete within " + BODY_DEADLINE);
-        }
-      }
-    }
-    return body.toByteArray();
-  }
-
-  private static void webhook(Context ctx, WebhookService webhooks, int limit) throws IOException {
-    byte[] body = readBody(ctx, limit + 1);
+  /** Reads the body on the request's (virtual) thread, then decides it on {@link #callbacks}. */
+  private void webhook(Context ctx, ApiHandlers h, BodyReader bodies) throws Exception {
+    int limit = h.webhookBodyLimit();
+    byte[] body = bodies.readWebhook(ctx, limit + 1);
     boolean truncated = body.length > limit;
+    String channel = ctx.pathParam("channel");
+    String merchant = ctx.pathParamMap().get("merchant");
+    Map<String, String> headers = ctx.headerMap();
+    byte[] kept = truncated ? Arrays.copyOf(body, limit) : body;
+    String ip = ctx.ip();
     WebhookResponse r =
-        webhooks.handle(
-            ctx.pathParam("channel"),
-            ctx.pathParamMap().get("merchant"),
-            ctx.headerMap(),
-            truncated ? Arrays.copyOf(body, limit) : body,
-            ctx.ip(),
-            truncated);
+        callbacks.call(() -> h.webhooks().handle(channel, merchant, headers, kept, ip, truncated));
     ctx.status(r.status()).contentType(r.contentType()).result(r.body());
   }
 
@@ -611,5 +647,6 @@ public final class ApiServer implements AutoCloseable {
       admin.stop();
     }
     database.close();
+    callbacks.close();
   }
 }

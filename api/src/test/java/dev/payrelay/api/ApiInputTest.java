@@ -151,7 +151,12 @@ class ApiInputTest {
       assertThat(get("/health").statusCode()).isEqualTo(200);
       // One byte per 200 ms on each: never idle long enough to time out, but never complete
       // within the body deadline. The server must end every one, not keep them for 1000 s.
-      long bound = System.nanoTime() + ApiServer.BODY_DEADLINE.plusSeconds(15).toNanos();
+      long bound =
+          System.nanoTime()
+              + HttpLimits.DEFAULTS
+                  .bodyDeadline(TestApi.WEBHOOK_BODY_LIMIT + 1)
+                  .plusSeconds(15)
+                  .toNanos();
       List<String> answers = new ArrayList<>();
       while (answers.size() < slow.size() && System.nanoTime() < bound) {
         for (Socket s : slow) {

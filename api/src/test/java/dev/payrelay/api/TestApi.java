@@ -51,6 +51,9 @@ final class TestApi implements AutoCloseable {
           Duration.ofMinutes(15),
           Clock.systemUTC());
 
+  /** The largest callback body the API accepts here, in bytes. */
+  static final int WEBHOOK_BODY_LIMIT = 4096;
+
   final TestDatabase db;
   final DSLContext dsl;
   final PaymentStore payments;
@@ -70,6 +73,16 @@ final class TestApi implements AutoCloseable {
    * @param more keys accepted besides {@link #admin}
    */
   TestApi(Class<?> owner, boolean separateAdmin, ApiKeys.Issued... more) {
+    this(owner, separateAdmin, HttpLimits.DEFAULTS, more);
+  }
+
+  /**
+   * Starts the API on free ports with {@code limits} on its listeners.
+   *
+   * @param separateAdmin whether the admin endpoints get their own listener
+   * @param more keys accepted besides {@link #admin}
+   */
+  TestApi(Class<?> owner, boolean separateAdmin, HttpLimits limits, ApiKeys.Issued... more) {
     db = TestDatabase.create(owner);
     dsl = db.database().dsl();
     OutboxWriter writer = new OutboxWriter(new EventJson());
@@ -117,11 +130,12 @@ final class TestApi implements AutoCloseable {
                 null, // listing by state: AdminPaymentsApiTest
                 metrics,
                 () -> true,
-                4096,
+                WEBHOOK_BODY_LIMIT,
                 keys,
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
                 null), // quarantine queues: worker's QuarantineEndToEndTest
-            separateAdmin);
+            separateAdmin,
+            limits);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
   }
 

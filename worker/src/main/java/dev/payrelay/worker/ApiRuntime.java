@@ -108,7 +108,8 @@ public final class ApiRuntime {
             keys,
             codecEndpoint(config, keys),
             quarantineAdmin(config, services)),
-        config.access().adminPort() != null);
+        config.access().adminPort() != null,
+        config.api().limits());
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import dev.payrelay.activities.amqp.AmqpTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.HttpLimits;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.sql.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
@@ -305,6 +306,11 @@ public record PayrelayConfig(
    *     longer is answered 503 (the channel retries) within about twice this: before a channel that
    *     waits a few seconds gives up (the sandbox waits 5 s), not after the server's 50 s (rows) or
    *     one year (metadata) twice over
+   * @param limits what slow and greedy clients may hold of the API's listeners, {@code
+   *     PAYRELAY_API_HEADER_TIMEOUT_SECONDS}, {@code PAYRELAY_API_BODY_GRACE_SECONDS}, {@code
+   *     PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND}, {@code PAYRELAY_API_MAX_WEBHOOK_READS}, {@code
+   *     PAYRELAY_API_MAX_CONNECTIONS}, {@code PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT}, {@code
+   *     PAYRELAY_API_ACCEPT_QUEUE}: defaults and bounds in {@link HttpLimits}
    */
   public record ApiSettings(
       String host,
@@ -312,7 +318,8 @@ public record PayrelayConfig(
       URI publicUrl,
       Duration paymentTtl,
       int webhookBodyLimit,
-      Duration lockWaitTimeout) {
+      Duration lockWaitTimeout,
+      HttpLimits limits) {
 
     /** {@code PAYRELAY_API_LOCK_WAIT_SECONDS} when unset. */
     public static final int DEFAULT_LOCK_WAIT_SECONDS = 2;
@@ -566,7 +573,8 @@ public record PayrelayConfig(
                     "PAYRELAY_API_LOCK_WAIT_SECONDS",
                     ApiSettings.DEFAULT_LOCK_WAIT_SECONDS,
                     1,
-                    ApiSettings.MAX_LOCK_WAIT_SECONDS))),
+                    ApiSettings.MAX_LOCK_WAIT_SECONDS)),
+            httpLimits(e)),
         sandbox.withAccounts(ofChannel(accounts, "sandbox")),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),
@@ -717,6 +725,43 @@ public record PayrelayConfig(
         e.between(
             "PAYRELAY_INBOX_PURGE_BATCH", InboxRetentionSettings.DEFAULT_PURGE_BATCH, 1, 10000),
         Duration.ofMinutes(10));
+  }
+
+  /** The API's {@link HttpLimits}: each variable refused, named, outside that record's bounds. */
+  private static HttpLimits httpLimits(Env e) {
+    HttpLimits d = HttpLimits.DEFAULTS;
+    int connections =
+        e.between(
+            "PAYRELAY_API_MAX_CONNECTIONS",
+            d.connections(),
+            HttpLimits.MIN_CONNECTIONS,
+            HttpLimits.MAX_COUNT);
+    return new HttpLimits(
+        Duration.ofSeconds(
+            e.between(
+                "PAYRELAY_API_HEADER_TIMEOUT_SECONDS",
+                (int) d.headerTimeout().toSeconds(),
+                HttpLimits.MIN_SECONDS,
+                HttpLimits.MAX_HEADER_SECONDS)),
+        Duration.ofSeconds(
+            e.between(
+                "PAYRELAY_API_BODY_GRACE_SECONDS",
+                (int) d.bodyGrace().toSeconds(),
+                HttpLimits.MIN_SECONDS,
+                HttpLimits.MAX_GRACE_SECONDS)),
+        e.between(
+            "PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND",
+            d.bodyMinRate(),
+            HttpLimits.MIN_RATE,
+            HttpLimits.MAX_RATE),
+        e.between("PAYRELAY_API_MAX_WEBHOOK_READS", d.webhookReads(), 1, HttpLimits.MAX_COUNT),
+        connections,
+        e.between(
+            "PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT",
+            Math.min(d.connectionsPerClient(), connections),
+            0,
+            connections),
+        e.between("PAYRELAY_API_ACCEPT_QUEUE", d.acceptQueue(), 1, HttpLimits.MAX_ACCEPT_QUEUE));
   }
 
   /** The pool sizes, each defaulting to {@code PAYRELAY_DB_POOL} when that is set. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.api.HttpLimits;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
@@ -90,6 +91,47 @@ class PayrelayConfigTest {
     assertThatThrownBy(
             () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "5.5")))
         .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be an integer, got: 5.5");
+  }
+
+  @Test
+  void httpLimits_areTheDefaults_orAsConfigured_andOutOfBoundsValuesNameTheirVariable() {
+    assertThat(PayrelayConfig.fromEnv(Map.of()).api().limits()).isEqualTo(HttpLimits.DEFAULTS);
+    HttpLimits set =
+        PayrelayConfig.fromEnv(
+                Map.of(
+                    "PAYRELAY_API_HEADER_TIMEOUT_SECONDS", "5",
+                    "PAYRELAY_API_BODY_GRACE_SECONDS", "2",
+                    "PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND", "1024",
+                    "PAYRELAY_API_MAX_WEBHOOK_READS", "64",
+                    "PAYRELAY_API_MAX_CONNECTIONS", "100",
+                    "PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT", "0",
+                    "PAYRELAY_API_ACCEPT_QUEUE", "50"))
+            .api()
+            .limits();
+    assertThat(set)
+        .isEqualTo(
+            new HttpLimits(Duration.ofSeconds(5), Duration.ofSeconds(2), 1024, 64, 100, 0, 50));
+    assertThat(
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_MAX_CONNECTIONS", "16"))
+                .api()
+                .limits()
+                .connectionsPerClient())
+        .as("the per-client default never exceeds the total")
+        .isEqualTo(16);
+    assertThatThrownBy(
+            () ->
+                PayrelayConfig.fromEnv(
+                    Map.of(
+                        "PAYRELAY_API_MAX_CONNECTIONS", "100",
+                        "PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT", "101")))
+        .hasMessage("PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT must be from 0 to 100, got: 101");
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_HEADER_TIMEOUT_SECONDS", "0")))
+        .hasMessage("PAYRELAY_API_HEADER_TIMEOUT_SECONDS must be from 1 to 300, got: 0");
+    assertThatThrownBy(
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND", "10")))
+        .hasMessage(
+            "PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND must be from 256 to 100000000, got: 10");
   }
 
   @Test
