@@ -288,16 +288,7 @@ public final class WebhookService {
             channel.reply(CallbackOutcome.CONFIRMED).httpStatus(),
             claimed);
     if (result.outcome() == CallbackOutcome.OTHER_ACCOUNT) {
-      return reject(
-          inboxId,
-          channelName,
-          new InboxCompletion(
-              true,
-              result.outcome().name(),
-              result.detail(),
-              OTHER_ACCOUNT_STATUS,
-              null,
-              callback.notificationId()));
+      return reject(inboxId, channelName, verified(result, callback, OTHER_ACCOUNT_STATUS, null));
     }
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
@@ -312,13 +303,7 @@ public final class WebhookService {
       completeAfterCommit(
           inboxId,
           channelName,
-          new InboxCompletion(
-              true,
-              result.outcome().name(),
-              result.detail(),
-              reply.httpStatus(),
-              callback.paymentId(),
-              callback.notificationId()));
+          verified(result, callback, reply.httpStatus(), callback.paymentId()));
     }
     if (result.outcome() == CallbackOutcome.OTHER_CHANNEL) {
       log.warn(
@@ -335,6 +320,18 @@ public final class WebhookService {
         result.outcome(),
         reply.httpStatus());
     return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
+  }
+
+  /** The inbox outcome of a verified callback the ledger decided as {@code result}. */
+  private static InboxCompletion verified(
+      LedgerResult result, VerifiedCallback callback, int httpStatus, String paymentId) {
+    return new InboxCompletion(
+        true,
+        result.outcome().name(),
+        result.detail(),
+        httpStatus,
+        paymentId,
+        callback.notificationId());
   }
 
   /**
