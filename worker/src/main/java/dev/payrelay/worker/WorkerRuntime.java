@@ -16,6 +16,7 @@ import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.ConsumerSettings;
 import dev.payrelay.activities.amqp.ConsumerTopology;
 import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.activities.amqp.TopologyRefusedException;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.operator.SignalTokens;
@@ -360,9 +361,13 @@ public final class WorkerRuntime implements AutoCloseable {
    * Declares the topology at start, the worker's consumers' queues and bindings included, so no
    * event published after the worker started can miss a consumer that is still connecting. A broker
    * that cannot be reached does not stop the worker: grants, channel queries and expiry need no
-   * broker, and the publisher and the consumers declare the topology when they connect.
+   * broker, and the publisher and the consumers declare the topology when they connect. A broker
+   * that answers but refuses a declaration (e.g. 406 for a consumer queue with other arguments)
+   * stops the start with its reply, the queue's name and the fix.
+   *
+   * @throws IllegalStateException when the broker refused a declaration
    */
-  private static void declareTopology(
+  static void declareTopology(
       PayrelayConfig.AmqpSettings amqp,
       List<QueueBinding> queues,
       List<ConsumerSettings> consumers) {
@@ -376,6 +381,10 @@ public final class WorkerRuntime implements AutoCloseable {
           new ConsumerTopology(amqp.exchange(), consumer).declare(connection);
         }
       }
+    } catch (TopologyRefusedException e) {
+      // Running on would leave a configured queue unbound and its events DEAD as UNROUTABLE.
+      throw new IllegalStateException(
+          "RabbitMQ at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
     } catch (Exception e) {
       log.warn(
           "RabbitMQ at {} not ready at start ({}); the worker runs without it, publishing waits"

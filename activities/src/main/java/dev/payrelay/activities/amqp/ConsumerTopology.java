@@ -46,12 +46,34 @@ public final class ConsumerTopology {
   /**
    * Declares everything above on one short-lived channel of {@code connection}.
    *
-   * @throws IOException when the broker refuses a declaration, e.g. 406 PRECONDITION_FAILED when a
-   *     queue exists with other arguments (a classic queue of the same name, another delivery
-   *     limit): delete it or rename the consumer
+   * @throws TopologyRefusedException when the broker refuses a declaration, e.g. 406
+   *     PRECONDITION_FAILED when a queue exists with other arguments (a classic queue of the same
+   *     name, another delivery limit), with the broker's reply and the fix
+   * @throws IOException when the connection fails
    * @throws TimeoutException when closing the channel exceeds the connection's RPC timeout
    */
   public void declare(Connection connection) throws IOException, TimeoutException {
+    try {
+      declareAll(connection);
+    } catch (IOException e) {
+      if (!TopologyRefusedException.isRefusal(e)) {
+        throw e;
+      }
+      throw new TopologyRefusedException(
+          "the queues of consumer "
+              + settings.name()
+              + " ("
+              + settings.queues().work()
+              + ", its delay queues and "
+              + settings.queues().quarantine()
+              + ")",
+          "a queue of that name exists with other arguments (e.g. another"
+              + " PAYRELAY_CONSUMER_DELIVERY_LIMIT): drain and delete it, or rename the consumer",
+          e);
+    }
+  }
+
+  private void declareAll(Connection connection) throws IOException, TimeoutException {
     ConsumerQueues queues = settings.queues();
     try (Channel channel = connection.createChannel()) {
       channel.exchangeDeclare(exchange, BuiltinExchangeType.TOPIC, true, false, null);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -45,18 +44,61 @@ class AmqpTopologyTest {
   }
 
   @Test
-  void redeclaringAQueueWithOtherArguments_isRefusedWithPreconditionFailed() throws Exception {
-    String exchange = rabbit.exchangeName("payrelay.events.conflict");
-    String queue = rabbit.queueName("payrelay.conflict");
-    rabbit.declare(exchange, List.of(new QueueBinding(queue, "payment.#")));
+  void aConfiguredQueueThatExistsWithOtherArguments_isBoundAsItIs_andGetsTheEvents()
+      throws Exception {
+    String exchange = rabbit.exchangeName("payrelay.events.theirs");
+    String queue = rabbit.queueName("payrelay.theirs");
+    try (Channel channel = rabbit.admin().createChannel()) {
+      // Another team's queue: quorum, with a length limit payrelay's configuration does not know.
+      channel.queueDeclare(
+          queue, true, false, false, Map.of("x-queue-type", "quorum", "x-max-length", 50));
+    }
 
-    assertThatThrownBy(
-            () ->
-                rabbit.declare(
-                    exchange,
-                    List.of(new QueueBinding(queue, "payment.#", Map.of("x-max-length", 1)))))
-        .isInstanceOf(IOException.class)
-        .hasStackTraceContaining("PRECONDITION_FAILED");
+    rabbit.declare(exchange, List.of(new QueueBinding(queue, "payment.#")));
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.basicPublish(exchange, "payment.confirmed", null, new byte[] {1});
+    }
+
+    await().until(() -> rabbit.messageCount(queue) == 1);
+  }
+
+  @Test
+  void anExchangeOfAnotherType_isRefused_withTheBrokersReplyAndItsName() throws Exception {
+    String exchange = rabbit.exchangeName("payrelay.events.direct");
+    try (Channel channel = rabbit.admin().createChannel()) {
+      channel.exchangeDeclare(exchange, "direct", true);
+    }
+
+    assertThatThrownBy(() -> rabbit.declare(exchange, List.of()))
+        .isInstanceOf(TopologyRefusedException.class)
+        .hasMessageContaining("exchange " + exchange)
+        .hasMessageContaining("406 PRECONDITION_FAILED")
+        .hasMessageContaining("inequivalent arg 'type'")
+        .hasMessageContaining("PAYRELAY_AMQP_EXCHANGE");
+  }
+
+  @Test
+  void aConsumersQueueWithAnotherDeliveryLimit_isRefused_namingTheConsumerAndTheFix()
+      throws Exception {
+    String exchange = rabbit.exchangeName("payrelay.events.limit");
+    String name = "limit-" + rabbit.suffix();
+    ConsumerSettings before =
+        new ConsumerSettings(name, List.of("payment.confirmed"), 1, 1, List.of(), 5);
+    ConsumerQueues queues = before.queues();
+    rabbit.ownQueue(queues.work());
+    rabbit.ownQueue(queues.quarantine());
+    new ConsumerTopology(exchange, before).declare(rabbit.admin());
+    ConsumerSettings changed =
+        new ConsumerSettings(name, List.of("payment.confirmed"), 1, 1, List.of(), 9);
+
+    assertThatThrownBy(() -> new ConsumerTopology(exchange, changed).declare(rabbit.admin()))
+        .isInstanceOf(TopologyRefusedException.class)
+        .hasMessageContaining("consumer " + name)
+        .hasMessageContaining(queues.work())
+        .hasMessageContaining("406 PRECONDITION_FAILED")
+        .hasMessageContaining("x-delivery-limit")
+        .hasMessageContaining("PAYRELAY_CONSUMER_DELIVERY_LIMIT")
+        .satisfies(e -> assertThat(((TopologyRefusedException) e).replyCode()).isEqualTo(406));
   }
 
   @Test
