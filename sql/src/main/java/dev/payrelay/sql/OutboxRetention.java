@@ -1,18 +1,23 @@
 package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_FACT_PURGED;
 
 import dev.payrelay.domain.event.OutboxStatus;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.impl.DSL;
 
 /**
  * The outbox retention purge: removes SENT rows whose broker confirm is older than a retention age,
  * in small batches so no statement holds many row locks or a long undo log. PENDING, DISPATCHED and
  * DEAD rows are never removed, whatever their age: they are work still owed, or an operator's to
- * decide. The cut-off is computed by the database clock ({@code NOW(6)}).
+ * decide. The cut-off is computed by the database clock ({@code NOW(6)}). Each removed row's fact
+ * key moves to {@code outbox_fact_purged} in the same transaction, where {@link OutboxWriter} still
+ * finds it, so a late duplicate of a purged event is refused as before (DESIGN invariant 4).
  */
 public final class OutboxRetention {
 
@@ -25,9 +30,9 @@ public final class OutboxRetention {
 
   /**
    * Deletes SENT rows with {@code sent_at < NOW(6) - olderThan}, oldest first, {@code batchSize}
-   * rows per statement, each statement its own transaction (autocommit), until a batch comes back
-   * short. Safe to run from several processes at once (they wait on each other's row locks and
-   * delete disjoint rows).
+   * rows per transaction (their fact keys kept), until a batch comes back short. Safe to run from
+   * several processes at once: each batch locks its rows with {@code SKIP LOCKED}, so two purges
+   * take disjoint rows.
    *
    * @param olderThan the retention age (positive; microsecond precision)
    * @param batchSize rows per DELETE (positive); smaller means shorter lock holds
@@ -53,14 +58,44 @@ public final class OutboxRetention {
   }
 
   private int deleteBatch(Field<LocalDateTime> cutoff, int batchSize) {
-    return dsl.deleteFrom(OUTBOX_EVENT)
-        .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.SENT.name()))
-        .and(OUTBOX_EVENT.SENT_AT.lt(cutoff))
-        // The retention index's order (its entries end with the primary key): deterministic, and
-        // InnoDB reads only the rows it deletes.
-        .orderBy(OUTBOX_EVENT.SENT_AT, OUTBOX_EVENT.EVENT_ID)
-        .limit(batchSize)
-        .execute();
+    return Transactions.run(
+        dsl,
+        cfg -> {
+          DSLContext tx = cfg.dsl();
+          List<String> ids =
+              tx.select(OUTBOX_EVENT.EVENT_ID)
+                  .from(OUTBOX_EVENT)
+                  .where(OUTBOX_EVENT.STATUS.eq(OutboxStatus.SENT.name()))
+                  .and(OUTBOX_EVENT.SENT_AT.lt(cutoff))
+                  // The retention index's order (its entries end with the primary key):
+                  // deterministic, and InnoDB reads only the rows it locks.
+                  .orderBy(OUTBOX_EVENT.SENT_AT, OUTBOX_EVENT.EVENT_ID)
+                  .limit(batchSize)
+                  .forUpdate()
+                  .skipLocked()
+                  .fetch(OUTBOX_EVENT.EVENT_ID);
+          if (ids.isEmpty()) {
+            return 0;
+          }
+          tx.insertInto(
+                  OUTBOX_FACT_PURGED,
+                  OUTBOX_FACT_PURGED.AGGREGATE_TYPE,
+                  OUTBOX_FACT_PURGED.AGGREGATE_ID,
+                  OUTBOX_FACT_PURGED.EVENT_TYPE,
+                  OUTBOX_FACT_PURGED.FACT_KEY,
+                  OUTBOX_FACT_PURGED.EVENT_ID)
+              .select(
+                  DSL.select(
+                          OUTBOX_EVENT.AGGREGATE_TYPE,
+                          OUTBOX_EVENT.AGGREGATE_ID,
+                          OUTBOX_EVENT.EVENT_TYPE,
+                          OUTBOX_EVENT.FACT_KEY,
+                          OUTBOX_EVENT.EVENT_ID)
+                      .from(OUTBOX_EVENT)
+                      .where(OUTBOX_EVENT.EVENT_ID.in(ids)))
+              .execute();
+          return tx.deleteFrom(OUTBOX_EVENT).where(OUTBOX_EVENT.EVENT_ID.in(ids)).execute();
+        });
   }
 
   private static Field<LocalDateTime> cutoff(Duration olderThan) {

@@ -1,6 +1,7 @@
 package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_FACT_PURGED;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.event.EventJson;
@@ -13,7 +14,9 @@ import org.jooq.impl.DSL;
 /**
  * Appends outbox events inside the caller's transaction, so the state change and its announcement
  * commit together (DESIGN invariant 3). One event per business fact: the unique key {@code
- * (aggregate_type, aggregate_id, event_type, fact_key)} refuses a second row for the same fact.
+ * (aggregate_type, aggregate_id, event_type, fact_key)} refuses a second row for the same fact, and
+ * a fact whose row {@link OutboxRetention} purged is refused by its key kept in {@code
+ * outbox_fact_purged}, so a late duplicate never publishes twice.
  *
  * <p>Every event gets its payment's next {@code payment_seq} (1 for {@code PaymentCreated}, then 2,
  * 3, ...), the number consumers order one payment's messages by. It is taken from {@code
@@ -33,7 +36,8 @@ public final class OutboxWriter {
 
   /**
    * Inserts a PENDING event numbered with the number just taken: INSERT ... SELECT reads it in the
-   * same round trip, in the caller's transaction (DESIGN invariant 3).
+   * same round trip, in the caller's transaction (DESIGN invariant 3); nothing when the fact's row
+   * was purged by retention ({@code outbox_fact_purged}), whose key lookup is the only cost.
    */
   private static final RenderedQuery INSERT =
       RenderedQuery.of(
@@ -68,7 +72,22 @@ public final class OutboxWriter {
                           SqlTime.now(),
                           SqlTime.now())
                       .from(PAYMENT_ORDER)
-                      .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class)))),
+                      .where(PAYMENT_ORDER.PAYMENT_ID.eq(DSL.param("paymentId", String.class)))
+                      .andNotExists(
+                          DSL.selectOne()
+                              .from(OUTBOX_FACT_PURGED)
+                              .where(
+                                  OUTBOX_FACT_PURGED.AGGREGATE_TYPE.eq(
+                                      OutboxWriter.PAYMENT_AGGREGATE))
+                              .and(
+                                  OUTBOX_FACT_PURGED.AGGREGATE_ID.eq(
+                                      DSL.param("paymentId", String.class)))
+                              .and(
+                                  OUTBOX_FACT_PURGED.EVENT_TYPE.eq(
+                                      DSL.param("eventType", String.class)))
+                              .and(
+                                  OUTBOX_FACT_PURGED.FACT_KEY.eq(
+                                      DSL.param("factKey", String.class))))),
           "eventId",
           "paymentId",
           "eventType",
@@ -98,6 +117,7 @@ public final class OutboxWriter {
    * @return the new event id, also the AMQP message id of every publish of this event
    * @throws org.jooq.exception.DataAccessException on a duplicate fact (unique key {@code
    *     uk_outbox_fact}) or any database error; the caller's transaction rolls back
+   * @throws DuplicateFactException when the fact's event was written and purged since
    * @throws IllegalStateException when there is no payment {@code paymentId}
    */
   public String appendPaymentEvent(
@@ -130,6 +150,9 @@ public final class OutboxWriter {
             type.routingKey(),
             payloadVersion,
             json.encode(payload));
+    if (inserted == 0) {
+      throw new DuplicateFactException(type.wireName(), paymentId, factKey);
+    }
     if (inserted != 1) {
       throw new IllegalStateException(inserted + " events written for payment " + paymentId);
     }

@@ -1,18 +1,22 @@
 package dev.payrelay.sql;
 
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.OUTBOX_FACT_PURGED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +85,51 @@ class OutboxRetentionTest {
 
     assertThat(retention.purgeSent(WEEK, 2)).isEqualTo(4);
     assertThat(remainingIds()).isEmpty();
+  }
+
+  @Test
+  void oneEventPerFact_isKeptByTheUniqueKey_andStillAfterRetentionPurgedItsRow() {
+    String eventId = rowAged(OutboxStatus.SENT, Duration.ofDays(30));
+    String paymentId =
+        dsl.select(OUTBOX_EVENT.AGGREGATE_ID)
+            .from(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.EVENT_ID.eq(eventId))
+            .fetchSingle(OUTBOX_EVENT.AGGREGATE_ID);
+    OutboxWriter writer = new OutboxWriter(new EventJson());
+    // A second PaymentCreated for the same payment while its row exists: uk_outbox_fact.
+    assertThatThrownBy(() -> append(writer, paymentId, ""))
+        .isInstanceOf(DataAccessException.class)
+        .satisfies(
+            e ->
+                assertThat(UniqueKeys.isViolationOf((DataAccessException) e, "uk_outbox_fact"))
+                    .isTrue());
+
+    assertThat(retention.purgeSent(WEEK, 10)).isEqualTo(1);
+
+    // A late duplicate after the purge: still refused, nothing written.
+    assertThatThrownBy(() -> append(writer, paymentId, ""))
+        .isInstanceOf(DuplicateFactException.class)
+        .hasMessageContaining(paymentId);
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.AGGREGATE_ID.eq(paymentId))).isZero();
+    assertThat(
+            dsl.fetchCount(
+                OUTBOX_FACT_PURGED,
+                OUTBOX_FACT_PURGED
+                    .AGGREGATE_ID
+                    .eq(paymentId)
+                    .and(OUTBOX_FACT_PURGED.EVENT_ID.eq(eventId))))
+        .isEqualTo(1);
+    // Another fact of the same type (another fact key) is a new event.
+    String other = append(writer, paymentId, "other-fact");
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(other))).isEqualTo(1);
+  }
+
+  private static String append(OutboxWriter writer, String paymentId, String factKey) {
+    return Transactions.run(
+        dsl,
+        cfg ->
+            writer.appendPaymentEvent(
+                cfg.dsl(), EventType.PAYMENT_CREATED, paymentId, factKey, Map.of("x", 1), 1));
   }
 
   @Test
