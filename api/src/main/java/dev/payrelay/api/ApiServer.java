@@ -1,5 +1,6 @@
 package dev.payrelay.api;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -154,6 +155,9 @@ public final class ApiServer implements AutoCloseable {
         .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
         .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
         .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        // One value, each key once (RFC 8259 section 4): a body is never read two ways.
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .build();
   }
 
@@ -187,7 +191,8 @@ public final class ApiServer implements AutoCloseable {
         Role.OPERATE,
         ctx -> {
           CreatePaymentRequest request =
-              mapper.readValue(bodies.read(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
+              mapper.readValue(
+                  bodies.readWhole(ctx, MAX_REQUEST_BYTES), CreatePaymentRequest.class);
           if (request != null && request.tenantId() != null) {
             RouteGuard.requireTenant(ctx, request.tenantId());
           }

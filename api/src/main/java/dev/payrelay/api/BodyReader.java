@@ -50,6 +50,20 @@ final class BodyReader {
   }
 
   /**
+   * The whole request body, which may be at most {@code max} bytes: as {@link #read}, refusing a
+   * longer one rather than cutting it (a cut JSON body would be answered as malformed).
+   *
+   * @throws BadMessageException 413 when the body is longer than {@code max}; 408 as {@link #read}
+   */
+  byte[] readWhole(Context ctx, int max) throws IOException {
+    byte[] body = read(ctx, max + 1);
+    if (body.length > max) {
+      throw new BadMessageException(413, "body longer than " + max + " bytes");
+    }
+    return body;
+  }
+
+  /**
    * At most {@code max} bytes of the request body, within {@link HttpLimits#bodyDeadline
    * bodyDeadline(max)} of the first read.
    *

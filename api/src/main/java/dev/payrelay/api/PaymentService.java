@@ -113,6 +113,15 @@ public final class PaymentService {
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     }
+    ApiInput.require(
+        !amount.exceedsPaymentCeiling(),
+        "amountMinor must be at most "
+            + Money.maxPaymentMinorUnits(amount.currency())
+            + " for "
+            + amount.currencyCode()
+            + " ("
+            + Money.MAX_PAYMENT_MAJOR_UNITS
+            + " major units)");
     return new NewPayment(
         r.tenantId(),
         r.orderId(),

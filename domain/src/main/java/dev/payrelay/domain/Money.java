@@ -33,6 +33,31 @@ public record Money(long minorUnits, Currency currency) {
   }
 
   /**
+   * The most major units one payment may ask for: a billion of any currency, far above any single
+   * purchase and far below a {@code long} of minor units for every ISO 4217 exponent (at most 4,
+   * CLF), so no amount a channel shows is a 17-digit surprise.
+   */
+  public static final long MAX_PAYMENT_MAJOR_UNITS = 1_000_000_000L;
+
+  /**
+   * The largest amount one payment may ask for in {@code currency}, in minor units: {@link
+   * #MAX_PAYMENT_MAJOR_UNITS} times 10 to the currency's ISO 4217 exponent (1,000,000,000 JPY is
+   * 10^9 minor units; 1,000,000,000 USD is 10^11).
+   *
+   * @throws IllegalArgumentException if the currency has no defined exponent
+   */
+  public static long maxPaymentMinorUnits(Currency currency) {
+    return BigDecimal.valueOf(MAX_PAYMENT_MAJOR_UNITS)
+        .movePointRight(exponent(currency))
+        .longValueExact();
+  }
+
+  /** Whether this amount is more than one payment may ask for ({@link #maxPaymentMinorUnits}). */
+  public boolean exceedsPaymentCeiling() {
+    return minorUnits > maxPaymentMinorUnits(currency);
+  }
+
+  /**
    * Money from minor units and an ISO 4217 alphabetic code such as {@code "USD"}.
    *
    * @throws IllegalArgumentException for an unknown code or a negative amount

@@ -1,6 +1,5 @@
 package dev.payrelay.channels.sandbox;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.CallbackRejectedException;
@@ -13,6 +12,7 @@ import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.StatementPage;
+import dev.payrelay.domain.channel.StrictJson;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -46,7 +46,8 @@ public final class SandboxChannel implements PaymentChannel {
    */
   public SandboxChannel(SandboxChannelConfig config, Clock clock, HttpClient httpClient) {
     this.signature = new SandboxSignature(config.secret(), config.signatureTolerance(), clock);
-    this.json = new SandboxJson(new ObjectMapper());
+    // A signed body is read one way only: unique keys, nothing after the object (StrictJson).
+    this.json = new SandboxJson(StrictJson.mapper());
     this.parser = new SandboxNotificationParser(json);
     this.api =
         new SandboxApiClient(

@@ -6,6 +6,7 @@ import com.stripe.net.Webhook;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
+import dev.payrelay.domain.channel.StrictJson;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -46,7 +47,7 @@ final class StripeWebhook {
    * @throws CallbackRejectedException MISSING_SIGNATURE without the header; BAD_SIGNATURE for a
    *     body that is not UTF-8, an unreadable header, no {@code v1} signature or none matching;
    *     STALE_TIMESTAMP for a correct signature older than the tolerance; MALFORMED for a signed
-   *     body that is not a Stripe event
+   *     body that is not a Stripe event or not one strict JSON value ({@link StrictJson})
    */
   Event verify(CallbackRequest request) throws CallbackRejectedException {
     String header =
@@ -64,6 +65,8 @@ final class StripeWebhook {
     } catch (SignatureVerificationException | RuntimeException e) {
       throw new CallbackRejectedException(Reason.BAD_SIGNATURE, e.getMessage(), e);
     }
+    // The SDK's Gson reads a repeated key by its last value: refuse a body read two ways first.
+    StrictJson.read(request.rawBody(), "the Stripe event");
     try {
       return Webhook.constructEvent(payload, header, secret, toleranceSeconds, clock);
     } catch (SignatureVerificationException e) {

@@ -15,6 +15,7 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.StrictJson;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -110,6 +111,8 @@ final class WechatPayNotifications {
       // Base64 of the signature or the ciphertext, or a key the JDK refuses.
       throw new CallbackRejectedException(Reason.BAD_SIGNATURE, e.getMessage(), e);
     }
+    // Gson reads a repeated key by its last value: the signed envelope is read one way only.
+    StrictJson.read(request.rawBody(), "the WeChat Pay notification");
     try {
       JsonObject envelope = JsonParser.parseString(body).getAsJsonObject();
       return read(text(envelope, "id"), text(envelope, "event_type"), plain);

@@ -214,6 +214,24 @@ class StripeChannelVerifyTest {
   }
 
   @Test
+  void signedEventReadableTwoWays_repeatedAmountOrTrailingContent_isMalformed() throws Exception {
+    // Gson, under the SDK, would take the last amount_received (1) and ignore what follows.
+    String repeated =
+        paid.bodyText()
+            .replace(
+                "\"amount_received\" : 1050",
+                "\"amount_received\" : 1050, \"amount_received\" : 1");
+    String trailing = paid.bodyText() + " {\"id\": \"evt_2\"}";
+
+    assertThat(repeated).isNotEqualTo(paid.bodyText());
+    for (String body : new String[] {repeated, trailing}) {
+      assertThat(rejection(body.getBytes(StandardCharsets.UTF_8), sign(body)))
+          .as(body)
+          .isEqualTo(Reason.MALFORMED);
+    }
+  }
+
+  @Test
   void eventOfAnotherApiVersion_stillParses() throws Exception {
     String older =
         paid.bodyText()
