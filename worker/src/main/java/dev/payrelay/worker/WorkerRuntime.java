@@ -213,9 +213,10 @@ public final class WorkerRuntime implements AutoCloseable {
   /**
    * The safety nets, each run by one worker at a time (a database lease) and paging fairly: PENDING
    * payments well past their deadline whose workflow is not running get {@code requery} (a lost
-   * workflow starts again and closes and expires them); PAID payments missing an entitlement get
-   * their {@code PaymentConfirmed} again (a lost grant is repaired within {@code grantRepairAfter +
-   * grantRepair}).
+   * workflow starts again and closes and expires them); PAID payments missing an entitlement whose
+   * workflow is not running get their {@code PaymentConfirmed} again (a grant lost with its run is
+   * repaired within {@code grantRepairAfter + grantRepair}; a live run is granting and is left to
+   * it).
    */
   private static List<PagedJob<?>> jobs(
       PayrelayConfig config, Services services, WorkflowHandoff handoff, String owner) {
@@ -270,7 +271,14 @@ public final class WorkerRuntime implements AutoCloseable {
                       return gaps.cursorAfter(row);
                     }
                   },
-                  handoff::handOff)
+                  payment -> {
+                    // Only a payment whose run is gone is provably lost: a live run received the
+                    // event (it was dispatched) and is granting, maybe behind a lock; signalling
+                    // it again every pass only grew its history (issue 25 row 3).
+                    if (!handoff.workflowRunning(payment.paymentId())) {
+                      handoff.handOff(payment);
+                    }
+                  })
               .start(t.grantRepair()));
     }
     return jobs;

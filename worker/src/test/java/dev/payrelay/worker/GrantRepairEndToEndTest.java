@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,6 +11,7 @@ import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -100,6 +102,61 @@ class GrantRepairEndToEndTest {
     assertThat(Payments.events(dsl, paymentId, "PaymentConfirmed"))
         .as("the repair reuses the event; it never writes a new one")
         .isEqualTo(1);
+  }
+
+  @Test
+  void aLiveRunStillGranting_isNotSignalledAgain_whileItsGrantWaitsOnALock() throws Exception {
+    WorkflowClient client = payrelay.stack.temporal().client();
+    String paymentId = payrelay.createPayment(1300, "USD", "course-z");
+    String userId =
+        dsl.select(PAYMENT_ORDER.USER_ID)
+            .from(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+            .fetchSingle(PAYMENT_ORDER.USER_ID);
+    long signalsBefore;
+    long signalsWhileBlocked;
+    try (Connection blocker = adminConnection();
+        Statement s = blocker.createStatement()) {
+      // An uncommitted row with the grant's unique key: the grant's INSERT waits on its lock,
+      // while the repair's reads (consistent reads) still see the payment as not granted.
+      blocker.setAutoCommit(false);
+      s.execute(
+          "INSERT INTO entitlement (user_id, course_id, purchase_id) VALUES ('"
+              + userId
+              + "', 'course-z', '"
+              + paymentId
+              + "')");
+      assertThat(payrelay.payAtSandbox(paymentId, "{}").statusCode()).isEqualTo(200);
+      await().atMost(Duration.ofSeconds(30)).until(() -> confirmedSent(paymentId));
+      try (Connection watcher = adminConnection();
+          Statement w = watcher.createStatement()) {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> !sessionsWaitingOn(w, "INSERT INTO `entitlement`").isEmpty());
+      }
+      signalsBefore = outboxSignals(client, paymentId);
+      // Past grantRepairAfter (2 s) and several repair passes (every 1 s) with the grant blocked.
+      Thread.sleep(6_000);
+      signalsWhileBlocked = outboxSignals(client, paymentId);
+      blocker.rollback();
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> granted(paymentId) == 1);
+    assertThat(signalsWhileBlocked)
+        .as("the repair left the live, granting run alone")
+        .isEqualTo(signalsBefore);
+  }
+
+  /** The {@code onOutboxEvent} signals in the payment's current run's history. */
+  private static long outboxSignals(WorkflowClient client, String paymentId) {
+    return client.fetchHistory(WorkflowIds.payment(paymentId)).getEvents().stream()
+        .filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes)
+        .filter(
+            e ->
+                e.getWorkflowExecutionSignaledEventAttributes()
+                    .getSignalName()
+                    .equals("onOutboxEvent"))
+        .count();
   }
 
   private static boolean confirmedSent(String paymentId) {
