@@ -136,7 +136,13 @@ public final class CodecEndpoint {
     try {
       JsonFormat.parser().merge(ctx.body(), in);
     } catch (InvalidProtocolBufferException e) {
-      error(ctx, 400, "body must be {\"payloads\":[...]} in protobuf JSON: " + e.getMessage());
+      // The parser's message names its own classes (and the Temporal message type): logged only.
+      log.debug("codec {}: unparseable body: {}", ctx.path(), e.getMessage());
+      error(
+          ctx,
+          400,
+          "body must be {\"payloads\":[{\"metadata\":{...},\"data\":\"<base64>\"}]} in"
+              + " protobuf JSON, with base64 metadata values and data");
       return;
     }
     try {

@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
  */
 final class QueryStrings {
 
+  private static final java.util.regex.Pattern ASCII_INTEGER =
+      java.util.regex.Pattern.compile("-?[0-9]{1,19}");
+
   private QueryStrings() {}
 
   /**
@@ -48,13 +51,16 @@ final class QueryStrings {
     if (value == null) {
       return fallback;
     }
-    try {
-      long n = Long.parseLong(value);
-      if (n >= min && n <= max) {
-        return n;
+    // ASCII digits only: Long.parseLong also reads other scripts' digits (١٠, ５) as numbers.
+    if (ASCII_INTEGER.matcher(value).matches()) {
+      try {
+        long n = Long.parseLong(value);
+        if (n >= min && n <= max) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // Past a long: refused below, like a number out of range.
       }
-    } catch (NumberFormatException e) {
-      // Refused below, like a number out of range.
     }
     throw new BadRequestException(
         name + " must be an integer " + min + ".." + max + ", got " + value);

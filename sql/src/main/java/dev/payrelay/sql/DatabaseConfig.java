@@ -81,10 +81,19 @@ public record DatabaseConfig(
   }
 
   /** The fields, with the password masked: a config may reach a log line or an error message. */
+  /**
+   * {@code url} fit to print: the values of {@code password=} parameters and any {@code user:pass@}
+   * user-info masked as {@code ***} (a JDBC URL may carry the password, e.g. {@code
+   * ?user=payrelay&password=...}).
+   */
+  public static String withoutSecrets(String url) {
+    return url.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//[^/@]*@", "//***@");
+  }
+
   @Override
   public String toString() {
     return "DatabaseConfig[jdbcUrl="
-        + jdbcUrl
+        + withoutSecrets(jdbcUrl)
         + ", user="
         + user
         + ", password="

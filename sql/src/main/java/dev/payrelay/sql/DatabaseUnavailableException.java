@@ -5,7 +5,12 @@ public final class DatabaseUnavailableException extends RuntimeException {
 
   /** Wraps the driver's error for {@code url}. */
   public DatabaseUnavailableException(String url, Throwable cause) {
-    super("cannot reach the database at " + url + ": " + rootMessage(cause), cause);
+    super(
+        "cannot reach the database at "
+            + DatabaseConfig.withoutSecrets(url)
+            + ": "
+            + rootMessage(cause),
+        cause);
   }
 
   private static String rootMessage(Throwable t) {

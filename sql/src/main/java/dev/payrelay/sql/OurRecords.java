@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** The reads reconciliation compares a statement with: payments and their entitlements. */
 final class OurRecords {
@@ -26,18 +27,23 @@ final class OurRecords {
 
   /**
    * The payment a line names: by its payment id when it carries one, else by the channel's
-   * transaction id (unique per channel, DESIGN invariant 4).
+   * transaction id, which is unique per merchant account of a channel (DESIGN invariant 4;
+   * uk_payment_channel_txn): of {@code account}'s payments, or, for the channel's statement of
+   * every account ({@code account} null), the one payment with it (none when two accounts have it).
    */
-  Optional<PaymentRow> paymentOf(String channel, StatementLine line) {
+  Optional<PaymentRow> paymentOf(String channel, String account, StatementLine line) {
     if (line.paymentId() != null) {
       return payments.find(line.paymentId());
     }
-    return dsl.select(PAYMENT_ORDER.PAYMENT_ID)
-        .from(PAYMENT_ORDER)
-        .where(PAYMENT_ORDER.CHANNEL.eq(channel))
-        .and(PAYMENT_ORDER.CHANNEL_TXN_ID.eq(line.channelTxnId()))
-        .fetchOptional(PAYMENT_ORDER.PAYMENT_ID)
-        .flatMap(payments::find);
+    List<String> ids =
+        dsl.select(PAYMENT_ORDER.PAYMENT_ID)
+            .from(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.CHANNEL.eq(channel))
+            .and(PAYMENT_ORDER.CHANNEL_TXN_ID.eq(line.channelTxnId()))
+            .and(account == null ? DSL.noCondition() : PAYMENT_ORDER.MERCHANT_ID.eq(account))
+            .limit(2)
+            .fetch(PAYMENT_ORDER.PAYMENT_ID);
+    return ids.size() == 1 ? payments.find(ids.getFirst()) : Optional.empty();
   }
 
   /** Whether every course the payment bought has its entitlement row for the buyer. */

@@ -23,8 +23,8 @@ import org.jooq.impl.DSL;
  * <p>What is not checked because the schema makes it impossible: a second {@code PaymentConfirmed}
  * of a payment ({@code uk_outbox_fact}, fact key ''), a second confirmation of a payment (each
  * writes that event in its transaction), two grants of one course to one buyer ({@code
- * uk_entitlement_grant}), one channel transaction paying two payments ({@code
- * uk_payment_channel_txn}).
+ * uk_entitlement_grant}), one channel transaction paying two payments of one merchant account
+ * ({@code uk_payment_channel_txn}).
  */
 public final class PaymentChecks {
 

@@ -87,7 +87,7 @@ public final class Reconciliation {
       String channel, String account, LocalDate date, List<StatementLine> page) {
     List<ReconciliationGap> gaps = new ArrayList<>();
     for (StatementLine line : page) {
-      PaymentRow payment = ours.paymentOf(channel, line).orElse(null);
+      PaymentRow payment = ours.paymentOf(channel, account, line).orElse(null);
       if (payment != null && account != null && !payment.merchantId().equals(account)) {
         gaps.add(
             recorder.record(

@@ -15,6 +15,7 @@ import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,63 @@ class PaymentLedgerTest {
                 .applyCallback(p.channel(), p.merchantId(), foreign, stored(p), 200, null)
                 .outcome())
         .isEqualTo(CallbackOutcome.CONFIRMED);
+  }
+
+  @Test
+  void oneTenantUsingAnotherTenantsTransactionIdFirst_blocksNothing_ofTheOtherAccount() {
+    PaymentRow ofA = create("25.00", "USD");
+    NewPayment b = Payments.newPayment(Money.parse("25.00", "USD"), "c1");
+    PaymentRow ofB =
+        payments
+            .create(
+                new NewPayment(
+                    "t2",
+                    b.orderId(),
+                    b.userId(),
+                    b.channel(),
+                    "m_other_tenant",
+                    b.amount(),
+                    b.courseIds(),
+                    null,
+                    null,
+                    Duration.ofMinutes(30)))
+            .payment();
+    String txn = "txn-taken-first-" + ofA.paymentId();
+
+    // Tenant A signs its own payment with B's transaction id before B's channel reports it.
+    LedgerResult a =
+        ledger.applyCallback(
+            ofA.channel(),
+            ofA.merchantId(),
+            paid(ofA, txn, "25.00", "USD"),
+            stored(ofA),
+            200,
+            null);
+    LedgerResult genuine =
+        ledger.applyCallback(
+            ofB.channel(),
+            ofB.merchantId(),
+            paid(ofB, txn, "25.00", "USD"),
+            stored(ofB),
+            200,
+            null);
+
+    assertThat(a.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    assertThat(genuine.outcome()).isEqualTo(CallbackOutcome.CONFIRMED);
+    assertThat(exceptions(ofB, "TXN_CONFLICT")).isZero();
+    // Within one account a transaction still pays one payment only.
+    PaymentRow secondOfA = create("25.00", "USD");
+    assertThat(
+            ledger
+                .applyCallback(
+                    secondOfA.channel(),
+                    secondOfA.merchantId(),
+                    paid(secondOfA, txn, "25.00", "USD"),
+                    stored(secondOfA),
+                    200,
+                    null)
+                .outcome())
+        .isEqualTo(CallbackOutcome.TXN_CONFLICT);
   }
 
   @Test

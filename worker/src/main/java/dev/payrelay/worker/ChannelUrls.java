@@ -12,14 +12,35 @@ final class ChannelUrls {
 
   /**
    * Whether {@code url} could be one of payrelay's simulators rather than the channel: not https,
-   * or a loopback host ({@link #isLoopbackHost}). The simulators serve plain http, bound to
+   * or a host that reaches this machine: a loopback host ({@link #isLoopbackHost}), one written
+   * with a trailing dot ({@code localhost.}), or the unspecified address ({@code 0.0.0.0}, {@code
+   * ::}), which a client connects to as this machine. The simulators serve plain http, bound to
    * loopback by {@code payrelay dev}.
    */
   static boolean isSimulatorLike(URI url) {
     if (!isHttps(url) || url.getHost() == null) {
       return true;
     }
-    return isLoopbackHost(url.getHost());
+    String host = url.getHost().strip();
+    String undotted = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+    return isLoopbackHost(undotted) || isUnspecifiedAddress(undotted);
+  }
+
+  /**
+   * Whether {@code host} is a literal of the unspecified address, {@code 0.0.0.0} or {@code ::}.
+   */
+  private static boolean isUnspecifiedAddress(String host) {
+    String h = host.replace("[", "").replace("]", "");
+    boolean literal =
+        h.contains(":") || (!h.isEmpty() && h.chars().allMatch(c -> c == '.' || isDigit(c)));
+    if (!literal) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(h).isAnyLocalAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   /** Whether {@code url}'s scheme is https (any case). */

@@ -1,6 +1,7 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.sql.Database;
+import dev.payrelay.sql.DatabaseConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
@@ -17,7 +18,9 @@ final class MigrateCommand implements Callable<Integer> {
     PayrelayConfig config = PayrelayCommand.config();
     Database.createIfMissing(config.database());
     try (Database db = Database.open(config.database())) {
-      System.out.printf("%s: %d migration(s) applied%n", config.database().jdbcUrl(), db.migrate());
+      System.out.printf(
+          "%s: %d migration(s) applied%n",
+          DatabaseConfig.withoutSecrets(config.database().jdbcUrl()), db.migrate());
     }
     return 0;
   }

@@ -173,6 +173,13 @@ class PaymentChannelsConfigTest {
     assertThat(ChannelUrls.isSimulatorLike(WechatPaySettings.WECHATPAY_API)).isFalse();
     assertThat(ChannelUrls.isSimulatorLike(java.net.URI.create("https://[::1]/x"))).isTrue();
     assertThat(ChannelUrls.isSimulatorLike(java.net.URI.create("https://127.0.0.2/x"))).isTrue();
+    // Names that reach this machine too: the unspecified address and a trailing-dot localhost.
+    for (String url :
+        new String[] {
+          "https://0.0.0.0/x", "https://[::]/x", "https://localhost./x", "https://0/x"
+        }) {
+      assertThat(ChannelUrls.isSimulatorLike(java.net.URI.create(url))).as(url).isTrue();
+    }
   }
 
   @Test
