@@ -27,7 +27,11 @@ public final class PaymentDeadlines {
 
   /**
    * PENDING → EXPIRED with a {@code PaymentClosed} event (source EXPIRY), in one transaction. A
-   * payment that moved first (PAID by a late callback, CLOSED by an operator) is left as it is.
+   * payment that moved first (PAID by a late callback, CLOSED by an operator) is left as it is, and
+   * so is a PENDING one with an open exception in which the channel reported money paid for it
+   * ({@link dev.payrelay.domain.channel.CallbackOutcome#reportsMoneyReceived}, e.g. an
+   * AMOUNT_MISMATCH): expiring it would end it as "nothing paid" while the buyer's money waits for
+   * an operator's MARK_FOR_REFUND or ACCEPT_AS_PAID; it stays PENDING until then.
    *
    * @return the payment's status afterwards
    * @throws IllegalArgumentException if there is no such payment
@@ -38,6 +42,11 @@ public final class PaymentDeadlines {
         cfg -> {
           DSLContext tx = cfg.dsl();
           PaymentRow row = lock(tx, paymentId);
+          if (row.status() == PaymentStatus.PENDING
+              && !PaymentExceptions.moneyReceived(PaymentExceptions.open(tx, paymentId))
+                  .isEmpty()) {
+            return PaymentStatus.PENDING;
+          }
           if (transitions.closeUnpaid(
                   tx,
                   row,

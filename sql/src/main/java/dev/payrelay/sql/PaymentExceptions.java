@@ -8,10 +8,12 @@ import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentExceptionRecorded;
+import dev.payrelay.sql.generated.tables.records.PaymentExceptionRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
@@ -81,6 +83,34 @@ final class PaymentExceptions {
       return HexFormat.of().formatHex(digest, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  }
+
+  /** The payment's OPEN exceptions, oldest first. */
+  static List<PaymentExceptionRecord> open(DSLContext tx, String paymentId) {
+    return tx.selectFrom(PAYMENT_EXCEPTION)
+        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
+        .and(PAYMENT_EXCEPTION.STATUS.eq(OPEN))
+        .orderBy(PAYMENT_EXCEPTION.ID)
+        .fetch();
+  }
+
+  /**
+   * Those of {@code open} in which the channel reported money paid to us that waits for a decision
+   * ({@link CallbackOutcome#reportsMoneyReceived}), each as {@code "KIND channelTxnId"}.
+   */
+  static List<String> moneyReceived(List<PaymentExceptionRecord> open) {
+    return open.stream()
+        .filter(e -> reportsMoneyReceived(e.getKind()))
+        .map(e -> e.getKind() + " " + e.getChannelTxnId())
+        .toList();
+  }
+
+  private static boolean reportsMoneyReceived(String kind) {
+    try {
+      return CallbackOutcome.valueOf(kind).reportsMoneyReceived();
+    } catch (IllegalArgumentException notACallbackOutcome) {
+      return false; // e.g. a reconciliation finding's kind
     }
   }
 

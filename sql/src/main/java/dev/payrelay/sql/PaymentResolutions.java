@@ -30,18 +30,6 @@ public final class PaymentResolutions {
   private static final Set<String> ACKNOWLEDGEABLE =
       Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
 
-  /**
-   * The exceptions in which the channel reported money paid to us: closing them as "nothing
-   * granted" would keep the buyer's money without a decision, so {@link ResolutionAction#CLOSE}
-   * refuses while one is open and names the actions that decide it.
-   */
-  private static final Set<String> MONEY_RECEIVED =
-      Set.of(
-          CallbackOutcome.AMOUNT_MISMATCH.name(),
-          CallbackOutcome.CURRENCY_MISMATCH.name(),
-          CallbackOutcome.DOUBLE_PAYMENT.name(),
-          CallbackOutcome.PAID_AFTER_CLOSE.name());
-
   private final DSLContext dsl;
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
@@ -117,7 +105,7 @@ public final class PaymentResolutions {
 
   private OperatorAnswer apply(DSLContext tx, OperatorAction asked, OperatorDecision d) {
     PaymentRow payment = lock(tx, d.paymentId());
-    List<PaymentExceptionRecord> open = openExceptions(tx, d.paymentId());
+    List<PaymentExceptionRecord> open = PaymentExceptions.open(tx, d.paymentId());
     String eventId;
     String done;
     switch (d.action()) {
@@ -182,12 +170,12 @@ public final class PaymentResolutions {
         .fetchSingle(PAYMENT_ORDER.STATUS);
   }
 
+  /**
+   * Closing as "nothing granted" would keep the buyer's money without a decision ({@link
+   * CallbackOutcome#reportsMoneyReceived}): refused, naming the actions that decide it.
+   */
   private static void refuseWhileMoneyReceived(List<PaymentExceptionRecord> open) {
-    List<String> received =
-        open.stream()
-            .filter(e -> MONEY_RECEIVED.contains(e.getKind()))
-            .map(e -> e.getKind() + " " + e.getChannelTxnId())
-            .toList();
+    List<String> received = PaymentExceptions.moneyReceived(open);
     if (!received.isEmpty()) {
       throw new ResolutionRefused(
           "the channel reported money paid to us "
@@ -214,14 +202,6 @@ public final class PaymentResolutions {
         .fetchOptional()
         .map(r -> PaymentStore.toRow(r, PaymentStore.courseIds(tx, paymentId)))
         .orElseThrow(() -> new ResolutionRefused("no payment " + paymentId));
-  }
-
-  private static List<PaymentExceptionRecord> openExceptions(DSLContext tx, String paymentId) {
-    return tx.selectFrom(PAYMENT_EXCEPTION)
-        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
-        .and(PAYMENT_EXCEPTION.STATUS.eq(PaymentExceptions.OPEN))
-        .orderBy(PAYMENT_EXCEPTION.ID)
-        .fetch();
   }
 
   private static void closeExceptions(

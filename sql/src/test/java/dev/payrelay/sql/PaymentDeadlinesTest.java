@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
@@ -81,6 +82,34 @@ class PaymentDeadlinesTest {
                     .eq(p.paymentId())
                     .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed"))))
         .isZero();
+  }
+
+  @Test
+  void expire_waitsWhileMoneyTheChannelReportedIsUndecided_andExpiresOnceMarkedForRefund() {
+    PaymentRow p = pending();
+    VerifiedCallback underpaid =
+        new VerifiedCallback(
+            "n-under",
+            p.merchantId(),
+            p.paymentId(),
+            "t-under-" + p.paymentId(),
+            Money.ofMinor(p.amount().minorUnits() - 1, p.amount().currencyCode()),
+            ChannelPaymentStatus.PAID);
+    assertThat(ledger.apply(underpaid, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.AMOUNT_MISMATCH);
+
+    assertThat(deadlines.expire(p.paymentId()))
+        .as("an open AMOUNT_MISMATCH keeps it PENDING")
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(
+            new PaymentResolutions(dsl, payments, new OutboxWriter(new EventJson()))
+                .resolve(
+                    new OperatorDecision(
+                        p.paymentId(), "alice", "give it back", ResolutionAction.MARK_FOR_REFUND))
+                .applied())
+        .isTrue();
+
+    assertThat(deadlines.expire(p.paymentId())).isEqualTo(PaymentStatus.EXPIRED);
   }
 
   @Test

@@ -5,10 +5,13 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.payrelay.workflows.PaymentView;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowStub;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.jooq.DSLContext;
@@ -19,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The expiry sweep on the real server: a PENDING payment past its deadline whose workflow was lost
  * is handed to a new run and expired; one whose workflow is still running (waiting for an operator)
- * is left to it, and no sweep writes an audit row for it.
+ * is left to it, and no sweep writes an audit row for it; once the operator decides the money its
+ * channel reported (MARK_FOR_REFUND), that run expires it.
  */
 class ExpirySweepEndToEndTest {
 
@@ -49,7 +53,7 @@ class ExpirySweepEndToEndTest {
   }
 
   @Test
-  void lostWorkflow_isRequeriedAndExpired_runningOneIsLeftAlone_withoutAuditRows()
+  void lostWorkflow_isRequeriedAndExpired_runningOneIsLeftAlone_thenExpiresOnceMarkedForRefund()
       throws Exception {
     String underpaid = payrelay.createPayment(1050, "USD", "course-a");
     assertThat(payrelay.payAtSandbox(underpaid, "{\"amount\":\"10.00\"}").statusCode())
@@ -71,6 +75,18 @@ class ExpirySweepEndToEndTest {
     assertThat(status(underpaid)).isEqualTo("PENDING");
     assertThat(sweeperRequeries(underpaid)).as("its running workflow is left alone").isZero();
     assertThat(running.state().state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+
+    // The documented decision for the 10.00 received: give it back. The run's watch, past its
+    // deadline, then closes and expires the payment (before "settled-lifecycle" it stayed PENDING
+    // forever: the watch had stopped at the channel's first "paid").
+    HttpResponse<String> refund =
+        payrelay.postJson(
+            "/v1/admin/payments/" + underpaid + "/resolve",
+            "{\"operator\":\"alice\",\"reason\":\"10.00 of 10.50\",\"action\":\"MARK_FOR_REFUND\"}");
+    assertThat(refund.statusCode()).as(refund.body()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(30)).until(() -> "EXPIRED".equals(status(underpaid)));
+    assertThat(WorkflowStub.fromTyped(running).getResult(PaymentView.class).state())
+        .isEqualTo(PaymentWorkflowState.EXPIRED);
   }
 
   private static boolean running(String paymentId) {

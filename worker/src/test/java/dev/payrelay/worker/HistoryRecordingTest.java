@@ -260,6 +260,30 @@ class HistoryRecordingTest {
     }
   }
 
+  /**
+   * Version {@code settled-lifecycle}: the channel says paid with the wrong amount, so the watch
+   * keeps the deadline; at it the close and the expiry are tried, the ledger refuses the expiry
+   * while the AMOUNT_MISMATCH is open, and the operator's MARK_FOR_REFUND lets the run expire it.
+   */
+  @Test
+  void underpaidMarkedForRefundThenExpired_recordedOnShortDeadlines() throws Exception {
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), SHORT_DEADLINES)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String paymentId = underpaid(payrelay);
+      Run run = histories.currentRun(id(paymentId));
+      histories.awaitActivities(run, "LedgerExpire", EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 1);
+      resolve(payrelay, paymentId, "MARK_FOR_REFUND");
+
+      histories.awaitCompleted(run, EXPIRED);
+      histories.write(
+          "payment-underpaid-marked-for-refund-expired",
+          run,
+          "LedgerConfirmFromChannel",
+          "ChannelClose",
+          "LedgerExpire");
+    }
+  }
+
   /** A payment the sandbox pays 10.00 of 10.50 USD: an AMOUNT_MISMATCH exception is open. */
   private static String underpaid(PayrelayHarness payrelay) throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "c1");

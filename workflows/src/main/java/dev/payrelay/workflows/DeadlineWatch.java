@@ -9,6 +9,8 @@ import dev.payrelay.workflows.activities.ChannelStatus;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -18,6 +20,14 @@ import org.slf4j.Logger;
  * channel or the ledger says it settled. A failed call's outcome is unknown and never read as
  * "unpaid". Runs inside {@link PaymentWorkflowImpl}, on its own workflow thread; the activity calls
  * are {@link ChannelWatch}'s.
+ *
+ * <p>Under {@link SettledLifecycle} the watch ends only on a settled ledger: a channel's "paid"
+ * that the ledger records as an exception (a wrong amount or currency, another account's
+ * transaction) ends the queries (asking again says the same) but not the deadline. At the deadline
+ * the payment is closed at the channel and expired; the ledger refuses the expiry while money the
+ * channel reported is undecided (an open AMOUNT_MISMATCH, say), and the watch then waits for the
+ * operator's decision ({@code MARK_FOR_REFUND} lets it expire, {@code ACCEPT_AS_PAID} settles it).
+ * A close waits for an extension being recorded, and an extension is refused once the close began.
  */
 final class DeadlineWatch {
 
@@ -26,6 +36,15 @@ final class DeadlineWatch {
    * then the payment needs an operator (it stays PENDING: its channel state is unknown).
    */
   static final int MAX_CLOSE_ATTEMPTS = 8;
+
+  /**
+   * The ledger outcomes of a channel's "paid" that settle the payment: it is PAID by this answer
+   * (CONFIRMED; a retried activity's DUPLICATE reads as CONFIRMED), or it was no longer PENDING
+   * (PAID by another transaction, or CLOSED/EXPIRED). Every other outcome is an exception for
+   * review on a payment that stays PENDING ({@code CallbackOutcome}).
+   */
+  private static final Set<String> SETTLING_OUTCOMES =
+      Set.of("CONFIRMED", "DUPLICATE", "DOUBLE_PAYMENT", "PAID_AFTER_CLOSE");
 
   private static final Logger log = Workflow.getLogger(DeadlineWatch.class);
 
@@ -37,6 +56,12 @@ final class DeadlineWatch {
   private boolean busy;
   private int closeFailures;
   private int lifecycle = Workflow.DEFAULT_VERSION;
+  private boolean settledLifecycle;
+  // The channel said paid and the ledger recorded it as an exception: no more queries.
+  private boolean channelReportedMoney;
+  private boolean closing;
+  private boolean extensionInFlight;
+  private boolean decided;
   private String paymentId;
   private String channel;
 
@@ -66,24 +91,63 @@ final class DeadlineWatch {
   }
 
   /**
-   * Watches until the payment settles; the deadline must be set. {@code lifecycle} is the run's
-   * {@code ledger-first} version.
+   * Whether the close at the deadline began ({@link SettledLifecycle}): from then on an extension
+   * cannot reopen the payment, which the channel may already have closed.
    */
-  void watch(PaymentWorkflowInput input, int lifecycle) {
+  boolean closing() {
+    return closing;
+  }
+
+  /**
+   * An operator's extension is being recorded ({@code true}) or was ({@code false}); a close at the
+   * deadline waits for it, so an applied extension moves the deadline before anything closes.
+   */
+  void extensionInFlight(boolean inFlight) {
+    extensionInFlight = inFlight;
+  }
+
+  /**
+   * An operator's resolution was applied ({@link SettledLifecycle}): an expiry the ledger refused
+   * while the money the channel reported was undecided is tried again.
+   */
+  void resolved() {
+    decided = true;
+  }
+
+  /**
+   * Watches until the payment settles; the deadline must be set. {@code lifecycle} is the run's
+   * {@code ledger-first} version, {@code settledLifecycle} whether {@link SettledLifecycle}
+   * applies.
+   */
+  void watch(PaymentWorkflowInput input, int lifecycle, boolean settledLifecycle) {
     this.lifecycle = lifecycle;
+    this.settledLifecycle = settledLifecycle;
     paymentId = input.paymentId();
     channel = input.channel();
     ChannelQueryPolicy policy = input.queryPolicy();
     // The grace never outlasts the deadline: an unpaid payment expires on time.
     Duration grace =
         min(Duration.ofMillis(policy.graceMillis()), Duration.between(now(), deadline));
-    Workflow.await(grace.isNegative() ? Duration.ZERO : grace, () -> settled() || requeryAsked);
+    await(
+        grace.isNegative() ? Duration.ZERO : grace,
+        () -> settled() || requeryAsked,
+        "grace before the first channel query");
     int queries = 0;
     while (!settled()) {
       if (!now().isBefore(deadline)) {
         if (closeAtDeadline(policy)) {
           return;
         }
+        continue;
+      }
+      if (channelReportedMoney && !requeryAsked) {
+        Instant seen = deadline;
+        await(
+            Duration.between(now(), deadline),
+            () -> settled() || requeryAsked || !deadline.equals(seen),
+            "the channel reported money the ledger did not accept; closing and expiring at the"
+                + " deadline "
+                + deadline);
         continue;
       }
       requeryAsked = false;
@@ -93,7 +157,10 @@ final class DeadlineWatch {
       queries++;
       Instant seen = deadline;
       Duration wait = min(policy.delayAfter(queries), Duration.between(now(), deadline));
-      Workflow.await(wait, () -> settled() || requeryAsked || !deadline.equals(seen));
+      await(
+          wait,
+          () -> settled() || requeryAsked || !deadline.equals(seen),
+          "next channel query (" + (queries + 1) + ") before the deadline " + deadline);
     }
   }
 
@@ -101,10 +168,27 @@ final class DeadlineWatch {
    * Returns true when the payment is settled; false when the deadline moved or the close failed.
    */
   private boolean closeAtDeadline(ChannelQueryPolicy policy) {
+    if (settledLifecycle) {
+      // An extension being recorded decides first: applied, it moves the deadline.
+      Workflow.await(() -> !extensionInFlight);
+      if (now().isBefore(deadline)) {
+        return false;
+      }
+      closing = true;
+    }
+    try {
+      return closeAndExpire(policy);
+    } finally {
+      closing = false;
+    }
+  }
+
+  private boolean closeAndExpire(ChannelQueryPolicy policy) {
     busy = true;
     ChannelStatus closed = watch.close(paymentId, channel);
     busy = false;
     if (closed == null) {
+      closing = false;
       return afterFailedClose(policy);
     }
     closeFailures = 0;
@@ -114,11 +198,16 @@ final class DeadlineWatch {
     }
     if (closed.paid()) {
       applyChannelAnswer(closed);
-      return true;
+      if (!settledLifecycle || settled()) {
+        return true;
+      }
     }
     busy = true;
     String status = watch.expire(paymentId);
     busy = false;
+    if (settledLifecycle && "PENDING".equals(status)) {
+      return afterRefusedExpiry();
+    }
     answered = true;
     if ("EXPIRED".equals(status)) {
       story.setBase(EXPIRED);
@@ -126,6 +215,23 @@ final class DeadlineWatch {
       applyLedgerStatus(status);
     }
     return true;
+  }
+
+  /**
+   * The ledger kept the payment PENDING: money the channel reported is undecided (its exception
+   * shows as NEEDS_ATTENTION). Waits for an operator's resolution, a new deadline or the payment to
+   * settle; then the loop closes and expires again, or stops.
+   */
+  private boolean afterRefusedExpiry() {
+    log.info(
+        "payment {}: not expired at its deadline; the channel reported money that waits for an"
+            + " operator's decision (MARK_FOR_REFUND or ACCEPT_AS_PAID)",
+        paymentId);
+    Instant seen = deadline;
+    decided = false;
+    closing = false;
+    Workflow.await(() -> settled() || decided || !deadline.equals(seen));
+    return settled();
   }
 
   /**
@@ -141,7 +247,10 @@ final class DeadlineWatch {
     }
     closeFailures++;
     if (closeFailures < MAX_CLOSE_ATTEMPTS) {
-      Workflow.await(policy.delayAfter(closeFailures), () -> settled() || !deadline.equals(seen));
+      await(
+          policy.delayAfter(closeFailures),
+          () -> settled() || !deadline.equals(seen),
+          "close at the channel again (it failed " + closeFailures + " time(s))");
       return settled();
     }
     story.needsAttention(
@@ -170,7 +279,12 @@ final class DeadlineWatch {
     String outcome = watch.confirm(paymentId, status);
     busy = false;
     log.info("payment {}: channel says PAID; ledger outcome {}", paymentId, outcome);
-    answered = true;
+    if (!settledLifecycle || SETTLING_OUTCOMES.contains(outcome)) {
+      answered = true;
+    } else {
+      // An exception for review (its event makes the run NEEDS_ATTENTION); still PENDING.
+      channelReportedMoney = true;
+    }
   }
 
   /** The ledger settled the payment meanwhile (a callback, an operator): stop watching. */
@@ -192,6 +306,12 @@ final class DeadlineWatch {
   /** Nothing left to find out: confirmed, answered by the ledger, or no longer awaiting payment. */
   private boolean settled() {
     return answered || story.confirmed() || story.base() != AWAITING_PAYMENT;
+  }
+
+  /** A wait whose timer is cancelled when no longer needed ({@link SettledLifecycle#await}). */
+  private void await(Duration timeout, Supplier<Boolean> condition, String summary) {
+    SettledLifecycle.await(
+        timeout, condition, settledLifecycle, "payment " + paymentId + ": " + summary);
   }
 
   private static Instant now() {

@@ -111,6 +111,11 @@ final class EventDelivery {
     return inFlightEventId != null;
   }
 
+  /** The queued events in seq order (the one in flight is not among them). */
+  List<OutboxEventSignal> queued() {
+    return events.queuedEvents();
+  }
+
   /** Takes the queued event with the lowest seq, if any. */
   Optional<OutboxEventSignal> take() {
     return events.take();

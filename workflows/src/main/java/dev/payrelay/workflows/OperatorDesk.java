@@ -12,24 +12,31 @@ import io.temporal.workflow.Workflow;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Serves a payment's operator signals ({@code resolve}, {@code replayEvent}, {@code discardEvent},
  * {@code requery}, {@code extendDeadline}) one at a time, in delivery order, on their own workflow
  * thread; each takes its {@link OperatorActionKeys} key in the signal handler. An applied action
  * closes the {@link Attention} cause it fixes. Runs inside {@link PaymentWorkflowImpl}.
+ *
+ * <p>The queue holds each signal as data ({@link QueuedOperatorAction}), so a run that continues as
+ * new under {@link SettledLifecycle} hands the actions it has not served to the next run instead of
+ * waiting for a quiet moment that a stream of signals never leaves.
  */
 final class OperatorDesk {
 
   private final ResolutionHandler resolver = new ResolutionHandler();
   private final EventOperationHandler eventOperations = new EventOperationHandler();
-  private final Deque<Runnable> requests = new ArrayDeque<>();
+  private final Deque<QueuedOperatorAction> requests = new ArrayDeque<>();
   private final OperatorActionKeys actionKeys = new OperatorActionKeys();
   private final PaymentStory story;
   private final EventDelivery delivery;
   private final DeadlineWatch deadlineWatch;
   private final ChannelWatch watch;
   private boolean busy;
+  private boolean settledLifecycle;
   private String channel;
 
   OperatorDesk(
@@ -42,20 +49,37 @@ final class OperatorDesk {
 
   /** Queues a {@code resolve}. */
   void resolve(ResolveSignal signal) {
-    String key = actionKeys.next();
-    requests.add(() -> applyResolution(signal, key));
+    requests.add(
+        new QueuedOperatorAction(
+            QueuedOperatorAction.RESOLVE, actionKeys.next(), signal, null, null));
   }
 
   /** Queues a {@code replayEvent} or {@code discardEvent} ({@link EventOperationHandler}). */
   void eventOperation(String operation, EventOperatorSignal signal) {
-    String key = actionKeys.next();
-    requests.add(() -> applyEventOperation(operation, signal, key));
+    requests.add(new QueuedOperatorAction(operation, actionKeys.next(), null, signal, null));
   }
 
-  /** Queues a {@code requery} ({@code extension} false) or an {@code extendDeadline} (true). */
-  void operatorRequest(String action, OperatorSignal signal, boolean extension) {
-    String key = actionKeys.next();
-    requests.add(() -> applyOperatorRequest(action, signal, extension, key));
+  /** Queues a {@code requery} or an {@code extendDeadline} ({@link QueuedOperatorAction}). */
+  void operatorRequest(String action, OperatorSignal signal) {
+    requests.add(new QueuedOperatorAction(action, actionKeys.next(), null, null, signal));
+  }
+
+  /**
+   * Queues, ahead of anything received since, the actions a previous run carried into this one,
+   * with their keys; null (an input from before the field) carries none.
+   */
+  void carriedOver(List<QueuedOperatorAction> carried) {
+    if (carried == null) {
+      return;
+    }
+    for (int i = carried.size() - 1; i >= 0; i--) {
+      requests.addFirst(carried.get(i));
+    }
+  }
+
+  /** Whether this run follows {@link SettledLifecycle}; set once at the start of the run. */
+  void settledLifecycle(boolean applies) {
+    settledLifecycle = applies;
   }
 
   /** Whether no operator action is queued or under way. */
@@ -63,17 +87,40 @@ final class OperatorDesk {
     return requests.isEmpty() && !busy;
   }
 
+  /** Whether an operator action is under way (one taken from the queue, not yet done). */
+  boolean serving() {
+    return busy;
+  }
+
+  /** The queued actions not yet served, in order, for the next run's input. */
+  List<QueuedOperatorAction> queued() {
+    return List.copyOf(requests);
+  }
+
   /**
    * Serves the queue forever, one action at a time, for a payment of channel {@code channel}; run
-   * on its own workflow thread.
+   * on its own workflow thread. Under {@link SettledLifecycle} it takes no new action while {@code
+   * hold} says the run is about to continue as new, so a stream of signals cannot keep the run from
+   * reaching a point where nothing is in flight; the held actions go to the next run.
    */
-  void serve(String channel) {
+  void serve(String channel, Supplier<Boolean> hold) {
     this.channel = channel;
     while (true) {
-      Workflow.await(() -> !requests.isEmpty());
+      Workflow.await(() -> !requests.isEmpty() && !(settledLifecycle && hold.get()));
       busy = true;
-      requests.poll().run();
+      serveOne(requests.poll());
       busy = false;
+    }
+  }
+
+  private void serveOne(QueuedOperatorAction queued) {
+    switch (queued.action()) {
+      case QueuedOperatorAction.RESOLVE -> applyResolution(queued.resolve(), queued.key());
+      case EventOperationHandler.REPLAY, EventOperationHandler.DISCARD ->
+          applyEventOperation(queued.action(), queued.event(), queued.key());
+      case QueuedOperatorAction.EXTEND_DEADLINE ->
+          applyOperatorRequest(queued.action(), queued.request(), true, queued.key());
+      default -> applyOperatorRequest(queued.action(), queued.request(), false, queued.key());
     }
   }
 
@@ -89,6 +136,9 @@ final class OperatorDesk {
     }
     story.clear(Attention.EXCEPTION);
     story.clear(Attention.GRANT);
+    if (settledLifecycle) {
+      deadlineWatch.resolved();
+    }
     switch (String.valueOf(result.paymentStatus())) {
       case "PAID" -> {
         story.setBase(PAID);
@@ -118,6 +168,26 @@ final class OperatorDesk {
   private void applyOperatorRequest(
       String action, OperatorSignal signal, boolean extension, String key) {
     String why = signal == null ? "empty signal" : signal.invalidBecause(extension);
+    boolean recordsExtension = settledLifecycle && extension;
+    if (recordsExtension && why == null && deadlineWatch.closing()) {
+      why =
+          "the deadline passed and the payment is being closed at its channel; an extension"
+              + " cannot reopen it";
+    }
+    if (recordsExtension) {
+      deadlineWatch.extensionInFlight(true);
+    }
+    try {
+      recordOperatorRequest(action, signal, extension, key, why);
+    } finally {
+      if (recordsExtension) {
+        deadlineWatch.extensionInFlight(false);
+      }
+    }
+  }
+
+  private void recordOperatorRequest(
+      String action, OperatorSignal signal, boolean extension, String key, String why) {
     OperatorRequestResult result =
         watch.operatorRequest(
             new OperatorRequest(

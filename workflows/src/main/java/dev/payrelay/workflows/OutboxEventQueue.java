@@ -56,4 +56,9 @@ final class OutboxEventQueue {
   List<String> queuedEventIds() {
     return queued.stream().map(OutboxEventSignal::eventId).toList();
   }
+
+  /** The queued events in seq order. */
+  List<OutboxEventSignal> queuedEvents() {
+    return List.copyOf(queued);
+  }
 }

@@ -15,6 +15,7 @@ import dev.payrelay.workflows.activities.LedgerView;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +42,10 @@ import org.slf4j.Logger;
  *
  * <p>History: a paid payment's run has tens of events; one watched for a long deadline grows by
  * about ten per channel query, so a run continues as new past {@link #HISTORY_LIMIT} events at a
- * point where nothing is in flight (see {@code PaymentWorkflowHistoryBoundTest}).
+ * point where nothing is in flight (see {@code PaymentWorkflowHistoryBoundTest}). Under {@link
+ * SettledLifecycle}, operator signals and events still queued then go to the next run in its input,
+ * and a grant that cannot commit is tried in rounds of {@link #GRANT_ROUND} with pauses during
+ * which the run may continue as new.
  */
 public class PaymentWorkflowImpl implements PaymentWorkflow {
 
@@ -55,6 +59,24 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       DatabaseActivityOptions.untilTheDatabaseAnswers(
           // A few inserts under one transaction; 30s means the database is in trouble.
           Duration.ofSeconds(30), GRANT_FAILURE_TYPES);
+
+  /**
+   * Under {@link SettledLifecycle}, one round of grant attempts: retried until the database
+   * answers, but for at most this long; then the payment shows NEEDS_ATTENTION (the buyer paid and
+   * has not been granted) while the run pauses and tries again.
+   */
+  static final Duration GRANT_ROUND = Duration.ofMinutes(5);
+
+  /**
+   * The pause after the first failed grant round; doubles per round up to {@link #GRANT_PAUSE_CAP}.
+   */
+  static final Duration GRANT_PAUSE = Duration.ofMinutes(1);
+
+  /** The longest pause between grant rounds. */
+  static final Duration GRANT_PAUSE_CAP = Duration.ofMinutes(15);
+
+  private static final ActivityOptions GRANT_ROUND_OPTIONS =
+      ActivityOptions.newBuilder(GRANT_OPTIONS).setScheduleToCloseTimeout(GRANT_ROUND).build();
 
   /** The close at the deadline's attempts before an operator is needed ({@link DeadlineWatch}). */
   static final int MAX_CLOSE_ATTEMPTS = DeadlineWatch.MAX_CLOSE_ATTEMPTS;
@@ -73,6 +95,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   private final EntitlementActivities entitlements =
       Workflow.newActivityStub(EntitlementActivities.class, GRANT_OPTIONS);
+  private final EntitlementActivities entitlementRounds =
+      Workflow.newActivityStub(EntitlementActivities.class, GRANT_ROUND_OPTIONS);
   private final EntitlementActivities localEntitlements =
       Workflow.newLocalActivityStub(
           EntitlementActivities.class, LocalFirst.oneAttempt(Duration.ofSeconds(10)));
@@ -89,6 +113,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   // Whether the short steps run as local activities first (LocalFirst); false for histories from
   // before that change, which replay their regular activities.
   private boolean localFirst;
+  // Whether this run follows SettledLifecycle; false for histories from before it.
+  private boolean settledLifecycle;
   private PaymentWorkflowInput input;
 
   @Override
@@ -106,6 +132,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     lifecycle = Workflow.getVersion("ledger-first", Workflow.DEFAULT_VERSION, 1);
     localFirst = LocalFirst.version() >= LocalFirst.VERSION;
     delivery.localFirst(localFirst);
+    settledLifecycle = SettledLifecycle.applies();
+    desk.settledLifecycle(settledLifecycle);
+    carryOver(input);
     LedgerView ledger = lifecycle >= 1 ? watch.read(input.paymentId(), localFirst) : null;
     if (ledger != null) {
       story.applyLedger(ledger);
@@ -114,15 +143,23 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
     // earlier event's publish, so a broker outage cannot delay the buyer's entitlement.
     Async.procedure(this::grantOnceConfirmed);
-    Async.procedure(() -> desk.serve(input.channel()));
+    Async.procedure(() -> desk.serve(input.channel(), this::historyLong));
     // Added after the first release of this workflow: histories without the marker skip it.
     int watchVersion = Workflow.getVersion("channel-watch", Workflow.DEFAULT_VERSION, 1);
     if (watchVersion == 1 && input.expiresAt() != null && (ledger == null || ledger.pending())) {
       deadlineWatch.extendTo(
           Instant.parse(ledger == null ? input.expiresAt() : ledger.expiresAt()));
-      Async.procedure(() -> deadlineWatch.watch(input, lifecycle));
+      Async.procedure(() -> deadlineWatch.watch(input, lifecycle, settledLifecycle));
     }
     return deliverUntilDone();
+  }
+
+  /** What the previous run handed over: its unserved operator signals and unpublished events. */
+  private void carryOver(PaymentWorkflowInput input) {
+    desk.carriedOver(input.operatorActions());
+    if (input.queuedEvents() != null) {
+      input.queuedEvents().forEach(this::onOutboxEvent);
+    }
   }
 
   /** The main thread: publishes events as they come until done, or continues as new. */
@@ -131,7 +168,8 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       // Re-checked after every handler: a signal that lands while we would complete is handled
       // first, because a non-empty queue keeps us here.
       Workflow.await(() -> !delivery.nothingQueued() || done() || continueAsNewDue());
-      if (delivery.nothingQueued() && !done() && continueAsNewDue()) {
+      boolean mayCarryQueued = settledLifecycle || delivery.nothingQueued();
+      if (mayCarryQueued && !done() && continueAsNewDue()) {
         log.info(
             "payment {}: continuing as new after {} history events",
             input.paymentId(),
@@ -149,13 +187,22 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   /**
-   * Whether to continue as new now: the history is long and nothing is in flight (no publish,
-   * grant, channel call or operator action), so the next run loses nothing by reading the ledger.
+   * Whether to continue as new now: the history is long and nothing is in flight (no publish, grant
+   * attempt, channel call or operator action under way), so the next run loses nothing by reading
+   * the ledger. Before {@link SettledLifecycle}, queued operator signals also held it back.
    */
   private boolean continueAsNewDue() {
-    if (lifecycle < 1 || delivery.inFlight() || granting || deadlineWatch.busy() || !desk.idle()) {
+    if (lifecycle < 1 || delivery.inFlight() || granting || deadlineWatch.busy()) {
       return false;
     }
+    if (settledLifecycle ? desk.serving() : !desk.idle()) {
+      return false;
+    }
+    return historyLong();
+  }
+
+  /** Whether the history is long enough to continue as new (the server's word, or the limit). */
+  private boolean historyLong() {
     return Workflow.getInfo().isContinueAsNewSuggested()
         || Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
   }
@@ -169,7 +216,9 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
         input.channel(),
         input.publishRetries(),
         deadline == null ? input.expiresAt() : deadline.toString(),
-        input.channelQueries());
+        input.channelQueries(),
+        settledLifecycle ? desk.queued() : null,
+        settledLifecycle ? delivery.queued() : null);
   }
 
   @Override
@@ -203,12 +252,12 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
 
   @Override
   public void requery(OperatorSignal signal) {
-    desk.operatorRequest("REQUERY", signal, false);
+    desk.operatorRequest(QueuedOperatorAction.REQUERY, signal);
   }
 
   @Override
   public void extendDeadline(OperatorSignal signal) {
-    desk.operatorRequest("EXTEND_DEADLINE", signal, true);
+    desk.operatorRequest(QueuedOperatorAction.EXTEND_DEADLINE, signal);
   }
 
   @Override
@@ -235,24 +284,71 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   }
 
   private void grant() {
-    granting = true;
-    try {
-      GrantEntitlementsRequest request = new GrantEntitlementsRequest(input.paymentId());
-      GrantResult result =
-          localFirst
-              ? LocalFirst.call(
-                  "grant " + input.paymentId(),
-                  () -> localEntitlements.grant(request),
-                  () -> entitlements.grant(request),
-                  PERMANENT_GRANT_FAILURES)
-              : entitlements.grant(request);
-      story.granted(result.newlyGranted());
-      story.granted(result.alreadyGranted());
-      granted = true;
-    } catch (ActivityFailure e) {
-      story.needsAttention(Attention.GRANT, "grant failed: " + ActivityFailures.reasonOf(e));
-    } finally {
-      granting = false;
+    for (int round = 1; ; round++) {
+      granting = true;
+      try {
+        GrantResult result = grantRound(round);
+        story.granted(result.newlyGranted());
+        story.granted(result.alreadyGranted());
+        granted = true;
+        if (round > 1) {
+          story.clear(Attention.GRANT);
+          story.showState();
+        }
+        return;
+      } catch (ActivityFailure e) {
+        String reason = ActivityFailures.reasonOf(e);
+        if (!settledLifecycle || LocalFirst.isPermanent(e, PERMANENT_GRANT_FAILURES)) {
+          story.needsAttention(Attention.GRANT, "grant failed: " + reason);
+          return;
+        }
+        Duration pause = grantPauseAfter(round);
+        story.needsAttention(
+            Attention.GRANT,
+            "grant not committed after "
+                + round
+                + " round(s) of "
+                + GRANT_ROUND.toMinutes()
+                + " min ("
+                + reason
+                + "); trying again in "
+                + pause.toMinutes()
+                + " min");
+        granting = false;
+        Workflow.newTimer(
+                pause,
+                TimerOptions.newBuilder()
+                    .setSummary(
+                        "payment "
+                            + input.paymentId()
+                            + ": grant round "
+                            + (round + 1)
+                            + " after a pause")
+                    .build())
+            .get();
+      } finally {
+        granting = false;
+      }
     }
+  }
+
+  /** One round: before {@link SettledLifecycle}, attempts without end. */
+  private GrantResult grantRound(int round) {
+    GrantEntitlementsRequest request = new GrantEntitlementsRequest(input.paymentId());
+    EntitlementActivities durable = settledLifecycle ? entitlementRounds : entitlements;
+    if (localFirst && round == 1) {
+      return LocalFirst.call(
+          "grant " + input.paymentId(),
+          () -> localEntitlements.grant(request),
+          () -> durable.grant(request),
+          PERMANENT_GRANT_FAILURES);
+    }
+    return durable.grant(request);
+  }
+
+  /** {@link #GRANT_PAUSE} doubling per failed round, capped at {@link #GRANT_PAUSE_CAP}. */
+  static Duration grantPauseAfter(int round) {
+    Duration pause = GRANT_PAUSE.multipliedBy(1L << Math.min(round - 1, 10));
+    return pause.compareTo(GRANT_PAUSE_CAP) > 0 ? GRANT_PAUSE_CAP : pause;
   }
 }

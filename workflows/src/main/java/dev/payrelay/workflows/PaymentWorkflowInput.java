@@ -1,5 +1,6 @@
 package dev.payrelay.workflows;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +17,10 @@ import java.util.Map;
  *     means the workflow does not watch the payment's unknown state
  * @param channelQueries when to ask the channel while no callback came; null for {@link
  *     ChannelQueryPolicy#DEFAULT}
+ * @param operatorActions operator signals the previous run received and had not served when it
+ *     continued as new, in order, with their keys; null or empty for a first run
+ * @param queuedEvents outbox events the previous run received and had not published when it
+ *     continued as new, in seq order; null or empty for a first run
  */
 public record PaymentWorkflowInput(
     String paymentId,
@@ -24,7 +29,30 @@ public record PaymentWorkflowInput(
     String channel,
     Map<String, PublishRetryPolicy> publishRetries,
     String expiresAt,
-    ChannelQueryPolicy channelQueries) {
+    ChannelQueryPolicy channelQueries,
+    List<QueuedOperatorAction> operatorActions,
+    List<OutboxEventSignal> queuedEvents) {
+
+  /** A first run's input: nothing carried over from a previous run. */
+  public PaymentWorkflowInput(
+      String paymentId,
+      String tenantId,
+      String orderId,
+      String channel,
+      Map<String, PublishRetryPolicy> publishRetries,
+      String expiresAt,
+      ChannelQueryPolicy channelQueries) {
+    this(
+        paymentId,
+        tenantId,
+        orderId,
+        channel,
+        publishRetries,
+        expiresAt,
+        channelQueries,
+        null,
+        null);
+  }
 
   /** An input with default policies and no deadline to watch. */
   public PaymentWorkflowInput(String paymentId, String tenantId, String orderId, String channel) {

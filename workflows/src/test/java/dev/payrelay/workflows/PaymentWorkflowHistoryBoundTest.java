@@ -4,6 +4,7 @@ import static dev.payrelay.workflows.PaymentWorkflowTesting.CREATED;
 import static dev.payrelay.workflows.PaymentWorkflowTesting.PAYMENT_ID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.atLeast;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.mockito.ArgumentCaptor;
 
 /**
  * The longest lives a payment's workflow can have stay within bounded histories: each run continues
@@ -114,6 +116,52 @@ class PaymentWorkflowHistoryBoundTest {
     assertThat(runs.size()).as("continued as new").isGreaterThan(1);
     assertThat(runs).allMatch(length -> length <= MAX_EVENTS_PER_RUN);
     verify(channel, never()).close(any());
+  }
+
+  @Test
+  void stormOfOperatorSignals_continuesAsNewCarryingTheQueue_eachRunBounded_everySignalServed() {
+    PaymentWorkflow workflow = start(Duration.ofDays(30));
+    int signals = 600;
+    for (int i = 0; i < signals; i++) {
+      workflow.requery(new OperatorSignal("alice", "storm " + i, null));
+    }
+
+    env.sleep(Duration.ofHours(6));
+
+    List<Integer> runs = historyLengths(workflow);
+    print("a storm of " + signals + " requery signals", runs);
+    assertThat(runs.size()).as("continued as new").isGreaterThan(1);
+    assertThat(runs).allMatch(length -> length <= MAX_EVENTS_PER_RUN);
+    ArgumentCaptor<OperatorRequest> served = ArgumentCaptor.forClass(OperatorRequest.class);
+    verify(ledger, atLeast(signals)).operatorRequest(served.capture());
+    assertThat(served.getAllValues().stream().map(OperatorRequest::reason).distinct().count())
+        .as("every signal served, none lost across continue-as-new")
+        .isEqualTo(signals);
+  }
+
+  @Test
+  void deadlineExtendedFiftyTimes_leavesNoReplacedTimerPending() {
+    PaymentWorkflow workflow = start(Duration.ofHours(1));
+    for (int i = 1; i <= 50; i++) {
+      String later =
+          Instant.ofEpochMilli(env.currentTimeMillis()).plus(Duration.ofHours(1 + i)).toString();
+      workflow.extendDeadline(new OperatorSignal("alice", "extension " + i, later));
+      env.sleep(Duration.ofSeconds(10));
+    }
+
+    String workflowId = WorkflowStub.fromTyped(workflow).getExecution().getWorkflowId();
+    List<HistoryEvent> events = client.fetchHistory(workflowId).getEvents();
+    long started = count(events, EventType.EVENT_TYPE_TIMER_STARTED);
+    long ended =
+        count(events, EventType.EVENT_TYPE_TIMER_FIRED)
+            + count(events, EventType.EVENT_TYPE_TIMER_CANCELED);
+    System.out.printf(
+        "timers after 50 extensions: %d started, %d fired or cancelled%n", started, ended);
+    assertThat(started - ended).as("timers still pending").isLessThanOrEqualTo(1);
+  }
+
+  private static long count(List<HistoryEvent> events, EventType type) {
+    return events.stream().filter(e -> e.getEventType() == type).count();
   }
 
   private PaymentWorkflow start(Duration ttl) {

@@ -803,6 +803,110 @@ class PaymentWorkflowImplTest {
     assertThat(requery.getValue().actionKey()).isEqualTo(actionKey(workflow, 2));
   }
 
+  /** The channel holds 10.00 of the 10.50 USD asked: the ledger records an AMOUNT_MISMATCH. */
+  private static final ChannelStatus UNDERPAID_AT_CHANNEL =
+      new ChannelStatus("PAID", "sbx_1", 1000L, "USD");
+
+  @Test
+  void channelSaysPaidWithTheWrongAmount_watchKeepsItsDeadline_expiryWaitsForTheRefundDecision() {
+    when(channel.query(any())).thenReturn(UNDERPAID_AT_CHANNEL);
+    when(channel.close(any())).thenReturn(UNDERPAID_AT_CHANNEL);
+    when(ledger.confirmFromChannel(any())).thenReturn("AMOUNT_MISMATCH");
+    // The ledger refuses the expiry while the mismatch is open, accepts it once decided.
+    when(ledger.expire(any())).thenReturn("PENDING", "EXPIRED");
+    when(resolutions.resolve(any()))
+        .thenReturn(new ResolutionResult(true, 41, "marked for refund", "PENDING"));
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(10)), CREATED);
+    env.start();
+    env.sleep(Duration.ofMinutes(5));
+    workflow.onOutboxEvent(EXCEPTION); // the PaymentExceptionRecorded the ledger wrote
+    env.sleep(Duration.ofHours(1));
+
+    verify(channel, times(1)).query(any()); // asking again would say the same
+    verify(channel, times(1)).close(any());
+    verify(ledger, times(1)).expire(new ExpireRequest(PAYMENT_ID));
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+
+    workflow.resolve(new ResolveSignal("erin", "give the 10.00 back", "MARK_FOR_REFUND"));
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+    verify(ledger, times(2)).expire(new ExpireRequest(PAYMENT_ID));
+    verify(entitlements, never()).grant(any());
+  }
+
+  @Test
+  void extendDeadline_whileTheCloseAtTheDeadlineIsUnderWay_isRefusedWithWhy_neverIgnored()
+      throws Exception {
+    java.util.concurrent.CountDownLatch closeStarted = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch extensionRecorded =
+        new java.util.concurrent.CountDownLatch(1);
+    when(channel.query(any())).thenReturn(new ChannelStatus("PENDING", null, 1050L, "USD"));
+    when(channel.close(any()))
+        .thenAnswer(
+            call -> {
+              closeStarted.countDown();
+              extensionRecorded.await(30, java.util.concurrent.TimeUnit.SECONDS);
+              return CLOSED_AT_CHANNEL;
+            });
+    when(ledger.operatorRequest(any()))
+        .thenAnswer(
+            call -> {
+              OperatorRequest r = call.getArgument(0);
+              extensionRecorded.countDown();
+              return new OperatorRequestResult(
+                  r.rejection() == null, 42, r.rejection() == null ? "moved" : r.rejection());
+            });
+    when(ledger.expire(any())).thenReturn("EXPIRED");
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofMinutes(-1)), CREATED);
+    env.start(); // the deadline passed: the close starts at once
+    assertThat(closeStarted.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    String later =
+        java.time.Instant.ofEpochMilli(env.currentTimeMillis()).plus(Duration.ofDays(1)).toString();
+
+    workflow.extendDeadline(new OperatorSignal("alice", "customer asked for a day", later));
+    PaymentView result = result(workflow);
+
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.EXPIRED);
+    ArgumentCaptor<OperatorRequest> asked = ArgumentCaptor.forClass(OperatorRequest.class);
+    verify(ledger).operatorRequest(asked.capture());
+    assertThat(asked.getValue().rejection()).contains("being closed at its channel");
+    assertThat(result.resolutions()).singleElement().asString().contains("REJECTED");
+  }
+
+  @Test
+  void grantThatCannotCommitForARound_showsNeedsAttention_pausesAndTriesAgain_untilGranted() {
+    long start = env.currentTimeMillis();
+    when(entitlements.grant(any()))
+        .thenAnswer(
+            call -> {
+              if (env.currentTimeMillis() - start < Duration.ofMinutes(12).toMillis()) {
+                throw ApplicationFailure.newFailure("Lock wait timeout exceeded", "DB_LOCK_WAIT");
+              }
+              return new GrantResult(PAYMENT_ID, List.of("course-1"), List.of());
+            });
+    PaymentWorkflow workflow = signalWithStart(client, options, CONFIRMED);
+    env.start();
+    env.sleep(Duration.ofSeconds(330)); // round 1 ends at 5 min; round 2 starts a minute later
+
+    PaymentView waiting = workflow.state();
+    assertThat(waiting.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(waiting.lastError()).contains("grant not committed after 1 round(s)");
+
+    PaymentView result = result(workflow);
+    assertThat(result.state()).isEqualTo(PaymentWorkflowState.FULFILLED);
+    assertThat(result.grantedCourseIds()).containsExactly("course-1");
+    long timers =
+        client.fetchHistory(WorkflowIds.payment(PAYMENT_ID)).getEvents().stream()
+            .filter(e -> e.hasTimerStartedEventAttributes())
+            .count();
+    assertThat(timers).as("a pause between rounds").isPositive();
+  }
+
   /** The key of the run's {@code n}th operator signal: {workflowId}:{originalRunId}:{n}. */
   private static String actionKey(PaymentWorkflow workflow, int n) {
     var execution = WorkflowStub.fromTyped(workflow).getExecution();

@@ -70,6 +70,19 @@ class WorkflowHistoriesReplayTest {
               PAYMENT_BRANCHES.stream()
                   .filter(b -> !b.equals("payment-resolve-close"))
                   .map(b -> b + "--before-local-first"),
+              // Each branch recorded again after the "settled-lifecycle" version marker (the watch
+              // ends on a settled ledger, replaced timers cancelled, continue-as-new carries queued
+              // signals, grants in rounds); every recording above predates it.
+              Stream.concat(
+                      PAYMENT_BRANCHES.stream().filter(b -> !b.equals("payment-resolve-close")),
+                      Stream.of(
+                          "payment-resolve-acknowledge-refund",
+                          "payment-resolve-close-identity-first",
+                          "payment-resolve-close-refused-unverified",
+                          // New with it: paid 10.00 of 10.50, the expiry refused while the
+                          // mismatch is open, then MARK_FOR_REFUND and EXPIRED.
+                          "payment-underpaid-marked-for-refund-expired"))
+                  .map(b -> b + "--with-settled-lifecycle"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the

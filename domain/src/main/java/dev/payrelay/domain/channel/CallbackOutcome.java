@@ -71,6 +71,19 @@ public enum CallbackOutcome {
     return acknowledged;
   }
 
+  /**
+   * Whether this exception says the channel took the buyer's money for the payment in a way our
+   * records did not accept (a wrong amount or currency, a second charge, money after the close):
+   * until an operator decides it ({@code MARK_FOR_REFUND} or {@code ACCEPT_AS_PAID}), neither an
+   * operator's {@code CLOSE} nor the expiry at the deadline may end the payment as "nothing paid".
+   */
+  public boolean reportsMoneyReceived() {
+    return switch (this) {
+      case AMOUNT_MISMATCH, CURRENCY_MISMATCH, DOUBLE_PAYMENT, PAID_AFTER_CLOSE -> true;
+      default -> false;
+    };
+  }
+
   /** Whether this outcome records a {@code payment_exception} for review. */
   public boolean isException() {
     return switch (this) {
