@@ -4,6 +4,7 @@ import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.Readiness;
 import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
@@ -138,8 +139,11 @@ public final class DevStack implements AutoCloseable {
               + " PAYRELAY_API_KEYS to use your own)%n",
           file.toAbsolutePath().normalize());
     }
+    // dev is api and worker in one: ready while the database, the broker and Temporal answer.
+    Readiness readiness = ProcessReadiness.worker(config, services, temporal, "dev");
     ApiServer api =
-        ApiRuntime.start(config, services, keys, temporal.client(), worker::wakeDispatcher);
+        ApiRuntime.start(
+            config, services, keys, temporal.client(), worker::wakeDispatcher, readiness);
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));

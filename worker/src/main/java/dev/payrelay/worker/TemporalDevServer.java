@@ -164,6 +164,11 @@ public final class TemporalDevServer implements AutoCloseable {
         : process.onExit().thenApply(p -> (Void) null);
   }
 
+  /** The server process this object started; empty for one it reused. */
+  java.util.Optional<ProcessHandle> processHandle() {
+    return java.util.Optional.ofNullable(process).map(Process::toHandle);
+  }
+
   /** Whether this object started the server (false: it reused one already running). */
   public boolean startedHere() {
     return process != null;
