@@ -19,7 +19,8 @@ import java.util.Map;
  *     start instead of silencing the logs
  * @param readinessGrace {@code PAYRELAY_READINESS_GRACE_SECONDS} (10, 1..300): how long a
  *     dependency a process needs (database; for the worker and {@code dev} also the broker and
- *     Temporal) may fail its readiness checks before {@code /health/ready} says 503
+ *     Temporal) may fail its readiness checks before {@code /health/ready} says 503, and before
+ *     {@code dev} stops for a local Temporal server that no longer answers
  */
 public record OperationsSettings(
     String workerMetricsHost, int workerMetricsPort, String logFormat, Duration readinessGrace) {

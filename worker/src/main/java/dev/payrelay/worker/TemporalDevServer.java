@@ -155,8 +155,9 @@ public final class TemporalDevServer implements AutoCloseable {
   }
 
   /**
-   * Completes when the server this object started exits; never completes for a server it reused
-   * (nothing here watches a process it does not own).
+   * Completes when the server this object started exits; never completes for a server it reused,
+   * which is not its child ({@code dev} watches that one through readiness: {@link
+   * DevStack#temporalLost()}).
    */
   public CompletableFuture<Void> exited() {
     return process == null
