@@ -1,7 +1,6 @@
 package dev.payrelay.api;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.function.BooleanSupplier;
 
 /**
  * What the HTTP API serves.
@@ -13,7 +12,8 @@ import java.util.function.BooleanSupplier;
  * @param reconciliations on-demand reconciliation and its summaries
  * @param listing payments by workflow state, through Temporal's visibility store
  * @param metrics the registry {@code /metrics} scrapes
- * @param databaseUp whether the database answers, for {@code /health}
+ * @param readiness what {@code /health/ready} reports: the checks of what this process needs (the
+ *     server closes it)
  * @param webhookBodyLimit the largest callback body accepted, in bytes; longer ones are recorded
  *     (their first bytes) and refused with 413
  * @param keys the API keys accepted on the payment and admin endpoints
@@ -29,7 +29,7 @@ public record ApiHandlers(
     ReconciliationAdmin reconciliations,
     PaymentListingAdmin listing,
     PrometheusMeterRegistry metrics,
-    BooleanSupplier databaseUp,
+    Readiness readiness,
     int webhookBodyLimit,
     ApiKeys keys,
     CodecEndpoint codec,

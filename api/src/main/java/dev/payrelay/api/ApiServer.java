@@ -81,8 +81,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/codec/decode} and {@code /encode} (with the admin endpoints): the Temporal
  *       UI's codec server, {@link CodecEndpoint}
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
- *   <li>{@code GET /health/ready} (and {@code /health}): 200 when the database answered within
- *       {@link #READY_WAIT}, else 503 with {@code Retry-After} (readiness)
+ *   <li>{@code GET /health/ready} (and {@code /health}): 200 while {@link Readiness} finds every
+ *       dependency of the process answering (none failing for longer than its grace), else 503 with
+ *       {@code Retry-After}; the body is the {@link ReadinessReport}, naming each failing
+ *       dependency, since when, and its error
  *   <li>any request the database cannot serve (no connection within the pool's timeout): 503 with
  *       {@code Retry-After}, never a 500
  * </ul>
@@ -111,9 +113,6 @@ public final class ApiServer implements AutoCloseable {
   /** Idle timeout of every connection while {@link HttpLimits#connections} are open. */
   public static final Duration LIMIT_IDLE = Duration.ofSeconds(2);
 
-  /** How long {@code /health/ready} waits for the database before it says 503. */
-  public static final Duration READY_WAIT = Duration.ofMillis(800);
-
   /** What a 503 for an unavailable dependency asks the client to wait, in Retry-After. */
   public static final Duration RETRY_AFTER = Duration.ofSeconds(5);
 
@@ -139,7 +138,7 @@ public final class ApiServer implements AutoCloseable {
 
   private final PlatformHandoff callbacks =
       new PlatformHandoff("payrelay-callback-", CALLBACK_THREADS);
-  private final DatabaseProbe database;
+  private final Readiness readiness;
   private final RouteGuard appGuard;
   private final RouteGuard adminGuard;
 
@@ -180,7 +179,7 @@ public final class ApiServer implements AutoCloseable {
    */
   public ApiServer(ApiHandlers h, boolean separateAdmin, HttpLimits limits) {
     ObjectMapper mapper = jsonMapper();
-    this.database = new DatabaseProbe(h.databaseUp());
+    this.readiness = h.readiness();
     this.appGuard = new RouteGuard(h.keys());
     BodyReader bodies =
         new BodyReader(limits, HttpListener.refusal(h.metrics(), "webhook_reads_full"));
@@ -619,11 +618,11 @@ public final class ApiServer implements AutoCloseable {
   }
 
   private void ready(Context ctx) {
-    boolean up = database.upWithin(READY_WAIT);
-    if (!up) {
+    ReadinessReport report = readiness.report();
+    if (!report.ready()) {
       ctx.header("Retry-After", String.valueOf(RETRY_AFTER.toSeconds()));
     }
-    ctx.status(up ? 200 : 503).json(Map.of("database", up));
+    ctx.status(report.ready() ? 200 : 503).json(report);
   }
 
   /** A database that cannot serve the request: 503 with Retry-After; the client may try again. */
@@ -651,7 +650,7 @@ public final class ApiServer implements AutoCloseable {
     if (admin != null) {
       admin.stop();
     }
-    database.close();
+    readiness.close();
     callbacks.close();
   }
 }

@@ -58,7 +58,11 @@ class AdminPaymentsApiTest {
                     null,
                     new PaymentListingAdmin(new PaymentListing(client)),
                     null,
-                    () -> true,
+                    Readiness.start(
+                        java.time.Duration.ofSeconds(10),
+                        java.util.Map.of(),
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                        Throwable::toString),
                     0,
                     ApiKeys.of(java.util.List.of(READER.key())),
                     new CodecEndpoint(

@@ -130,7 +130,12 @@ class ApiInputTest {
     assertThat(get("/health/live").statusCode()).isEqualTo(200);
     HttpResponse<String> ready = get("/health/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
-    assertThat(ready.body()).isEqualTo("{\"database\":true}");
+    com.fasterxml.jackson.databind.JsonNode body =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(ready.body());
+    assertThat(body.path("ready").asBoolean()).isTrue();
+    assertThat(body.path("failing").size()).isZero();
+    assertThat(body.path("dependencies").path("database").path("up").asBoolean()).isTrue();
+    assertThat(body.path("dependencies").path("database").has("error")).isFalse();
   }
 
   @Test

@@ -129,7 +129,11 @@ final class TestApi implements AutoCloseable {
                 new ReconciliationAdmin(new Reconciliation(dsl, payments, writer), channels, null),
                 null, // listing by state: AdminPaymentsApiTest
                 metrics,
-                () -> true,
+                Readiness.start(
+                    Duration.ofSeconds(10),
+                    java.util.Map.of("database", () -> dsl.selectOne().fetch()),
+                    metrics,
+                    Throwable::toString),
                 WEBHOOK_BODY_LIMIT,
                 keys,
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),

@@ -10,6 +10,7 @@ import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.PaymentListingAdmin;
 import dev.payrelay.api.PaymentQueries;
 import dev.payrelay.api.PaymentService;
+import dev.payrelay.api.Readiness;
 import dev.payrelay.api.ReconciliationAdmin;
 import dev.payrelay.api.SignalTokenIssuer;
 import dev.payrelay.api.TemporalPaymentSignals;
@@ -29,7 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database.
+ * The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database,
+ * and is ready while it answers ({@link ProcessReadiness#api}).
  */
 public final class ApiRuntime {
 
@@ -51,26 +53,53 @@ public final class ApiRuntime {
       ApiKeys keys,
       WorkflowClient temporal,
       Runnable outboxCommitted) {
+    return start(
+        config, services, keys, temporal, outboxCommitted, ProcessReadiness.api(config, services));
+  }
+
+  /**
+   * As {@link #start(PayrelayConfig, Services, ApiKeys, WorkflowClient, Runnable)}, its {@code
+   * /health/ready} reporting {@code readiness} (e.g. {@code dev}'s, which checks the broker and
+   * Temporal too); the server closes it.
+   */
+  public static ApiServer start(
+      PayrelayConfig config,
+      Services services,
+      ApiKeys keys,
+      WorkflowClient temporal,
+      Runnable outboxCommitted,
+      Readiness readiness) {
     if (keys.isEmpty()) {
       log.warn(
           "no API keys configured (PAYRELAY_API_KEYS, PAYRELAY_API_KEYS_FILE): payment and admin"
               + " endpoints answer 401 to every request");
     }
     PayrelayConfig.AccessSettings access = config.access();
-    ApiServer server = build(config, services, keys, temporal, outboxCommitted);
+    ApiServer server = build(config, services, keys, temporal, outboxCommitted, readiness);
     return access.adminPort() == null
         ? server.start(config.api().host(), config.api().port())
         : server.start(
             config.api().host(), config.api().port(), access.adminHost(), access.adminPort());
   }
 
-  /** Builds (does not start) the API server. */
+  /** Builds (does not start) the API server, ready while its database answers. */
   public static ApiServer build(
       PayrelayConfig config,
       Services services,
       ApiKeys keys,
       WorkflowClient temporal,
       Runnable outboxCommitted) {
+    return build(
+        config, services, keys, temporal, outboxCommitted, ProcessReadiness.api(config, services));
+  }
+
+  private static ApiServer build(
+      PayrelayConfig config,
+      Services services,
+      ApiKeys keys,
+      WorkflowClient temporal,
+      Runnable outboxCommitted,
+      Readiness readiness) {
     ChannelRegistry channels = channelRegistry(config);
     return new ApiServer(
         new ApiHandlers(
@@ -103,7 +132,7 @@ public final class ApiRuntime {
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),
-            services::databaseUp,
+            readiness,
             config.api().webhookBodyLimit(),
             keys,
             codecEndpoint(config, keys),

@@ -16,6 +16,8 @@ import picocli.CommandLine.Option;
       "survive a restart), started as a child process unless one already listens on",
       "PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set. Prints where",
       "each part listens and the UI link of each payment it hands to Temporal.",
+      "Stops (exit 3) when that local server exits or, started or reused, has not",
+      "answered for PAYRELAY_READINESS_GRACE_SECONDS (10).",
       "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672",
       "(./payrelay runs deploy/local/setup.sh to install and start them)."
     })
@@ -36,17 +38,13 @@ final class DevCommand implements Callable<Integer> {
     DevStack stack = DevStack.start(config, System.out);
     AtomicBoolean stopping = new AtomicBoolean();
     // Without its Temporal server nothing is delivered: say so and stop, rather than keep taking
-    // payments whose workflows cannot run.
+    // payments whose workflows cannot run. A reused server is watched as dev's own child is.
     stack
-        .temporal()
-        .localServerExited()
-        .thenRun(
-            () -> {
+        .temporalLost()
+        .thenAccept(
+            reason -> {
               if (!stopping.get()) {
-                System.err.println(
-                    "payrelay: the Temporal dev server exited (see "
-                        + config.temporal().local().dataDir().resolve("temporal.log")
-                        + "); stopping");
+                System.err.println("payrelay: " + reason + "; stopping");
                 System.exit(3);
               }
             });

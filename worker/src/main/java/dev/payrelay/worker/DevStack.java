@@ -4,6 +4,7 @@ import dev.payrelay.activities.amqp.QueueBinding;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.Readiness;
 import dev.payrelay.api.Role;
 import dev.payrelay.channels.sandbox.SandboxSimulator;
 import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Everything {@code payrelay dev} runs: migrated database, Temporal (the CLI's dev server as a
@@ -43,6 +45,8 @@ public final class DevStack implements AutoCloseable {
   private final ChannelSimulators simulators;
   private final WorkerRuntime worker;
   private final ApiServer api;
+  private final Readiness readiness;
+  private final PayrelayConfig config;
 
   private DevStack(
       Services services,
@@ -51,7 +55,9 @@ public final class DevStack implements AutoCloseable {
       SandboxSimulator sandbox,
       ChannelSimulators simulators,
       WorkerRuntime worker,
-      ApiServer api) {
+      ApiServer api,
+      Readiness readiness,
+      PayrelayConfig config) {
     this.services = services;
     this.workerServices = workerServices;
     this.temporal = temporal;
@@ -59,6 +65,8 @@ public final class DevStack implements AutoCloseable {
     this.simulators = simulators;
     this.worker = worker;
     this.api = api;
+    this.readiness = readiness;
+    this.config = config;
   }
 
   /**
@@ -138,15 +146,19 @@ public final class DevStack implements AutoCloseable {
               + " PAYRELAY_API_KEYS to use your own)%n",
           file.toAbsolutePath().normalize());
     }
+    // dev is api and worker in one: ready while the database, the broker and Temporal answer.
+    Readiness readiness = ProcessReadiness.worker(config, services, temporal, "dev");
     ApiServer api =
-        ApiRuntime.start(config, services, keys, temporal.client(), worker::wakeDispatcher);
+        ApiRuntime.start(
+            config, services, keys, temporal.client(), worker::wakeDispatcher, readiness);
     out.printf(
         "api        http://%s:%d  (webhook %s)%n",
         config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
     if (config.access().adminPort() != null) {
       out.printf("admin api  http://%s:%d%n", config.access().adminHost(), api.adminPort());
     }
-    return new DevStack(services, workerServices, temporal, sandbox, simulators, worker, api);
+    return new DevStack(
+        services, workerServices, temporal, sandbox, simulators, worker, api, readiness, config);
   }
 
   /**
@@ -267,6 +279,37 @@ public final class DevStack implements AutoCloseable {
   /** The Temporal connection. */
   public TemporalConnection temporal() {
     return temporal;
+  }
+
+  /**
+   * Completes, with one line saying why, when the local Temporal dev server is lost: the child dev
+   * started exited, or the server, started here or reused (one already listened on its port), has
+   * not answered for longer than the readiness grace. Never completes for an external address or
+   * the in-memory server: those are not dev's to watch.
+   */
+  public CompletableFuture<String> temporalLost() {
+    if (temporal.kind() != TemporalConnection.Kind.DEV_SERVER) {
+      return new CompletableFuture<>();
+    }
+    Path log = config.temporal().local().dataDir().resolve("temporal.log").toAbsolutePath();
+    return CompletableFuture.anyOf(
+            temporal
+                .localServerExited()
+                .thenApply(exit -> "the Temporal dev server exited (see " + log + ")"),
+            readiness
+                .outage(ProcessReadiness.TEMPORAL)
+                .thenApply(
+                    down ->
+                        "the Temporal server at "
+                            + config.temporal().target()
+                            + " has not answered since "
+                            + down.since()
+                            + " ("
+                            + down.error()
+                            + "; its log is "
+                            + log
+                            + " when a dev started it)"))
+        .thenApply(String.class::cast);
   }
 
   /** Starts the sandbox channel simulator on its configured bind address and port. */

@@ -1,9 +1,12 @@
 package dev.payrelay.worker;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.payrelay.api.ApiServer;
-import dev.payrelay.api.DatabaseProbe;
+import dev.payrelay.api.Readiness;
+import dev.payrelay.api.ReadinessReport;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -22,11 +24,11 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code GET /metrics}: the process's meters in the Prometheus text exposition format 0.0.4
  *   <li>{@code GET /health/live}: 200 while the process serves HTTP (liveness)
- *   <li>{@code GET /health/ready}: 200 when the delivery pool's database answered within {@link
- *       ApiServer#READY_WAIT}, else 503 with {@code Retry-After} (readiness). The body also says
- *       what of the broker is connected, e.g. {@code {"database":true,"broker":{"publisher":false,
- *       "consumer.notifications":false}}}: the worker stays ready without RabbitMQ (grants, channel
- *       queries and expiry need no broker), while publishing and consuming wait for it
+ *   <li>{@code GET /health/ready}: 200 while {@link Readiness} finds the worker's database, broker
+ *       and Temporal answering (none failing for longer than the grace), else 503 with {@code
+ *       Retry-After} (readiness). The body is the {@link ReadinessReport} plus what of the broker
+ *       the worker holds open, e.g. {@code "connections":{"publisher":false,
+ *       "consumer.notifications":true}} (the publisher connects on its first publish)
  *   <li>anything else: 404; a method other than GET or HEAD: 405
  * </ul>
  *
@@ -35,20 +37,23 @@ import java.util.function.Supplier;
  */
 public final class MetricsListener implements AutoCloseable {
 
+  private static final ObjectMapper JSON = ApiServer.jsonMapper();
+
   private final HttpServer server;
-  private final DatabaseProbe database;
+  private final Readiness readiness;
   private final ExecutorService thread;
 
-  private MetricsListener(HttpServer server, DatabaseProbe database, ExecutorService thread) {
+  private MetricsListener(HttpServer server, Readiness readiness, ExecutorService thread) {
     this.server = server;
-    this.database = database;
+    this.readiness = readiness;
     this.thread = thread;
   }
 
   /**
    * Starts listening on {@code host:port} (0 = any free port).
    *
-   * @param databaseUp whether a trivial query answered (e.g. {@link Services#databaseUp()})
+   * @param readiness the worker's dependencies ({@link ProcessReadiness#worker}); the listener
+   *     closes it
    * @param broker what of the broker is connected, by name (e.g. {@link
    *     WorkerRuntime#brokerStatus()})
    * @throws IOException if the address cannot be bound
@@ -57,16 +62,15 @@ public final class MetricsListener implements AutoCloseable {
       String host,
       int port,
       PrometheusMeterRegistry metrics,
-      BooleanSupplier databaseUp,
+      Readiness readiness,
       Supplier<Map<String, Boolean>> broker)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-    DatabaseProbe database = new DatabaseProbe(databaseUp);
     server.createContext(
         "/",
         exchange -> {
           try (exchange) {
-            serve(exchange, metrics, database, broker);
+            serve(exchange, metrics, readiness, broker);
           }
         });
     ExecutorService thread =
@@ -74,13 +78,13 @@ public final class MetricsListener implements AutoCloseable {
             Thread.ofPlatform().name("worker-metrics-http").daemon().factory());
     server.setExecutor(thread);
     server.start();
-    return new MetricsListener(server, database, thread);
+    return new MetricsListener(server, readiness, thread);
   }
 
   private static void serve(
       HttpExchange exchange,
       PrometheusMeterRegistry metrics,
-      DatabaseProbe database,
+      Readiness readiness,
       Supplier<Map<String, Boolean>> broker)
       throws IOException {
     String method = exchange.getRequestMethod();
@@ -92,20 +96,15 @@ public final class MetricsListener implements AutoCloseable {
       case "/metrics" -> reply(exchange, 200, "text/plain; version=0.0.4", metrics.scrape());
       case "/health/live" -> reply(exchange, 200, "application/json", "{\"live\":true}");
       case "/health/ready", "/health" -> {
-        boolean up = database.upWithin(ApiServer.READY_WAIT);
-        if (!up) {
+        ReadinessReport report = readiness.report();
+        if (!report.ready()) {
           exchange
               .getResponseHeaders()
               .set("Retry-After", String.valueOf(ApiServer.RETRY_AFTER.toSeconds()));
         }
-        StringBuilder body = new StringBuilder("{\"database\":").append(up).append(",\"broker\":{");
-        String separator = "";
-        for (Map.Entry<String, Boolean> part : broker.get().entrySet()) {
-          body.append(separator).append('"').append(part.getKey()).append("\":");
-          body.append(part.getValue());
-          separator = ",";
-        }
-        reply(exchange, up ? 200 : 503, "application/json", body.append("}}").toString());
+        ObjectNode body = JSON.valueToTree(report);
+        body.set("connections", JSON.valueToTree(broker.get()));
+        reply(exchange, report.ready() ? 200 : 503, "application/json", body.toString());
       }
       default -> reply(exchange, 404, "application/json", "{\"error\":\"not found\"}");
     }
@@ -133,6 +132,6 @@ public final class MetricsListener implements AutoCloseable {
   public void close() {
     server.stop(0);
     thread.shutdownNow();
-    database.close();
+    readiness.close();
   }
 }

@@ -1,5 +1,6 @@
 package dev.payrelay.worker;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -16,9 +17,22 @@ import java.util.Map;
  *     or {@code json} (one JSON object per line, MDC included; logback's {@code JsonEncoder}). The
  *     switch itself is read by {@code logback.xml} at start; it is checked here so a typo fails the
  *     start instead of silencing the logs
+ * @param readinessGrace {@code PAYRELAY_READINESS_GRACE_SECONDS} (10, 1..300): how long a
+ *     dependency a process needs (database; for the worker and {@code dev} also the broker and
+ *     Temporal) may fail its readiness checks before {@code /health/ready} says 503, and before
+ *     {@code dev} stops for a local Temporal server that no longer answers
  */
 public record OperationsSettings(
-    String workerMetricsHost, int workerMetricsPort, String logFormat) {
+    String workerMetricsHost, int workerMetricsPort, String logFormat, Duration readinessGrace) {
+
+  /** The default of {@code PAYRELAY_READINESS_GRACE_SECONDS}. */
+  static final int DEFAULT_READINESS_GRACE_SECONDS = 10;
+
+  /**
+   * The longest grace: five minutes of a dependency down is an outage to act on, not a blip to ride
+   * out.
+   */
+  static final int MAX_READINESS_GRACE_SECONDS = 300;
 
   /** The log formats {@code logback.xml} has an appender for. */
   public static final java.util.List<String> LOG_FORMATS = java.util.List.of("text", "json");
@@ -26,7 +40,8 @@ public record OperationsSettings(
   /**
    * Checks the values.
    *
-   * @throws IllegalArgumentException for a port outside 0..65535 or an unknown log format
+   * @throws IllegalArgumentException for a port outside 0..65535, an unknown log format or a
+   *     readiness grace outside 1..300 s
    */
   public OperationsSettings {
     if (workerMetricsPort < 0 || workerMetricsPort > 65_535) {
@@ -38,6 +53,14 @@ public record OperationsSettings(
       throw new IllegalArgumentException(
           "PAYRELAY_LOG_FORMAT must be one of " + LOG_FORMATS + ", got: " + logFormat);
     }
+    if (readinessGrace.compareTo(Duration.ofSeconds(1)) < 0
+        || readinessGrace.compareTo(Duration.ofSeconds(MAX_READINESS_GRACE_SECONDS)) > 0) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_READINESS_GRACE_SECONDS must be from 1 to "
+              + MAX_READINESS_GRACE_SECONDS
+              + ", got: "
+              + readinessGrace.toSeconds());
+    }
   }
 
   /**
@@ -46,23 +69,26 @@ public record OperationsSettings(
    * @throws IllegalArgumentException naming the variable whose value is malformed
    */
   public static OperationsSettings fromEnv(Map<String, String> env) {
-    String port = text(env, "PAYRELAY_WORKER_METRICS_PORT", "0");
-    int parsed;
-    try {
-      parsed = Integer.parseInt(port);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "PAYRELAY_WORKER_METRICS_PORT must be an integer, got: " + port, e);
-    }
     return new OperationsSettings(
         text(env, "PAYRELAY_WORKER_METRICS_HOST", "127.0.0.1"),
-        parsed,
-        text(env, "PAYRELAY_LOG_FORMAT", "text"));
+        integer(env, "PAYRELAY_WORKER_METRICS_PORT", 0),
+        text(env, "PAYRELAY_LOG_FORMAT", "text"),
+        Duration.ofSeconds(
+            integer(env, "PAYRELAY_READINESS_GRACE_SECONDS", DEFAULT_READINESS_GRACE_SECONDS)));
   }
 
   /** Whether {@code payrelay worker} serves its metrics and health listener. */
   public boolean workerMetricsEnabled() {
     return workerMetricsPort > 0;
+  }
+
+  private static int integer(Map<String, String> env, String name, int fallback) {
+    String v = text(env, name, String.valueOf(fallback));
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be an integer, got: " + v, e);
+    }
   }
 
   private static String text(Map<String, String> env, String name, String fallback) {

@@ -51,6 +51,11 @@ public record Services(
     CrashPoints crashPoints)
     implements AutoCloseable {
 
+  /**
+   * The query timeout of {@link #checkDatabase}, in seconds: a trivial query takes milliseconds.
+   */
+  static final int CHECK_TIMEOUT_SECONDS = 2;
+
   /** Builds the stores over an open database, with a meter registry of their own. */
   public static Services over(Database database) {
     return over(database, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -104,14 +109,15 @@ public record Services(
     return over(Database.open(config, metrics), metrics, crashPoints);
   }
 
-  /** Whether the database answers a trivial query. */
-  public boolean databaseUp() {
-    try {
-      database.dsl().selectOne().fetch();
-      return true;
-    } catch (RuntimeException e) {
-      return false;
-    }
+  /**
+   * Runs {@code SELECT 1} on the pool, the statement bounded by {@link #CHECK_TIMEOUT_SECONDS}
+   * (JDBC's query timeout); borrowing the connection is bounded by the pool's own timeout.
+   *
+   * @throws org.jooq.exception.DataAccessException with the driver's or the pool's error when the
+   *     database did not answer
+   */
+  public void checkDatabase() {
+    database.dsl().selectOne().queryTimeout(CHECK_TIMEOUT_SECONDS).fetch();
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.grpc.StatusRuntimeException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.temporal.api.operatorservice.v1.DeleteNamespaceRequest;
 import io.temporal.api.workflowservice.v1.DescribeNamespaceRequest;
+import io.temporal.api.workflowservice.v1.GetSystemInfoRequest;
 import io.temporal.api.workflowservice.v1.RegisterNamespaceRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -177,6 +178,20 @@ public final class TemporalConnection implements AutoCloseable {
    */
   public CompletableFuture<Void> localServerExited() {
     return server instanceof TemporalDevServer dev ? dev.exited() : new CompletableFuture<>();
+  }
+
+  /**
+   * Asks the frontend for its system info ({@code GetSystemInfo}, the call every SDK makes first)
+   * on this connection's channel, within {@code deadline}: whether this process reaches Temporal.
+   *
+   * @throws StatusRuntimeException with the server's or the channel's status when it did not answer
+   *     in time, e.g. {@code UNAVAILABLE} or {@code DEADLINE_EXCEEDED}
+   */
+  public void checkReachable(Duration deadline) {
+    stubs
+        .blockingStub()
+        .withDeadlineAfter(deadline.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .getSystemInfo(GetSystemInfoRequest.getDefaultInstance());
   }
 
   /** What this connection talks to. */

@@ -155,13 +155,19 @@ public final class TemporalDevServer implements AutoCloseable {
   }
 
   /**
-   * Completes when the server this object started exits; never completes for a server it reused
-   * (nothing here watches a process it does not own).
+   * Completes when the server this object started exits; never completes for a server it reused,
+   * which is not its child ({@code dev} watches that one through readiness: {@link
+   * DevStack#temporalLost()}).
    */
   public CompletableFuture<Void> exited() {
     return process == null
         ? new CompletableFuture<>()
         : process.onExit().thenApply(p -> (Void) null);
+  }
+
+  /** The server process this object started; empty for one it reused. */
+  java.util.Optional<ProcessHandle> processHandle() {
+    return java.util.Optional.ofNullable(process).map(Process::toHandle);
   }
 
   /** Whether this object started the server (false: it reused one already running). */

@@ -16,6 +16,7 @@ class OperationsSettingsTest {
     assertThat(s.workerMetricsEnabled()).isFalse();
     assertThat(s.workerMetricsHost()).isEqualTo("127.0.0.1");
     assertThat(s.logFormat()).isEqualTo("text");
+    assertThat(s.readinessGrace()).isEqualTo(java.time.Duration.ofSeconds(10));
   }
 
   @Test
@@ -25,12 +26,14 @@ class OperationsSettingsTest {
             Map.of(
                 "PAYRELAY_WORKER_METRICS_PORT", "8081",
                 "PAYRELAY_WORKER_METRICS_HOST", "0.0.0.0",
-                "PAYRELAY_LOG_FORMAT", "json"));
+                "PAYRELAY_LOG_FORMAT", "json",
+                "PAYRELAY_READINESS_GRACE_SECONDS", "300"));
 
     assertThat(s.workerMetricsEnabled()).isTrue();
     assertThat(s.workerMetricsPort()).isEqualTo(8081);
     assertThat(s.workerMetricsHost()).isEqualTo("0.0.0.0");
     assertThat(s.logFormat()).isEqualTo("json");
+    assertThat(s.readinessGrace()).isEqualTo(java.time.Duration.ofSeconds(300));
   }
 
   @Test
@@ -43,6 +46,12 @@ class OperationsSettingsTest {
         .hasMessageContaining("PAYRELAY_WORKER_METRICS_PORT");
     assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "xml")))
         .hasMessageContaining("PAYRELAY_LOG_FORMAT");
+    for (String grace : java.util.List.of("0", "301", "10s")) {
+      assertThatThrownBy(
+              () -> OperationsSettings.fromEnv(Map.of("PAYRELAY_READINESS_GRACE_SECONDS", grace)))
+          .as(grace)
+          .hasMessageContaining("PAYRELAY_READINESS_GRACE_SECONDS");
+    }
     // logback.xml names its appenders in lower case; "JSON" would find none.
     assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "JSON")))
         .hasMessageContaining("PAYRELAY_LOG_FORMAT");

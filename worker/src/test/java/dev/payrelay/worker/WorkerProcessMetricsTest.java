@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -120,9 +121,15 @@ class WorkerProcessMetricsTest {
     assertThat(get("/health/live").statusCode()).isEqualTo(200);
     HttpResponse<String> ready = get("/health/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
-    assertThat(ready.body())
-        .startsWith("{\"database\":true,\"broker\":{")
-        .contains("\"consumer.notifications\":true");
+    com.fasterxml.jackson.databind.JsonNode report =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(ready.body());
+    assertThat(report.path("failing").size()).as(ready.body()).isZero();
+    for (String dependency : List.of("database", "broker", "temporal")) {
+      assertThat(report.path("dependencies").path(dependency).path("up").asBoolean())
+          .as(dependency)
+          .isTrue();
+    }
+    assertThat(report.path("connections").path("consumer.notifications").asBoolean()).isTrue();
   }
 
   private static URI uri(String path) {
