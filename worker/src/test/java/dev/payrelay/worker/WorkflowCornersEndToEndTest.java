@@ -1,0 +1,185 @@
+package dev.payrelay.worker;
+
+import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.PaymentWorkflow;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.client.WorkflowClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jooq.DSLContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 25 row 5 on the real Temporal dev server, through a whole payrelay: a stream of operator
+ * signals does not hold continue-as-new back (each run stays near the history limit and every
+ * signal is served once, audited), and each deadline extension cancels the wait it replaced instead
+ * of leaving its timer pending. Prints the runs and timers it saw.
+ */
+class WorkflowCornersEndToEndTest {
+
+  private static PayrelayHarness payrelay;
+  private static DSLContext dsl;
+  private static WorkflowClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    payrelay =
+        new PayrelayHarness(
+            WorkflowCornersEndToEndTest.class,
+            Map.of(
+                "PAYRELAY_PAYMENT_TTL_SECONDS", "3600",
+                "PAYRELAY_RECONCILIATION_DAILY", "false",
+                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+    dsl = payrelay.stack.services().database().dsl();
+    client = payrelay.stack.temporal().client();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    payrelay.close();
+  }
+
+  @Test
+  void stormOfRequeries_continuesAsNewCarryingTheQueue_everySignalServedOnce() throws Exception {
+    String paymentId = payrelay.createPayment(700, "USD", "course-storm");
+    PaymentWorkflow workflow = awaitRunning(paymentId);
+    int signals = 400;
+    for (int i = 0; i < signals; i++) {
+      workflow.requery(new OperatorSignal("alice", "storm " + i, null));
+    }
+
+    await()
+        .atMost(Duration.ofMinutes(4))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(() -> audited(paymentId, "REQUERY") >= signals);
+    Thread.sleep(2_000); // nothing more may come
+
+    List<Integer> runs = historyLengths(WorkflowIds.payment(paymentId));
+    System.out.printf(
+        "storm of %d requeries on the real server: runs %s, audited %d%n",
+        signals, runs, audited(paymentId, "REQUERY"));
+    assertThat(audited(paymentId, "REQUERY")).as("each signal audited once").isEqualTo(signals);
+    assertThat(runs.size()).as("continued as new").isGreaterThan(1);
+    assertThat(runs).allMatch(events -> events <= 2_200);
+  }
+
+  @Test
+  void thirtyDeadlineExtensions_leaveNoReplacedTimerPending_andTheLastOneHolds() throws Exception {
+    String paymentId = payrelay.createPayment(700, "USD", "course-extend");
+    PaymentWorkflow workflow = awaitRunning(paymentId);
+    await().atMost(Duration.ofSeconds(30)).until(() -> channelQueries(paymentId) >= 1);
+    Instant last = null;
+    for (int i = 1; i <= 30; i++) {
+      last = Instant.now().plus(Duration.ofHours(2 + i)).truncatedTo(ChronoUnit.SECONDS);
+      workflow.extendDeadline(new OperatorSignal("alice", "extension " + i, last.toString()));
+      int applied = i;
+      // One at a time, each landing in the watch's 10 min wait after the query it caused.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  audited(paymentId, "EXTEND_DEADLINE") >= applied
+                      && channelQueries(paymentId) >= applied + 1);
+    }
+    Thread.sleep(2_000);
+
+    List<HistoryEvent> events = client.fetchHistory(WorkflowIds.payment(paymentId)).getEvents();
+    long started = count(events, EventType.EVENT_TYPE_TIMER_STARTED);
+    long ended =
+        count(events, EventType.EVENT_TYPE_TIMER_FIRED)
+            + count(events, EventType.EVENT_TYPE_TIMER_CANCELED);
+    System.out.printf(
+        "30 extensions on the real server: %d timers started, %d fired or cancelled%n",
+        started, ended);
+    assertThat(started - ended).as("timers still pending").isLessThanOrEqualTo(1);
+    assertThat(
+            dsl.select(PAYMENT_ORDER.EXPIRES_AT)
+                .from(PAYMENT_ORDER)
+                .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+                .fetchSingle(PAYMENT_ORDER.EXPIRES_AT)
+                .toInstant(ZoneOffset.UTC))
+        .isEqualTo(last);
+  }
+
+  private static PaymentWorkflow awaitRunning(String paymentId) {
+    String workflowId = WorkflowIds.payment(paymentId);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptions()
+        .until(
+            () ->
+                client
+                    .newUntypedWorkflowStub(workflowId)
+                    .describe()
+                    .getStatus()
+                    .name()
+                    .endsWith("RUNNING"));
+    return client.newWorkflowStub(PaymentWorkflow.class, workflowId);
+  }
+
+  /** Channel queries the payment's run scheduled so far (activities of type ChannelQuery). */
+  private static long channelQueries(String paymentId) {
+    return client.fetchHistory(WorkflowIds.payment(paymentId)).getEvents().stream()
+        .filter(e -> e.getEventType() == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+        .filter(
+            e ->
+                e.getActivityTaskScheduledEventAttributes()
+                    .getActivityType()
+                    .getName()
+                    .equals("ChannelQuery"))
+        .count();
+  }
+
+  private static int audited(String paymentId, String action) {
+    return dsl.fetchCount(
+        OPERATOR_ACTION,
+        OPERATOR_ACTION.TARGET_ID.eq(paymentId).and(OPERATOR_ACTION.ACTION.eq(action)));
+  }
+
+  /** Every run's event count, first run first, following continue-as-new from the first. */
+  private static List<Integer> historyLengths(String workflowId) {
+    String runId = client.newUntypedWorkflowStub(workflowId).describe().getExecution().getRunId();
+    while (true) {
+      String previous =
+          client
+              .fetchHistory(workflowId, runId)
+              .getEvents()
+              .get(0)
+              .getWorkflowExecutionStartedEventAttributes()
+              .getContinuedExecutionRunId();
+      if (previous.isEmpty()) {
+        break;
+      }
+      runId = previous;
+    }
+    List<Integer> lengths = new ArrayList<>();
+    while (runId != null) {
+      List<HistoryEvent> events = client.fetchHistory(workflowId, runId).getEvents();
+      lengths.add(events.size());
+      HistoryEvent end = events.get(events.size() - 1);
+      runId =
+          end.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW
+              ? end.getWorkflowExecutionContinuedAsNewEventAttributes().getNewExecutionRunId()
+              : null;
+    }
+    return lengths;
+  }
+
+  private static long count(List<HistoryEvent> events, EventType type) {
+    return events.stream().filter(e -> e.getEventType() == type).count();
+  }
+}
