@@ -18,6 +18,13 @@ import org.jooq.impl.DSL;
  * decide. The cut-off is computed by the database clock ({@code NOW(6)}). Each removed row's fact
  * key moves to {@code outbox_fact_purged} in the same transaction, where {@link OutboxWriter} still
  * finds it, so a late duplicate of a purged event is refused as before (DESIGN invariant 4).
+ *
+ * <p>Each batch runs at READ COMMITTED, as the outbox claim does ({@link
+ * Transactions#runReadCommitted}): at REPEATABLE READ, ClaimIsolationTest on MariaDB 10.11 saw a
+ * batch held before its commit make ingestion's outbox insert wait in 18 of 18 cases with rows to
+ * delete and 3 of 12 with only recent SENT rows (a new PENDING row's entry in the retention index
+ * can sort right before the first SENT one, whose gap the batch's scan locks); at READ COMMITTED in
+ * none.
  */
 public final class OutboxRetention {
 
@@ -58,7 +65,7 @@ public final class OutboxRetention {
   }
 
   private int deleteBatch(Field<LocalDateTime> cutoff, int batchSize) {
-    return Transactions.run(
+    return Transactions.runReadCommitted(
         dsl,
         cfg -> {
           DSLContext tx = cfg.dsl();

@@ -22,6 +22,13 @@ import org.jooq.impl.DSL;
  * {@code SELECT ... FOR UPDATE SKIP LOCKED} that sets {@code lease_owner, lease_token,
  * lease_until}; the network call happens outside any transaction; every write-back matches the
  * lease token and checks its row count. All times come from the database clock.
+ *
+ * <p>A claim runs at READ COMMITTED ({@link Transactions#runReadCommitted}; issue 25 row 9). At
+ * REPEATABLE READ its range scan's next-key locks made ingestion's outbox insert wait for the
+ * claim's commit: ClaimIsolationTest, on MariaDB 10.11, saw it in 84 of 84 cases over eight runs
+ * (an empty outbox, rows due in the past, rows due in the future, every status, a backlog larger
+ * than the batch; each with a payment created and a payment confirmed), and in none of them at READ
+ * COMMITTED.
  */
 public final class OutboxStore {
 
@@ -81,7 +88,7 @@ public final class OutboxStore {
    */
   public List<ClaimedEvent> claim(String owner, int limit, Duration lease) {
     String token = UUID.randomUUID().toString();
-    return Transactions.run(
+    return Transactions.runReadCommitted(
         dsl,
         cfg -> {
           DSLContext tx = cfg.dsl();
