@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.JobLeases;
+import dev.payrelay.sql.PageCursor;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -174,6 +178,75 @@ class LeaseDeadlineEndToEndTest {
     }
     assertThat(heldByBWhileAInFlight).as("rows B held while A's call was in flight").isEmpty();
     assertThat(row(eventId).getStatus()).as("retried, not lost").isEqualTo("DISPATCHED");
+  }
+
+  @Test
+  void sweepPassAgainstAHungFrontend_endsInsideTheJobLease_soNoSecondWorkerRunsBeside()
+      throws Exception {
+    Duration interval = Duration.ofSeconds(2);
+    Set<String> inFlightAtA = ConcurrentHashMap.newKeySet();
+    List<Long> aCallMillis = new CopyOnWriteArrayList<>();
+    List<String> rowsOfBWhileAInFlight = new CopyOnWriteArrayList<>();
+    AtomicInteger rowsOfB = new AtomicInteger();
+    try (PagedJob<String> a =
+        sweep(
+                "A",
+                id -> {
+                  inFlightAtA.add(id);
+                  long start = System.nanoTime();
+                  try {
+                    handoff.workflowRunning(id);
+                  } finally {
+                    aCallMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                    inFlightAtA.remove(id);
+                  }
+                })
+            .start(interval)) {
+      await().atMost(Duration.ofSeconds(30)).until(() -> !inFlightAtA.isEmpty());
+      try (PagedJob<String> b =
+          sweep(
+                  "B",
+                  id -> {
+                    rowsOfB.incrementAndGet();
+                    if (inFlightAtA.contains(id)) {
+                      rowsOfBWhileAInFlight.add(id);
+                    }
+                  })
+              .start(interval)) {
+        await()
+            .atMost(Duration.ofSeconds(40))
+            .until(() -> aCallMillis.size() >= 3 || !rowsOfBWhileAInFlight.isEmpty());
+      }
+    }
+    System.out.printf(
+        "A's sweep calls through the hung link took %s ms (the last may be cut short when the"
+            + " job closes)%n",
+        aCallMillis);
+    assertThat(rowsOfBWhileAInFlight).as("rows B ran while A's call was in flight").isEmpty();
+    assertThat(rowsOfB.get()).as("A kept the job lease: its passes ended inside it").isZero();
+  }
+
+  private static PagedJob<String> sweep(String owner, Consumer<String> action) {
+    List<String> rows = List.of("pay_hung_1", "pay_hung_2", "pay_hung_3");
+    return new PagedJob<>(
+        new JobLeases(dsl),
+        "lease-deadline-sweep",
+        owner,
+        rows.size(),
+        new PagedJob.Source<String>() {
+          @Override
+          public List<String> page(PageCursor after, int limit) {
+            return rows.stream()
+                .filter(id -> after == null || id.compareTo(after.id()) > 0)
+                .toList();
+          }
+
+          @Override
+          public PageCursor cursorAfter(String row) {
+            return new PageCursor(Instant.EPOCH, row);
+          }
+        },
+        action);
   }
 
   private static String createdEventOfNewPayment() {
