@@ -37,11 +37,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every hand-off of a claim runs under its {@link LeaseDeadline}, a third of the lease after the
  * claim (issue 25 row 11): a Temporal frontend that accepts and never answers fails the call there
- * with {@code DEADLINE_EXCEEDED}, an event whose turn comes after it is not started, and both
- * return to PENDING with a {@code last_error} naming the deadline while the lease still holds, so
- * no second dispatcher claims a row whose hand-off is still in flight. Giving up is chosen over
- * renewing the lease: a frontend that does not answer within a third of the lease is down for this
- * round, and the backoff retries the row later.
+ * with {@code DEADLINE_EXCEEDED}, an event whose turn comes after it is not started, and both are
+ * released for retry after a backoff ({@link OutboxStore#releaseForRetry}) with a {@code
+ * last_error} naming the deadline while the lease still holds, so no second dispatcher claims a row
+ * whose hand-off is still in flight. Giving up is chosen over renewing the lease: a frontend that
+ * does not answer within a third of the lease is down for this round, and the backoff retries the
+ * row later.
  *
  * <p>Polling adapts: a full batch goes again at once; an empty round doubles the sleep up to {@code
  * idlePollMax}; {@link #wake()} (called after a local commit) cuts the sleep short.
