@@ -16,8 +16,11 @@ import java.util.Set;
 /**
  * A TCP proxy on loopback that can cut the network between its clients and one server: {@link
  * #cut()} resets every live connection and resets each new one as soon as it is accepted, as a
- * failed link or a dead host would look to the client; {@link #restore()} lets connections through
- * again. The soak puts one in front of the database and one in front of the broker.
+ * failed link or a dead host would look to the client; {@link #hang()} keeps every connection open
+ * and forwards nothing either way, new ones included, as a stalled host or a half-open link looks
+ * (what either side sends is read and dropped, no answer ever comes); {@link #restore()} lets
+ * connections through again. The soak puts one in front of the database and one in front of the
+ * broker.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -29,6 +32,7 @@ final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
   private final Set<Socket> live = new HashSet<>();
   private boolean cut;
+  private boolean hung;
 
   private FaultProxy(String name, InetSocketAddress target, ServerSocket server) {
     this.name = name;
@@ -64,9 +68,31 @@ final class FaultProxy implements AutoCloseable {
     doomed.forEach(FaultProxy::reset);
   }
 
-  /** Lets new connections through again. */
-  synchronized void restore() {
-    cut = false;
+  /**
+   * Stops forwarding bytes on every connection, live and new, without closing any, until {@link
+   * #restore()}.
+   */
+  synchronized void hang() {
+    hung = true;
+  }
+
+  /**
+   * Lets new connections through again; after a {@link #hang()} the connections that lived through
+   * it are reset (bytes were dropped on them, so their protocol cannot go on).
+   */
+  void restore() {
+    List<Socket> doomed;
+    synchronized (this) {
+      cut = false;
+      doomed = hung ? new ArrayList<>(live) : List.of();
+      hung = false;
+      live.removeAll(doomed);
+    }
+    doomed.forEach(FaultProxy::reset);
+  }
+
+  private synchronized boolean isHung() {
+    return hung;
   }
 
   /** Whether the link is cut. */
@@ -119,13 +145,15 @@ final class FaultProxy implements AutoCloseable {
     return false;
   }
 
-  /** Copies bytes one way until either side ends, then closes both. */
+  /** Copies bytes one way (dropping them while hung) until either side ends, then closes both. */
   private void pipe(Socket from, Socket to) {
     byte[] buffer = new byte[BUFFER_BYTES];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
       for (int n; (n = in.read(buffer)) >= 0; ) {
-        out.write(buffer, 0, n);
+        if (!isHung()) {
+          out.write(buffer, 0, n);
+        }
       }
     } catch (IOException e) {
       // one side went away (or was reset by a cut): the pair is done

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -33,6 +34,15 @@ import org.slf4j.LoggerFactory;
  * <p>At {@link #start()} it first takes back the claims a previous life of the same owner left
  * (killed between claim and write-back): they are due at once instead of after their lease or the
  * re-dispatch delay. Owner names must therefore be stable across restarts and unique per instance.
+ *
+ * <p>Every hand-off of a claim runs under its {@link LeaseDeadline}, a third of the lease after the
+ * claim (issue 25 row 11): a Temporal frontend that accepts and never answers fails the call there
+ * with {@code DEADLINE_EXCEEDED}, an event whose turn comes after it is not started, and both are
+ * released for retry after a backoff ({@link OutboxStore#releaseForRetry}) with a {@code
+ * last_error} naming the deadline while the lease still holds, so no second dispatcher claims a row
+ * whose hand-off is still in flight. Giving up is chosen over renewing the lease: a frontend that
+ * does not answer within a third of the lease is down for this round, and the backoff retries the
+ * row later.
  *
  * <p>Polling adapts: a full batch goes again at once; an empty round doubles the sleep up to {@code
  * idlePollMax}; {@link #wake()} (called after a local commit) cuts the sleep short.
@@ -52,6 +62,9 @@ public final class OutboxDispatcher implements AutoCloseable {
   private final Semaphore handoffSlots;
   private final ExecutorService handoffThreads =
       Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("outbox-handoff-", 0).factory());
+  private final ScheduledExecutorService deadlineTimer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().name("outbox-handoff-deadline").daemon().unstarted(r));
   private final Thread thread;
   private volatile boolean running = true;
 
@@ -119,17 +132,20 @@ public final class OutboxDispatcher implements AutoCloseable {
    * Runs one claim round: hands the claimed events to Temporal, different payments in parallel (up
    * to {@link PayrelayConfig.DispatcherSettings#handoffs()} at once), each payment's events one
    * after another in claim order, then writes back on this thread: each failed hand-off returns to
-   * PENDING with a backoff, and the handed-off events are marked DISPATCHED in one statement.
+   * PENDING with a backoff, and the handed-off events are marked DISPATCHED in one statement. Every
+   * hand-off ends by the claim's {@link LeaseDeadline}, a third of {@link
+   * PayrelayConfig.DispatcherSettings#lease()} after the claim.
    *
    * @return how many rows were claimed
    */
   public int dispatchOnce() {
+    LeaseDeadline deadline = LeaseDeadline.startingNow(settings.lease());
     List<ClaimedEvent> claimed = outbox.claim(owner, settings.batchSize(), settings.lease());
     if (claimed.isEmpty()) {
       return 0;
     }
     crashPoints.reach(CrashPoint.DISPATCH_AFTER_CLAIM);
-    Map<String, String> failures = handOffAll(claimed);
+    Map<String, String> failures = handOffAll(claimed, deadline);
     List<ClaimedEvent> handedOff = new ArrayList<>();
     for (ClaimedEvent event : claimed) {
       String failure = failures.get(event.eventId());
@@ -150,7 +166,7 @@ public final class OutboxDispatcher implements AutoCloseable {
    *
    * @return why each event that was not handed off was not, by event id
    */
-  private Map<String, String> handOffAll(List<ClaimedEvent> claimed) {
+  private Map<String, String> handOffAll(List<ClaimedEvent> claimed, LeaseDeadline deadline) {
     Map<String, List<ClaimedEvent>> byPayment = new LinkedHashMap<>();
     for (ClaimedEvent event : claimed) {
       byPayment.computeIfAbsent(event.paymentId(), id -> new ArrayList<>()).add(event);
@@ -158,7 +174,7 @@ public final class OutboxDispatcher implements AutoCloseable {
     Map<String, String> failures = new ConcurrentHashMap<>();
     Set<String> handedOff = ConcurrentHashMap.newKeySet();
     if (byPayment.size() == 1 || settings.handoffs() <= 1) {
-      byPayment.values().forEach(events -> handOffInOrder(events, handedOff, failures));
+      byPayment.values().forEach(events -> handOffInOrder(events, deadline, handedOff, failures));
       return failures;
     }
     List<Future<?>> running = new ArrayList<>();
@@ -169,7 +185,7 @@ public final class OutboxDispatcher implements AutoCloseable {
             handoffThreads.submit(
                 () -> {
                   try {
-                    handOffInOrder(events, handedOff, failures);
+                    handOffInOrder(events, deadline, handedOff, failures);
                   } finally {
                     handoffSlots.release();
                   }
@@ -193,22 +209,30 @@ public final class OutboxDispatcher implements AutoCloseable {
   }
 
   /**
-   * Hands off one payment's events in order; after a failure the rest wait for the next round, so
-   * its workflow never gets a later event first.
+   * Hands off one payment's events in order, each within {@code deadline}; after a failure the rest
+   * wait for the next round, so its workflow never gets a later event first.
    */
   private void handOffInOrder(
-      List<ClaimedEvent> events, Set<String> handedOff, Map<String, String> failures) {
+      List<ClaimedEvent> events,
+      LeaseDeadline deadline,
+      Set<String> handedOff,
+      Map<String, String> failures) {
     String failed = null;
     for (ClaimedEvent event : events) {
       if (failed != null) {
         failures.put(event.eventId(), "an earlier event of the payment failed: " + failed);
         continue;
       }
+      if (deadline.expired()) {
+        failed = deadline.notStarted();
+        failures.put(event.eventId(), failed);
+        continue;
+      }
       try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
-        handoff.accept(event);
+        deadline.run(() -> handoff.accept(event), deadlineTimer);
         handedOff.add(event.eventId());
       } catch (RuntimeException e) {
-        failed = FailureText.of(e);
+        failed = deadline.failure(FailureText.of(e));
         failures.put(event.eventId(), failed);
       }
     }
@@ -304,5 +328,6 @@ public final class OutboxDispatcher implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     handoffThreads.shutdownNow();
+    deadlineTimer.shutdownNow();
   }
 }

@@ -18,6 +18,13 @@ import org.slf4j.LoggerFactory;
  * last pass stored, on whichever worker it ran. A short page means the end was reached and the next
  * pass starts from the beginning again, so every row is visited in turn (fair paging).
  *
+ * <p>A pass acts on rows only until its {@link LeaseDeadline}, a third of the lease after it took
+ * the lease, and every gRPC call of an action (the Temporal describe and signal of the sweeps) ends
+ * by then (issue 25 row 11): a Temporal frontend that never answers used to hold a pass for over a
+ * minute per row, past the lease, so another worker took the job and ran the same rows beside it.
+ * The pass gives up rather than renewing the lease per row: the next pass renews it and starts at
+ * the first row this one did not finish.
+ *
  * @param <T> a row
  */
 final class PagedJob<T> implements AutoCloseable {
@@ -49,7 +56,7 @@ final class PagedJob<T> implements AutoCloseable {
    * @param owner this worker's lease owner name
    * @param batch rows per pass
    * @param action what to do with each row; an exception stops the pass (the next pass retries from
-   *     the same cursor)
+   *     the same cursor), and so does its lease deadline passing
    */
   PagedJob(
       JobLeases leases, String job, String owner, int batch, Source<T> source, Consumer<T> action) {
@@ -59,9 +66,11 @@ final class PagedJob<T> implements AutoCloseable {
     this.batch = batch;
     this.source = source;
     this.action = action;
+    // Two threads: one runs the passes (fixed delay: never two at once), the other cancels a
+    // pass's call context at its deadline while that pass is still running.
     this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> Thread.ofPlatform().name(job).daemon().unstarted(r));
+        Executors.newScheduledThreadPool(
+            2, r -> Thread.ofPlatform().name(job).daemon().unstarted(r));
   }
 
   /** Runs a pass every {@code interval}, the first after one interval. */
@@ -78,6 +87,7 @@ final class PagedJob<T> implements AutoCloseable {
    * @return rows handled; 0 when another worker owns the job
    */
   int runOnce() {
+    LeaseDeadline deadline = LeaseDeadline.startingNow(leaseTtl);
     if (!leases.tryAcquire(job, owner, leaseTtl)) {
       return 0;
     }
@@ -85,16 +95,35 @@ final class PagedJob<T> implements AutoCloseable {
     List<T> page = source.page(after, batch);
     int handled = 0;
     for (T row : page) {
-      action.accept(row);
+      if (deadline.expired()) {
+        break;
+      }
+      act(row, deadline);
       handled++;
       after = source.cursorAfter(row);
     }
-    boolean end = page.size() < batch;
-    leases.saveCursor(job, owner, end ? null : after.encode());
+    PageCursor next = handled == page.size() && page.size() < batch ? null : after;
+    leases.saveCursor(job, owner, next == null ? null : next.encode());
     if (handled > 0) {
-      log.info("{}: {} row(s) handled{}", job, handled, end ? "; back to the start" : "");
+      log.info("{}: {} row(s) handled{}", job, handled, next == null ? "; back to the start" : "");
     }
     return handled;
+  }
+
+  /**
+   * Runs the action on {@code row} within {@code deadline}.
+   *
+   * @throws IllegalStateException naming the deadline when the action failed after it passed
+   */
+  private void act(T row, LeaseDeadline deadline) {
+    try {
+      deadline.run(() -> action.accept(row), timer);
+    } catch (RuntimeException e) {
+      if (deadline.expired()) {
+        throw new IllegalStateException(deadline.failure(FailureText.of(e)), e);
+      }
+      throw e;
+    }
   }
 
   private void runOnceQuietly() {

@@ -473,7 +473,9 @@ public record PayrelayConfig(
    * The outbox dispatcher.
    *
    * @param batchSize rows claimed per round ({@code PAYRELAY_DISPATCH_BATCH}, 50)
-   * @param lease claim lease ({@code PAYRELAY_DISPATCH_LEASE_SECONDS}, 30)
+   * @param lease claim lease ({@code PAYRELAY_DISPATCH_LEASE_SECONDS}, 30, {@value
+   *     #MIN_LEASE_SECONDS}..{@value #MAX_LEASE_SECONDS}); a claim's hand-offs end a third of it
+   *     after the claim ({@link LeaseDeadline})
    * @param idlePollMax the longest sleep when idle ({@code PAYRELAY_DISPATCH_POLL_MAX_MS}, 1000)
    * @param retryInitial first backoff after a failed hand-off (1 s)
    * @param retryMax backoff cap (5 min)
@@ -491,7 +493,21 @@ public record PayrelayConfig(
       Duration retryInitial,
       Duration retryMax,
       Duration redispatchAfter,
-      int handoffs) {}
+      int handoffs) {
+
+    /**
+     * The shortest {@code PAYRELAY_DISPATCH_LEASE_SECONDS}: its third, the hand-off deadline, plus
+     * the one retry backoff the Temporal SDK may still sleep after it ({@link
+     * LeaseDeadline#SDK_BACKOFF_OVERRUN}, 6 s) leaves at least 4 s of the lease to write back.
+     */
+    public static final int MIN_LEASE_SECONDS = 15;
+
+    /**
+     * The longest {@code PAYRELAY_DISPATCH_LEASE_SECONDS}: the lease is also how long the rows of a
+     * dispatcher that died (and is not restarted under its name) wait for another one.
+     */
+    public static final int MAX_LEASE_SECONDS = 3_600;
+  }
 
   /**
    * The worker's outbox housekeeping.
@@ -578,7 +594,12 @@ public record PayrelayConfig(
         sandbox.withAccounts(ofChannel(accounts, "sandbox")),
         new DispatcherSettings(
             e.integer("PAYRELAY_DISPATCH_BATCH", 50),
-            Duration.ofSeconds(e.integer("PAYRELAY_DISPATCH_LEASE_SECONDS", 30)),
+            Duration.ofSeconds(
+                e.between(
+                    "PAYRELAY_DISPATCH_LEASE_SECONDS",
+                    30,
+                    DispatcherSettings.MIN_LEASE_SECONDS,
+                    DispatcherSettings.MAX_LEASE_SECONDS)),
             Duration.ofMillis(e.integer("PAYRELAY_DISPATCH_POLL_MAX_MS", 1000)),
             Duration.ofSeconds(1),
             Duration.ofMinutes(5),

@@ -70,6 +70,44 @@ class FaultProxyTest {
     assertThat(proxy.isCut()).isFalse();
   }
 
+  @Test
+  void hang_keepsLiveAndNewConnectionsOpenWithoutAnAnswer_restoreResetsTheHungOnes()
+      throws IOException {
+    try (Socket live = connect()) {
+      assertThat(echoes(live, "before")).isTrue();
+
+      proxy.hang();
+
+      try (Socket fresh = connect()) {
+        fresh.setSoTimeout(500);
+        live.setSoTimeout(500);
+        assertThat(silent(live, "anyone?")).as("live connection: open, no answer").isTrue();
+        assertThat(silent(fresh, "anyone?")).as("new connection: open, no answer").isTrue();
+
+        proxy.restore();
+
+        assertThat(echoes(live, "after")).as("a hung connection is reset").isFalse();
+      }
+    }
+    try (Socket client = connect()) {
+      assertThat(echoes(client, "back")).isTrue();
+    }
+  }
+
+  /** Sends {@code text}; true if the connection stays open and nothing comes back in time. */
+  private static boolean silent(Socket socket, String text) {
+    try {
+      socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+      socket.getOutputStream().flush();
+      socket.getInputStream().read();
+      return false;
+    } catch (java.net.SocketTimeoutException e) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   private Socket connect() throws IOException {
     Socket socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
     socket.setSoTimeout(5_000);

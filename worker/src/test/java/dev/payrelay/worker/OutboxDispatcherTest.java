@@ -164,6 +164,49 @@ class OutboxDispatcherTest {
     assertThat(held.getLastError()).contains("an earlier event of the payment failed");
   }
 
+  @Test
+  void anEventWhoseTurnComesAfterTheHandOffDeadline_isNotStarted_andWaitsForRetry() {
+    PaymentRow payment = paidPayment();
+    Duration lease = Duration.ofSeconds(3);
+    List<ClaimedEvent> handedOff = new ArrayList<>();
+    OutboxDispatcher dispatcher =
+        new OutboxDispatcher(
+            services.outbox(),
+            e -> {
+              handedOff.add(e);
+              try {
+                // longer than the deadline, a third of the lease
+                Thread.sleep(lease.dividedBy(2).toMillis());
+              } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            new PayrelayConfig.DispatcherSettings(
+                10,
+                lease,
+                Duration.ofMillis(200),
+                Duration.ofSeconds(10),
+                Duration.ofMinutes(5),
+                Duration.ofMinutes(2),
+                16),
+            "test",
+            new SimpleMeterRegistry());
+
+    assertThat(dispatcher.dispatchOnce()).isEqualTo(2);
+
+    assertThat(handedOff).extracting(ClaimedEvent::eventType).containsExactly("PaymentCreated");
+    var confirmed =
+        dsl.selectFrom(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.AGGREGATE_ID.eq(payment.paymentId()))
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed"))
+            .fetchSingle();
+    assertThat(confirmed.getStatus()).isEqualTo("PENDING");
+    assertThat(confirmed.getLastError())
+        .isEqualTo(
+            "hand-off: not started: the deadline of calls under the lease (1000 ms, a third of"
+                + " the 3000 ms lease) had passed");
+  }
+
   private static OutboxDispatcher dispatcher(java.util.function.Consumer<ClaimedEvent> handoff) {
     return new OutboxDispatcher(
         services.outbox(), handoff, SETTINGS, "test", new SimpleMeterRegistry());

@@ -94,6 +94,23 @@ class PayrelayConfigTest {
   }
 
   @Test
+  void dispatchLease_isThirtySeconds_orAsConfigured_longEnoughForItsHandOffDeadlineToFitInside() {
+    assertThat(PayrelayConfig.fromEnv(Map.of()).dispatcher().lease())
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThat(
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE_SECONDS", "15"))
+                .dispatcher()
+                .lease())
+        .isEqualTo(Duration.ofSeconds(15));
+    for (String bad : List.of("0", "-30", "14", "3601")) {
+      assertThatThrownBy(
+              () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE_SECONDS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("PAYRELAY_DISPATCH_LEASE_SECONDS must be from 15 to 3600, got: " + bad);
+    }
+  }
+
+  @Test
   void httpLimits_areTheDefaults_orAsConfigured_andOutOfBoundsValuesNameTheirVariable() {
     assertThat(PayrelayConfig.fromEnv(Map.of()).api().limits()).isEqualTo(HttpLimits.DEFAULTS);
     HttpLimits set =
