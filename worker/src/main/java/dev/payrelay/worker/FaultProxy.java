@@ -12,12 +12,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * A TCP proxy on loopback that can cut the network between its clients and one server: {@link
- * #cut()} resets every live connection and resets each new one as soon as it is accepted, as a
- * failed link or a dead host would look to the client; {@link #restore()} lets connections through
- * again. The soak puts one in front of the database and one in front of the broker.
+ * A TCP proxy on loopback that can cut or hang the network between its clients and one server:
+ * {@link #cut()} resets every live connection and resets each new one as soon as it is accepted, as
+ * a failed link or a dead host would look to the client; {@link #hang()} keeps every connection
+ * open and accepts new ones but forwards no byte either way, as a stalled link or a peer that
+ * stopped answering would look (only the client's own timeouts and keepalives notice); {@link
+ * #restore()} ends either, and a hung connection then delivers what was held, in order. The soak
+ * puts one in front of the database, one in front of the broker and one in front of Temporal.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -29,6 +33,9 @@ final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
   private final Set<Socket> live = new HashSet<>();
   private boolean cut;
+  // Open while bytes flow; a hang replaces it with a closed one that restore() opens. A latch, not
+  // a monitor: the pipes are virtual threads, and waiting in a monitor pins their carrier.
+  private volatile CountDownLatch flowing = new CountDownLatch(0);
 
   private FaultProxy(String name, InetSocketAddress target, ServerSocket server) {
     this.name = name;
@@ -64,14 +71,32 @@ final class FaultProxy implements AutoCloseable {
     doomed.forEach(FaultProxy::reset);
   }
 
-  /** Lets new connections through again. */
+  /**
+   * Stops forwarding bytes both ways without closing anything: live connections stay open with what
+   * they send held back, new ones are accepted and held before the server is dialled, until {@link
+   * #restore()}. How long the hang lasts is the caller's: it ends only with {@code restore()} or
+   * {@link #close()}.
+   */
+  synchronized void hang() {
+    if (flowing.getCount() == 0) {
+      flowing = new CountDownLatch(1);
+    }
+  }
+
+  /** Ends a cut or a hang: new connections go through, hung ones forward what they held. */
   synchronized void restore() {
     cut = false;
+    flowing.countDown();
   }
 
   /** Whether the link is cut. */
   synchronized boolean isCut() {
     return cut;
+  }
+
+  /** Whether the link is hung. */
+  boolean isHung() {
+    return flowing.getCount() > 0;
   }
 
   private void acceptLoop() {
@@ -86,7 +111,7 @@ final class FaultProxy implements AutoCloseable {
   }
 
   private void connect(Socket client) {
-    if (isCut()) {
+    if (!awaitFlowing() || isCut()) {
       reset(client);
       return;
     }
@@ -124,7 +149,7 @@ final class FaultProxy implements AutoCloseable {
     byte[] buffer = new byte[BUFFER_BYTES];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
-      for (int n; (n = in.read(buffer)) >= 0; ) {
+      for (int n; (n = in.read(buffer)) >= 0 && awaitFlowing(); ) {
         out.write(buffer, 0, n);
       }
     } catch (IOException e) {
@@ -136,6 +161,17 @@ final class FaultProxy implements AutoCloseable {
       }
       closeQuietly(from);
       closeQuietly(to);
+    }
+  }
+
+  /** Waits while the link is hung; false if interrupted (the connection is then given up). */
+  private boolean awaitFlowing() {
+    try {
+      flowing.await();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -157,11 +193,12 @@ final class FaultProxy implements AutoCloseable {
     }
   }
 
-  /** Stops listening and resets every live connection. */
+  /** Stops listening and resets every live connection, hung ones included. */
   @Override
   public void close() {
     closeQuietly(server);
     cut();
+    flowing.countDown();
   }
 
   @Override
