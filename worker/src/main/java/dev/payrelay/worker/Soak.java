@@ -141,7 +141,10 @@ final class Soak {
   }
 
   private static SoakAudit.Result audit(SoakStack stack, SoakBuyers buyers, SoakTap tap) {
-    return SoakAudit.of(LedgerSnapshot.read(stack.dsl()), buyers.payments(), tap.deliveries());
+    LedgerSnapshot ledger = LedgerSnapshot.read(stack.dsl());
+    List<String> ids = ledger.payments().stream().map(LedgerSnapshot.Payment::paymentId).toList();
+    return SoakAudit.of(
+        ledger, buyers.payments(), tap.arrivals(), SoakRuns.latest(stack.temporalClient(), ids));
   }
 
   private String cleanUp(SoakStack stack, SoakTap tap, boolean passed) throws Exception {

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
       "the API, the worker or the soak's Temporal server is killed with SIGKILL and",
       "started again, the database or the broker is cut off, and the link to",
       "Temporal or the broker hangs, for some seconds. Then it drains, checks the",
-      "invariants (its own counts, then 'payrelay check') and prints a report.",
+      "invariants (its own counts: ledger, queue order, notifications, workflow",
+      "runs; then 'payrelay check') and prints a report.",
       "Exits 0 only with no violations."
     })
 final class SoakCommand implements Callable<Integer> {

@@ -89,8 +89,9 @@ record SoakReport(
                 f.detail()));
     out.printf(
         "messages   %d event ids on the queue, redeliveries %d (%d event ids delivered more than"
-            + " once; allowed: at-least-once)%n",
-        audit.messages(), audit.redeliveries(), audit.redelivered());
+            + " once; allowed: at-least-once), out of order %d (after a later event of their"
+            + " payment; allowed: consumers order by payment_seq)%n",
+        audit.messages(), audit.redeliveries(), audit.redelivered(), audit.outOfOrder());
     out.println(
         (drain.took() == null
                 ? "drain      NOT COMPLETE within %d s".formatted(plan.drainLimit().toSeconds())

@@ -2,6 +2,7 @@ package dev.payrelay.worker;
 
 import dev.payrelay.sql.Database;
 import dev.payrelay.sql.DatabaseConfig;
+import io.temporal.client.WorkflowClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.ServerSocket;
@@ -95,8 +96,8 @@ final class SoakStack implements AutoCloseable {
               target,
               new SoakEnvironment.Ports(
                   db.port(), broker.port(), temporalLink.port(), freePort(), freePort()));
-      // The soak's own connection, direct: it deletes the namespace, whatever the children's link
-      // is doing.
+      // The soak's own connection, direct: it lists the runs after the drain and deletes the
+      // namespace, whatever the children's link is doing.
       TemporalConnection temporal =
           TemporalConnection.open(PayrelayConfig.fromEnv(environment.direct()).temporal());
       out.printf(
@@ -162,6 +163,11 @@ final class SoakStack implements AutoCloseable {
   /** The soak's own Temporal server, or empty when it runs on a server it was given. */
   Optional<SoakTemporal> ownTemporal() {
     return Optional.ofNullable(ownTemporal);
+  }
+
+  /** The soak's own client of its Temporal namespace (direct, never through the proxy). */
+  WorkflowClient temporalClient() {
+    return temporal.client();
   }
 
   /** The soak's names. */
