@@ -26,7 +26,7 @@ final class SoakFaults {
   enum Kind {
     KILL_API,
     KILL_WORKER,
-    /** Only on the soak's own Temporal server ({@link SoakTemporal}): no other is killed. */
+    /** Only on the soak's own Temporal server ({@link SoakTemporal}). */
     KILL_TEMPORAL,
     CUT_DB,
     CUT_BROKER,

@@ -198,8 +198,8 @@ public final class TemporalDevServer implements AutoCloseable {
    * is gone, so its port is free for a start on the same port and file.
    *
    * @return its pid
-   * @throws IllegalStateException for a server this object reused (nothing here kills a process it
-   *     does not own)
+   * @throws IllegalStateException for a server this object found running (it kills only what it
+   *     started)
    */
   public long kill() throws InterruptedException {
     if (process == null) {
