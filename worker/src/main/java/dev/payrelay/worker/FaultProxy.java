@@ -12,15 +12,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * A TCP proxy on loopback that can cut the network between its clients and one server: {@link
- * #cut()} resets every live connection and resets each new one as soon as it is accepted, as a
- * failed link or a dead host would look to the client; {@link #hang()} keeps every connection open
- * and forwards nothing either way, new ones included, as a stalled host or a half-open link looks
- * (what either side sends is read and dropped, no answer ever comes); {@link #restore()} lets
- * connections through again. The soak puts one in front of the database and one in front of the
- * broker.
+ * A TCP proxy on loopback that can cut or hang the network between its clients and one server:
+ * {@link #cut()} resets every live connection and resets each new one as soon as it is accepted, as
+ * a failed link or a dead host would look to the client; {@link #hang()} keeps every connection
+ * open and accepts new ones but forwards no byte either way, as a stalled link or a peer that
+ * stopped answering would look (only the client's own timeouts and keepalives notice); {@link
+ * #restore()} ends either, and a hung connection then delivers what was held, in order. The soak
+ * puts one in front of the database, one in front of the broker and one in front of Temporal.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -32,7 +33,9 @@ final class FaultProxy implements AutoCloseable {
   private final ServerSocket server;
   private final Set<Socket> live = new HashSet<>();
   private boolean cut;
-  private boolean hung;
+  // Open while bytes flow; a hang replaces it with a closed one that restore() opens. A latch, not
+  // a monitor: the pipes are virtual threads, and waiting in a monitor pins their carrier.
+  private volatile CountDownLatch flowing = new CountDownLatch(0);
 
   private FaultProxy(String name, InetSocketAddress target, ServerSocket server) {
     this.name = name;
@@ -69,35 +72,31 @@ final class FaultProxy implements AutoCloseable {
   }
 
   /**
-   * Stops forwarding bytes on every connection, live and new, without closing any, until {@link
-   * #restore()}.
+   * Stops forwarding bytes both ways without closing anything: live connections stay open with what
+   * they send held back, new ones are accepted and held before the server is dialled, until {@link
+   * #restore()}. How long the hang lasts is the caller's: it ends only with {@code restore()} or
+   * {@link #close()}.
    */
   synchronized void hang() {
-    hung = true;
-  }
-
-  /**
-   * Lets new connections through again; after a {@link #hang()} the connections that lived through
-   * it are reset (bytes were dropped on them, so their protocol cannot go on).
-   */
-  void restore() {
-    List<Socket> doomed;
-    synchronized (this) {
-      cut = false;
-      doomed = hung ? new ArrayList<>(live) : List.of();
-      hung = false;
-      live.removeAll(doomed);
+    if (flowing.getCount() == 0) {
+      flowing = new CountDownLatch(1);
     }
-    doomed.forEach(FaultProxy::reset);
   }
 
-  private synchronized boolean isHung() {
-    return hung;
+  /** Ends a cut or a hang: new connections go through, hung ones forward what they held. */
+  synchronized void restore() {
+    cut = false;
+    flowing.countDown();
   }
 
   /** Whether the link is cut. */
   synchronized boolean isCut() {
     return cut;
+  }
+
+  /** Whether the link is hung. */
+  boolean isHung() {
+    return flowing.getCount() > 0;
   }
 
   private void acceptLoop() {
@@ -112,7 +111,7 @@ final class FaultProxy implements AutoCloseable {
   }
 
   private void connect(Socket client) {
-    if (isCut()) {
+    if (!awaitFlowing() || isCut()) {
       reset(client);
       return;
     }
@@ -145,15 +144,13 @@ final class FaultProxy implements AutoCloseable {
     return false;
   }
 
-  /** Copies bytes one way (dropping them while hung) until either side ends, then closes both. */
+  /** Copies bytes one way until either side ends, then closes both. */
   private void pipe(Socket from, Socket to) {
     byte[] buffer = new byte[BUFFER_BYTES];
     try (InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream()) {
-      for (int n; (n = in.read(buffer)) >= 0; ) {
-        if (!isHung()) {
-          out.write(buffer, 0, n);
-        }
+      for (int n; (n = in.read(buffer)) >= 0 && awaitFlowing(); ) {
+        out.write(buffer, 0, n);
       }
     } catch (IOException e) {
       // one side went away (or was reset by a cut): the pair is done
@@ -164,6 +161,17 @@ final class FaultProxy implements AutoCloseable {
       }
       closeQuietly(from);
       closeQuietly(to);
+    }
+  }
+
+  /** Waits while the link is hung; false if interrupted (the connection is then given up). */
+  private boolean awaitFlowing() {
+    try {
+      flowing.await();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
@@ -185,11 +193,12 @@ final class FaultProxy implements AutoCloseable {
     }
   }
 
-  /** Stops listening and resets every live connection. */
+  /** Stops listening and resets every live connection, hung ones included. */
   @Override
   public void close() {
     closeQuietly(server);
     cut();
+    flowing.countDown();
   }
 
   @Override

@@ -14,9 +14,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill and
- * cut, then the drain (until {@link SoakAudit} finds nothing, or the drain limit), {@code payrelay
- * check}, and the {@link SoakReport}. The children are stopped on every way out, Ctrl-C included.
+ * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill, cut
+ * and hang, then the drain (until {@link SoakAudit} finds nothing, or the drain limit), {@code
+ * payrelay check}, and the {@link SoakReport}. The children are stopped on every way out, Ctrl-C
+ * included.
  */
 final class Soak {
 
@@ -48,7 +49,7 @@ final class Soak {
             .resolve(names.id());
     out.printf("soak %s: seed %d, %s%n", names.id(), plan.seed(), plan.describe());
     out.flush();
-    SoakStack stack = SoakStack.open(env, names, out);
+    SoakStack stack = SoakStack.open(env, names, dir, out);
     Thread stop =
         new Thread(
             () -> {
@@ -140,19 +141,26 @@ final class Soak {
   }
 
   private static SoakAudit.Result audit(SoakStack stack, SoakBuyers buyers, SoakTap tap) {
-    return SoakAudit.of(LedgerSnapshot.read(stack.dsl()), buyers.payments(), tap.deliveries());
+    LedgerSnapshot ledger = LedgerSnapshot.read(stack.dsl());
+    List<String> ids = ledger.payments().stream().map(LedgerSnapshot.Payment::paymentId).toList();
+    return SoakAudit.of(
+        ledger, buyers.payments(), tap.arrivals(), SoakRuns.latest(stack.temporalClient(), ids));
   }
 
   private String cleanUp(SoakStack stack, SoakTap tap, boolean passed) throws Exception {
     stack.children().close();
     SoakNames names = stack.names();
     if (!passed || plan.keep()) {
-      return "database %s, exchange %s, queue %s, Temporal namespace %s (kept%s)"
+      return "database %s, exchange %s, queue %s, Temporal namespace %s%s (kept%s)"
           .formatted(
               names.databaseName(),
               names.exchange(),
               names.queue(),
               names.namespace(),
+              stack
+                  .ownTemporal()
+                  .map(t -> " in store " + t.store().toAbsolutePath() + " (its server stopped)")
+                  .orElse(""),
               passed ? " as asked" : " for inspection");
     }
     tap.deleteTopology(

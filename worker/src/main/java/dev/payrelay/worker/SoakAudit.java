@@ -3,6 +3,7 @@ package dev.payrelay.worker;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.sql.LedgerSnapshot;
+import dev.payrelay.sql.Notifications;
 import dev.payrelay.worker.SoakBuyers.Pay;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +27,15 @@ import java.util.stream.Collectors;
  *   <li>{@code NOT_SENT}: an outbox event not SENT (PENDING, DISPATCHED, DEAD, …);
  *   <li>{@code MESSAGE_LOST}: an event SENT whose message never reached the soak's queue;
  *   <li>{@code UNKNOWN_MESSAGE}: a message on the queue for no event of the outbox;
+ *   <li>{@code NOTIFIED}: a PAID payment without exactly one {@code courses-unlocked} notification
+ *       for its buyer from its {@code PaymentConfirmed} (the {@code notifications} consumer's
+ *       effect), or an unpaid one with any;
  *   <li>{@code EXCEPTION}: a recorded payment exception (the soak sends no disagreeing callback);
- *   <li>{@code MISSING}: the API answered a payment id that is not in the database.
+ *   <li>{@code MISSING}: the API answered a payment id that is not in the database;
+ *   <li>the queue's order and confirmations per payment, {@link SoakDeliveries}: {@code ORDER},
+ *       {@code SEQ_HEADER}, {@code PAID_NOTICE};
+ *   <li>the latest workflow runs against the ledger, {@link SoakRuns}: {@code RUN_STATE}, {@code
+ *       RUN_MISSING}.
  * </ul>
  *
  * A message delivered more than once is a redelivery, allowed by design (at-least-once delivery,
@@ -46,26 +54,41 @@ final class SoakAudit {
    * @param messages distinct message ids on the queue
    * @param redeliveries deliveries beyond the first, over all message ids
    * @param redelivered message ids delivered more than once
+   * @param outOfOrder first copies that arrived after a later event of their payment ({@link
+   *     SoakDeliveries.Result#outOfOrder()}; allowed, counted)
    */
   record Result(
-      List<Violation> violations, int paid, int messages, int redeliveries, int redelivered) {}
+      List<Violation> violations,
+      int paid,
+      int messages,
+      int redeliveries,
+      int redelivered,
+      int outOfOrder) {}
 
   private SoakAudit() {}
 
   /**
    * Audits {@code ledger} against what the buyers know ({@code buyers}: payment id to pay state;
-   * payments the buyers never heard of were never paid by them) and the queue ({@code deliveries}:
-   * message id to count).
+   * payments the buyers never heard of were never paid by them), the queue ({@code arrivals}, in
+   * arrival order) and Temporal ({@code runs}: each payment's latest run, {@link SoakRuns#latest}).
    */
   static Result of(
-      LedgerSnapshot ledger, Map<String, Pay> buyers, Map<String, Integer> deliveries) {
+      LedgerSnapshot ledger,
+      Map<String, Pay> buyers,
+      List<SoakTap.Delivery> arrivals,
+      SoakRuns.Listed runs) {
+    Map<String, Integer> deliveries = SoakTap.counts(arrivals);
     List<Violation> violations = new ArrayList<>();
     Map<String, List<LedgerSnapshot.Grant>> grants =
         ledger.grants().stream().collect(Collectors.groupingBy(LedgerSnapshot.Grant::purchaseId));
-    Map<String, Integer> confirmed = new HashMap<>();
+    Map<String, Set<String>> confirmed = new HashMap<>();
     ledger.events().stream()
         .filter(e -> EventType.PAYMENT_CONFIRMED.wireName().equals(e.eventType()))
-        .forEach(e -> confirmed.merge(e.paymentId(), 1, Integer::sum));
+        .forEach(
+            e -> confirmed.computeIfAbsent(e.paymentId(), p -> new HashSet<>()).add(e.eventId()));
+    Map<String, List<LedgerSnapshot.Notification>> notified =
+        ledger.notifications().stream()
+            .collect(Collectors.groupingBy(LedgerSnapshot.Notification::paymentId));
     Set<String> known = new HashSet<>();
     int paid = 0;
     for (LedgerSnapshot.Payment p : ledger.payments()) {
@@ -78,8 +101,14 @@ final class SoakAudit {
               p,
               isPaid,
               pay,
-              confirmed.getOrDefault(p.paymentId(), 0),
+              confirmed.getOrDefault(p.paymentId(), Set.of()).size(),
               grants.getOrDefault(p.paymentId(), List.of())));
+      violations.addAll(
+          notified(
+              p,
+              isPaid,
+              confirmed.getOrDefault(p.paymentId(), Set.of()),
+              notified.getOrDefault(p.paymentId(), List.of())));
     }
     buyers.keySet().stream()
         .filter(id -> !known.contains(id))
@@ -91,13 +120,37 @@ final class SoakAudit {
             x ->
                 violations.add(
                     new Violation("EXCEPTION", x.paymentId(), x.kind() + " " + x.status())));
+    SoakDeliveries.Result queue = SoakDeliveries.of(ledger, arrivals);
+    violations.addAll(queue.violations());
+    violations.addAll(SoakRuns.contradictions(ledger.payments(), runs));
     int redeliveries = 0;
     int redelivered = 0;
     for (int count : deliveries.values()) {
       redeliveries += count - 1;
       redelivered += count > 1 ? 1 : 0;
     }
-    return new Result(violations, paid, deliveries.size(), redeliveries, redelivered);
+    return new Result(
+        violations, paid, deliveries.size(), redeliveries, redelivered, queue.outOfOrder());
+  }
+
+  /**
+   * {@code confirmedBy}: the payment's {@code PaymentConfirmed} event ids; {@code notices}: its
+   * notification rows.
+   */
+  private static List<Violation> notified(
+      LedgerSnapshot.Payment p,
+      boolean isPaid,
+      Set<String> confirmedBy,
+      List<LedgerSnapshot.Notification> notices) {
+    boolean once =
+        notices.size() == 1
+            && notices.get(0).userId().equals(p.userId())
+            && Notifications.COURSES_UNLOCKED.equals(notices.get(0).template())
+            && confirmedBy.contains(notices.get(0).eventId());
+    if (isPaid ? once : notices.isEmpty()) {
+      return List.of();
+    }
+    return List.of(new Violation("NOTIFIED", p.paymentId(), p.status() + ", notified " + notices));
   }
 
   private static List<Violation> payment(

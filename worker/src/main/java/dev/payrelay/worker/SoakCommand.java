@@ -11,19 +11,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code payrelay soak}: the real flow under kills and network cuts, then the invariants. */
+/**
+ * {@code payrelay soak}: the real flow under kills, network cuts and hangs, then the invariants.
+ */
 @Command(
     name = "soak",
     mixinStandardHelpOptions = true,
     description = {
       "Prove 'nothing lost, nothing twice' under faults.",
       "Runs payrelay api, worker and sandbox as child processes on a fresh database",
-      "and its own exchange, queue and Temporal namespace; the children reach the",
-      "database and RabbitMQ through fault proxies. Buyers create payments through",
-      "the API and pay them at the sandbox while, at random moments (--seed), the",
-      "API or the worker is killed with SIGKILL and started again, and the database",
-      "or the broker is cut off for some seconds. Then it drains, checks the",
-      "invariants (its own counts, then 'payrelay check') and prints a report.",
+      "and its own exchange, queue and Temporal namespace (on its own Temporal dev",
+      "server unless PAYRELAY_TEMPORAL_ADDRESS is set); the children reach the",
+      "database, RabbitMQ and Temporal through fault proxies. Buyers create payments",
+      "through the API and pay them at the sandbox while, at random moments (--seed),",
+      "the API, the worker or the soak's Temporal server is killed with SIGKILL and",
+      "started again, the database or the broker is cut off, and the link to",
+      "Temporal or the broker hangs, for some seconds. Then it drains, checks the",
+      "invariants (its own counts: ledger, queue order, notifications, workflow",
+      "runs; then 'payrelay check') and prints a report.",
       "Exits 0 only with no violations."
     })
 final class SoakCommand implements Callable<Integer> {

@@ -11,12 +11,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code PAYRELAY_*} environments of a soak: the children's, whose database and broker are the
- * fault proxies, and the direct one (same names, the real servers) for the soak's own reads and the
- * invariant checker. Both start from the soak's own environment (logins, the sandbox secret, …).
+ * The {@code PAYRELAY_*} environments of a soak: the children's, whose database, broker and
+ * Temporal frontend are the fault proxies, and the direct one (same names, the real servers) for
+ * the soak's own reads and the invariant checker. Both start from the soak's own environment
+ * (logins, the sandbox secret, …).
  *
  * @param children what {@code payrelay api}, {@code worker} and {@code sandbox} run with
- * @param direct the same with the real database and broker
+ * @param direct the same with the real database, broker and Temporal
  */
 record SoakEnvironment(Map<String, String> children, Map<String, String> direct) {
 
@@ -39,7 +40,7 @@ record SoakEnvironment(Map<String, String> children, Map<String, String> direct)
    * @param env the soak's own environment
    * @param database the soak's database, direct
    * @param amqpUri the real broker
-   * @param temporal the Temporal frontend every child connects to (host:port)
+   * @param temporal the real Temporal frontend (host:port); the children reach it through its proxy
    */
   static SoakEnvironment of(
       Map<String, String> env,
@@ -75,11 +76,12 @@ record SoakEnvironment(Map<String, String> children, Map<String, String> direct)
     Map<String, String> children = new HashMap<>(direct);
     children.put("PAYRELAY_DB_URL", throughProxy(database.jdbcUrl(), ports.dbProxy()));
     children.put("PAYRELAY_AMQP_URI", throughProxy(amqpUri, ports.brokerProxy()));
+    children.put("PAYRELAY_TEMPORAL_ADDRESS", "127.0.0.1:" + ports.temporalProxy());
     return new SoakEnvironment(children, direct);
   }
 
   /** The ports of a run: the fault proxies', the API's and the sandbox's. */
-  record Ports(int dbProxy, int brokerProxy, int api, int sandbox) {}
+  record Ports(int dbProxy, int brokerProxy, int temporalProxy, int api, int sandbox) {}
 
   /** {@code url} with its host and port replaced by the proxy's on 127.0.0.1 (login kept). */
   static String throughProxy(String url, int port) {

@@ -73,9 +73,12 @@ record SoakReport(
         buyers.payGaveUp(),
         buyers.lastFailure().isEmpty() ? "" : " (last failed call: " + buyers.lastFailure() + ")");
     out.printf(
-        "kills      api %d, worker %d; exited by themselves: %s%n",
-        count(Kind.KILL_API), count(Kind.KILL_WORKER), exits());
-    out.printf("cuts       db %s, broker %s%n", cuts(Kind.CUT_DB), cuts(Kind.CUT_BROKER));
+        "kills      api %d, worker %d, temporal %d; exited by themselves: %s%n",
+        count(Kind.KILL_API), count(Kind.KILL_WORKER), count(Kind.KILL_TEMPORAL), exits());
+    out.printf("cuts       db %s, broker %s%n", lengths(Kind.CUT_DB), lengths(Kind.CUT_BROKER));
+    out.printf(
+        "hangs      temporal %s, broker %s%n",
+        lengths(Kind.HANG_TEMPORAL), lengths(Kind.HANG_BROKER));
     faults.forEach(
         f ->
             out.printf(
@@ -86,8 +89,9 @@ record SoakReport(
                 f.detail()));
     out.printf(
         "messages   %d event ids on the queue, redeliveries %d (%d event ids delivered more than"
-            + " once; allowed: at-least-once)%n",
-        audit.messages(), audit.redeliveries(), audit.redelivered());
+            + " once; allowed: at-least-once), out of order %d (after a later event of their"
+            + " payment; allowed: consumers order by payment_seq)%n",
+        audit.messages(), audit.redeliveries(), audit.redelivered(), audit.outOfOrder());
     out.println(
         (drain.took() == null
                 ? "drain      NOT COMPLETE within %d s".formatted(plan.drainLimit().toSeconds())
@@ -125,12 +129,13 @@ record SoakReport(
     return faults.stream().filter(f -> f.kind() == kind).count();
   }
 
-  private String cuts(Kind kind) {
-    List<Fault> cuts = faults.stream().filter(f -> f.kind() == kind).toList();
-    return cuts.size()
-        + (cuts.isEmpty()
+  /** How many faults of {@code kind}, with their lengths. */
+  private String lengths(Kind kind) {
+    List<Fault> of = faults.stream().filter(f -> f.kind() == kind).toList();
+    return of.size()
+        + (of.isEmpty()
             ? ""
-            : cuts.stream()
+            : of.stream()
                 .map(f -> "%.1f s".formatted(SoakFaults.seconds(f.length())))
                 .collect(Collectors.joining(", ", " (", ")")));
   }

@@ -7,16 +7,21 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.activities.amqp.ConfirmingPublisher;
 import dev.payrelay.activities.amqp.QueueBinding;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The soak's consumer on its own queue, connected to the broker directly (never through the fault
- * proxy): counts every delivery by {@code message_id} (the event id), so a message that never
- * arrived and one that arrived twice can both be told. It declares the exchange and the queue
- * itself before anything publishes, so no event can be routed nowhere.
+ * proxy): keeps every delivery in arrival order with its {@code message_id} (the event id), its
+ * payment ({@code aggregate_id}), type and {@code payment_seq} headers, so a message that never
+ * arrived, one that arrived twice and one that arrived ahead of its payment's earlier event can all
+ * be told. It declares the exchange and the queue itself before anything publishes, so no event can
+ * be routed nowhere.
  */
 final class SoakTap implements AutoCloseable {
 
@@ -25,7 +30,17 @@ final class SoakTap implements AutoCloseable {
 
   private final Connection connection;
   private final Channel channel;
-  private final Map<String, Integer> deliveries = new ConcurrentHashMap<>();
+  private final List<Delivery> arrivals = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * One delivery as it arrived. Any field the message lacks is null; {@code messageId} is then
+   * {@link #NO_MESSAGE_ID}.
+   *
+   * @param paymentId the {@code aggregate_id} header
+   * @param eventType the AMQP {@code type}
+   * @param paymentSeq the {@value ConfirmingPublisher#PAYMENT_SEQ_HEADER} header
+   */
+  record Delivery(String messageId, String paymentId, String eventType, Integer paymentSeq) {}
 
   private SoakTap(Connection connection, Channel channel) {
     this.connection = connection;
@@ -52,7 +67,21 @@ final class SoakTap implements AutoCloseable {
 
   /** Deliveries so far per {@code message_id}. */
   Map<String, Integer> deliveries() {
-    return Map.copyOf(deliveries);
+    return counts(arrivals());
+  }
+
+  /** Every delivery so far, in arrival order. */
+  List<Delivery> arrivals() {
+    synchronized (arrivals) {
+      return List.copyOf(arrivals);
+    }
+  }
+
+  /** How often each {@code message_id} of {@code arrivals} arrived. */
+  static Map<String, Integer> counts(List<Delivery> arrivals) {
+    Map<String, Integer> counts = new HashMap<>();
+    arrivals.forEach(d -> counts.merge(d.messageId(), 1, Integer::sum));
+    return counts;
   }
 
   /**
@@ -81,7 +110,17 @@ final class SoakTap implements AutoCloseable {
     public void handleDelivery(
         String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
       String id = properties.getMessageId();
-      deliveries.merge(id == null ? NO_MESSAGE_ID : id, 1, Integer::sum);
+      Map<String, Object> headers =
+          properties.getHeaders() == null ? Map.of() : properties.getHeaders();
+      Object paymentId = headers.get("aggregate_id");
+      arrivals.add(
+          new Delivery(
+              id == null ? NO_MESSAGE_ID : id,
+              paymentId == null ? null : paymentId.toString(),
+              properties.getType(),
+              headers.get(ConfirmingPublisher.PAYMENT_SEQ_HEADER) instanceof Number n
+                  ? n.intValue()
+                  : null));
     }
   }
 }

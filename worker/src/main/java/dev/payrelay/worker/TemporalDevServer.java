@@ -198,6 +198,25 @@ public final class TemporalDevServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Kills the server this object started with SIGKILL, as a crash would end it (no shutdown: what
+   * its SQLite store committed stays, in WAL mode per {@link #SQLITE_PRAGMAS}), and waits until it
+   * is gone, so its port is free for a start on the same port and file.
+   *
+   * @return its pid
+   * @throws IllegalStateException for a server this object found running (it kills only what it
+   *     started)
+   */
+  public long kill() throws InterruptedException {
+    if (process == null) {
+      throw new IllegalStateException(
+          "the Temporal server on port " + port + " was not started here");
+    }
+    process.destroyForcibly();
+    process.waitFor();
+    return process.pid();
+  }
+
   /** Stops the server if this object started it (SIGTERM, then SIGKILL after 10 s). */
   @Override
   public void close() {

@@ -75,7 +75,8 @@ final class WorkflowStateCheck {
       if (page.isEmpty()) {
         break;
       }
-      Map<String, PaymentListingRow> latest = latestRuns(page);
+      Map<String, PaymentListingRow> latest =
+          latestRuns(listing, page.stream().map(PaidPayment::paymentId).toList());
       for (PaidPayment p : page) {
         PaymentFinding f = compare(p, latest.get(p.paymentId()));
         if (f != null && found.size() < scope.limit()) {
@@ -113,13 +114,19 @@ final class WorkflowStateCheck {
         p.confirmedEventId());
   }
 
-  /** The latest run of each payment's workflow: the running one, else the last started. */
-  private Map<String, PaymentListingRow> latestRuns(List<PaidPayment> payments) {
-    List<String> ids = payments.stream().map(PaidPayment::paymentId).toList();
+  /**
+   * The latest run of each payment's workflow (the running one, else the last started), by payment
+   * id; a payment without any run is absent. One List Filter per page of runs.
+   *
+   * @param paymentIds at most {@link #BATCH}, so the query stays short
+   * @throws PaymentListingUnavailableException as {@link PaymentListing#runsOf}
+   */
+  static Map<String, PaymentListingRow> latestRuns(
+      PaymentListing listing, List<String> paymentIds) {
     Map<String, PaymentListingRow> latest = new HashMap<>();
     String token = null;
     do {
-      PaymentListingPage runs = listing.runsOf(ids, token);
+      PaymentListingPage runs = listing.runsOf(paymentIds, token);
       for (PaymentListingRow row : runs.payments()) {
         latest.merge(row.paymentId(), row, WorkflowStateCheck::later);
       }

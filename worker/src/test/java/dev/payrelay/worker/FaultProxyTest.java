@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,6 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /** {@link FaultProxy} in front of a real TCP echo server on loopback. */
 class FaultProxyTest {
+
+  /** How long a test waits to see that a hung connection answers nothing. */
+  private static final int HELD_FOR_MS = 1_000;
 
   private ServerSocket echo;
   private FaultProxy proxy;
@@ -71,41 +75,67 @@ class FaultProxyTest {
   }
 
   @Test
-  void hang_keepsLiveAndNewConnectionsOpenWithoutAnAnswer_restoreResetsTheHungOnes()
+  void hang_holdsLiveConnectionsOpenWithoutForwarding_andRestoreDeliversWhatWasHeld()
       throws IOException {
-    try (Socket live = connect()) {
-      assertThat(echoes(live, "before")).isTrue();
+    try (Socket client = connect()) {
+      assertThat(echoes(client, "before")).isTrue();
 
       proxy.hang();
+      send(client, "held");
 
-      try (Socket fresh = connect()) {
-        fresh.setSoTimeout(500);
-        live.setSoTimeout(500);
-        assertThat(silent(live, "anyone?")).as("live connection: open, no answer").isTrue();
-        assertThat(silent(fresh, "anyone?")).as("new connection: open, no answer").isTrue();
+      assertThat(answersWithin(client, HELD_FOR_MS)).as("nothing forwarded while hung").isFalse();
+      assertThat(client.isClosed()).isFalse();
+      assertThat(proxy.isHung()).isTrue();
 
-        proxy.restore();
+      proxy.restore();
 
-        assertThat(echoes(live, "after")).as("a hung connection is reset").isFalse();
-      }
-    }
-    try (Socket client = connect()) {
-      assertThat(echoes(client, "back")).isTrue();
+      assertThat(readBack(client, "held")).as("the held bytes, once restored").isEqualTo("held");
+      assertThat(echoes(client, "after")).isTrue();
+      assertThat(proxy.isHung()).isFalse();
     }
   }
 
-  /** Sends {@code text}; true if the connection stays open and nothing comes back in time. */
-  private static boolean silent(Socket socket, String text) {
-    try {
-      socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
-      socket.getOutputStream().flush();
-      socket.getInputStream().read();
-      return false;
-    } catch (java.net.SocketTimeoutException e) {
-      return true;
-    } catch (IOException e) {
-      return false;
+  @Test
+  void whileHung_newConnectionsAreAcceptedButNeverAnswered_untilRestore() throws IOException {
+    proxy.hang();
+    try (Socket client = connect()) {
+      send(client, "anyone?");
+
+      assertThat(answersWithin(client, HELD_FOR_MS)).isFalse();
+
+      proxy.restore();
+
+      assertThat(readBack(client, "anyone?")).isEqualTo("anyone?");
     }
+  }
+
+  private static void send(Socket socket, String text) throws IOException {
+    socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+    socket.getOutputStream().flush();
+  }
+
+  /**
+   * Whether anything comes back within {@code millis}: a byte, or the end of the stream (a closed
+   * connection answers too). The socket's own timeout is put back after.
+   */
+  private static boolean answersWithin(Socket socket, int millis) throws IOException {
+    int timeout = socket.getSoTimeout();
+    socket.setSoTimeout(millis);
+    try {
+      socket.getInputStream().read();
+      return true;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } finally {
+      socket.setSoTimeout(timeout);
+    }
+  }
+
+  /** Reads as many bytes as {@code expected} has (within the socket's 5 s timeout). */
+  private static String readBack(Socket socket, String expected) throws IOException {
+    byte[] back =
+        socket.getInputStream().readNBytes(expected.getBytes(StandardCharsets.UTF_8).length);
+    return new String(back, StandardCharsets.UTF_8);
   }
 
   private Socket connect() throws IOException {
