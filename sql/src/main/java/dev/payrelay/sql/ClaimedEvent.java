@@ -15,6 +15,7 @@ package dev.payrelay.sql;
  * @param expiresAt the payment's deadline
  * @param redispatch true when the row was already DISPATCHED and its confirm is overdue (the safety
  *     net hands it over again)
+ * @param summary the event in words for the workflow's view ({@link EventHandoff#summary}), or null
  */
 public record ClaimedEvent(
     String eventId,
@@ -27,11 +28,12 @@ public record ClaimedEvent(
     String leaseToken,
     int attempts,
     java.time.Instant expiresAt,
-    boolean redispatch) {
+    boolean redispatch,
+    String summary) {
 
   /** The hand-off to the payment's workflow. */
   public EventHandoff handoff() {
     return new EventHandoff(
-        eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt);
+        eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, summary);
   }
 }

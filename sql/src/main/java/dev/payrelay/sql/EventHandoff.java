@@ -1,5 +1,8 @@
 package dev.payrelay.sql;
 
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentExceptionRecorded;
 import java.time.Instant;
 
 /**
@@ -14,6 +17,9 @@ import java.time.Instant;
  * @param orderId the payment's order id
  * @param channel the payment's channel
  * @param expiresAt the payment's deadline
+ * @param summary what the event says in words for the workflow's view, or null: for a {@code
+ *     PaymentExceptionRecorded}, its details (kind, ours and the channel's amount, transaction and
+ *     account), shown in the Temporal UI as the reason the payment needs attention
  */
 public record EventHandoff(
     String eventId,
@@ -23,4 +29,36 @@ public record EventHandoff(
     String tenantId,
     String orderId,
     String channel,
-    Instant expiresAt) {}
+    Instant expiresAt,
+    String summary) {
+
+  private static final EventJson JSON = new EventJson();
+
+  /** A hand-off without a summary. */
+  public EventHandoff(
+      String eventId,
+      long seq,
+      String eventType,
+      String paymentId,
+      String tenantId,
+      String orderId,
+      String channel,
+      Instant expiresAt) {
+    this(eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, null);
+  }
+
+  /**
+   * The summary of an event of {@code eventType} with {@code payload} (its outbox JSON): a
+   * PaymentExceptionRecorded's details, else null; a payload that does not parse gives none.
+   */
+  static String summaryOf(String eventType, String payload) {
+    if (payload == null || !EventType.PAYMENT_EXCEPTION_RECORDED.wireName().equals(eventType)) {
+      return null;
+    }
+    try {
+      return JSON.decode(payload, PaymentExceptionRecorded.class).details();
+    } catch (RuntimeException notVersion1) {
+      return null;
+    }
+  }
+}

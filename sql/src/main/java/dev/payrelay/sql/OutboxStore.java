@@ -3,6 +3,7 @@ package dev.payrelay.sql;
 import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
+import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
 import java.time.Duration;
@@ -118,7 +119,11 @@ public final class OutboxStore {
                   OUTBOX_EVENT.LEASE_TOKEN,
                   OUTBOX_EVENT.ATTEMPTS,
                   PAYMENT_ORDER.EXPIRES_AT,
-                  OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()))
+                  OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()),
+                  // Only an exception's payload is read, for its summary in the workflow's view.
+                  DSL.when(
+                      OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
+                      OUTBOX_EVENT.PAYLOAD))
               .from(OUTBOX_EVENT)
               .join(PAYMENT_ORDER)
               .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
@@ -137,7 +142,8 @@ public final class OutboxStore {
                           r.value8(),
                           r.value9(),
                           SqlTime.utc(r.value10()),
-                          r.value11()));
+                          r.value11(),
+                          EventHandoff.summaryOf(r.value3(), r.value12())));
         });
   }
 

@@ -67,7 +67,7 @@ public final class WorkflowHandoff {
             event.channel(),
             event.expiresAt()),
         PaymentWorkflow::onOutboxEvent,
-        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq()));
+        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary()));
   }
 
   /**

@@ -75,6 +75,29 @@ class ExpirySweepEndToEndTest {
     assertThat(status(underpaid)).isEqualTo("PENDING");
     assertThat(sweeperRequeries(underpaid)).as("its running workflow is left alone").isZero();
     assertThat(running.state().state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    // Why, in the Temporal UI's own places: the exception's kind and both amounts, and the fix.
+    assertThat(running.state().causes())
+        .singleElement()
+        .asString()
+        .contains("AMOUNT_MISMATCH: ours PENDING 10.50 USD")
+        .contains("10.00 USD")
+        .contains("MARK_FOR_REFUND");
+    assertThat(
+            WorkflowStub.fromTyped(running)
+                .query(
+                    "__temporal_workflow_metadata", io.temporal.api.sdk.v1.WorkflowMetadata.class)
+                .getCurrentDetails())
+        .contains("AMOUNT_MISMATCH: ours PENDING 10.50 USD")
+        .contains("Waiting for: an operator's decision on the money the channel reported");
+    assertThat(WorkflowStub.fromTyped(running).describe().getStaticSummary())
+        .isEqualTo(
+            "Payment "
+                + underpaid
+                + " for order "
+                + orderOf(underpaid)
+                + " of tenant "
+                + tenantOf(underpaid)
+                + " via sandbox");
 
     // The documented decision for the 10.00 received: give it back. The run's watch, past its
     // deadline, then closes and expires the payment (before "settled-lifecycle" it stayed PENDING
@@ -112,6 +135,20 @@ class ExpirySweepEndToEndTest {
             .TARGET_ID
             .eq(paymentId)
             .and(OPERATOR_ACTION.OPERATOR_NAME.eq("payrelay-sweeper")));
+  }
+
+  private static String orderOf(String paymentId) {
+    return dsl.select(PAYMENT_ORDER.ORDER_ID)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchOne(PAYMENT_ORDER.ORDER_ID);
+  }
+
+  private static String tenantOf(String paymentId) {
+    return dsl.select(PAYMENT_ORDER.TENANT_ID)
+        .from(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+        .fetchOne(PAYMENT_ORDER.TENANT_ID);
   }
 
   private static String status(String paymentId) {

@@ -41,6 +41,36 @@ final class Attention {
     return causes.isEmpty();
   }
 
+  /** Each open cause's message with the fix an operator sends for it, oldest first. */
+  java.util.List<String> withFixes() {
+    return causes.entrySet().stream()
+        .map(e -> e.getValue() + " — fix: " + fixFor(e.getKey()))
+        .toList();
+  }
+
+  /**
+   * The signal that closes {@code cause}, as the README's runbook names it ({@code payrelay} CLI,
+   * the admin API or the Temporal UI's signal form).
+   */
+  static String fixFor(String cause) {
+    if (cause.startsWith("dead:")) {
+      String eventId = cause.substring("dead:".length());
+      return "after fixing why it failed, replayEvent {\"eventId\":\""
+          + eventId
+          + "\"} to publish it again, or discardEvent to drop it";
+    }
+    return switch (cause) {
+      case EXCEPTION ->
+          "resolve with MARK_FOR_REFUND (give the money back) or ACCEPT_AS_PAID (grant as paid);"
+              + " ACKNOWLEDGE for a REFUNDED or DISPUTED report";
+      case CLOSE -> "requery once the channel answers, extendDeadline, or resolve CLOSE";
+      case GRANT ->
+          "fix the grant's cause (the error above); a transient one is retried by the run, a"
+              + " permanent one needs resolve ACCEPT_AS_PAID to grant again";
+      default -> "see the runbook";
+    };
+  }
+
   /** The most recent open cause's message, or null when none is open. */
   String lastMessage() {
     String last = null;

@@ -59,6 +59,7 @@ final class ChannelWatch {
       Workflow.newActivityStub(ChannelActivities.class, CHANNEL_OPTIONS);
   private final LedgerActivities ledger =
       Workflow.newActivityStub(LedgerActivities.class, LEDGER_OPTIONS);
+  private String lastFailure;
   private final LedgerActivities localLedger =
       Workflow.newLocalActivityStub(LedgerActivities.class, LocalFirst.oneAttempt(READ_TIMEOUT));
 
@@ -81,9 +82,12 @@ final class ChannelWatch {
   /** The channel's answer, or null when the call failed (its outcome is unknown, not "unpaid"). */
   ChannelStatus query(String paymentId, String channelName) {
     try {
-      return channel.query(new ChannelCallRequest(paymentId, channelName));
+      ChannelStatus answer = channel.query(new ChannelCallRequest(paymentId, channelName));
+      lastFailure = null;
+      return answer;
     } catch (ActivityFailure e) {
       log.warn("payment {}: query failed, state still unknown: {}", paymentId, e.getCause());
+      lastFailure = "query: " + ActivityFailures.reasonOf(e);
       return null;
     }
   }
@@ -91,11 +95,19 @@ final class ChannelWatch {
   /** The channel's state after a close, or null when the call failed (outcome unknown). */
   ChannelStatus close(String paymentId, String channelName) {
     try {
-      return channel.close(new ChannelCallRequest(paymentId, channelName));
+      ChannelStatus answer = channel.close(new ChannelCallRequest(paymentId, channelName));
+      lastFailure = null;
+      return answer;
     } catch (ActivityFailure e) {
       log.warn("payment {}: close failed, state still unknown: {}", paymentId, e.getCause());
+      lastFailure = "close: " + ActivityFailures.reasonOf(e);
       return null;
     }
+  }
+
+  /** Why the last channel call failed, or null when it answered (or none was made). */
+  String lastFailure() {
+    return lastFailure;
   }
 
   /** Applies a PAID answer through the ledger; returns the outcome name. */

@@ -230,7 +230,13 @@ final class DeadlineWatch {
     Instant seen = deadline;
     decided = false;
     closing = false;
+    story.waitingFor(
+        "an operator's decision on the money the channel reported (resolve MARK_FOR_REFUND to"
+            + " give it back, then the payment expires; or ACCEPT_AS_PAID); the deadline "
+            + deadline
+            + " passed");
     Workflow.await(() -> settled() || decided || !deadline.equals(seen));
+    story.waitingFor(null);
     return settled();
   }
 
@@ -260,7 +266,14 @@ final class DeadlineWatch {
             + " times; the payment stays PENDING until a requery, a new deadline or an operator's"
             + " resolve");
     requeryAsked = false;
+    story.waitingFor(
+        "an operator: the close at the channel failed "
+            + closeFailures
+            + " times ("
+            + watch.lastFailure()
+            + "); send requery once the channel answers, extendDeadline, or resolve");
     Workflow.await(() -> settled() || requeryAsked || !deadline.equals(seen));
+    story.waitingFor(null);
     closeFailures = 0;
     story.clear(Attention.CLOSE);
     story.showState();
@@ -308,10 +321,21 @@ final class DeadlineWatch {
     return answered || story.confirmed() || story.base() != AWAITING_PAYMENT;
   }
 
-  /** A wait whose timer is cancelled when no longer needed ({@link SettledLifecycle#await}). */
+  /**
+   * A wait whose timer is cancelled when no longer needed ({@link SettledLifecycle#await}), shown
+   * with {@code summary} on the timer and in the run's current details.
+   */
   private void await(Duration timeout, Supplier<Boolean> condition, String summary) {
+    String failure = watch.lastFailure();
+    story.waitingFor(
+        summary
+            + ", at "
+            + now().plus(timeout.isNegative() ? Duration.ZERO : timeout)
+            + " at the latest"
+            + (failure == null ? "" : "; the last channel call failed: " + failure));
     SettledLifecycle.await(
         timeout, condition, settledLifecycle, "payment " + paymentId + ": " + summary);
+    story.waitingFor(null);
   }
 
   private static Instant now() {

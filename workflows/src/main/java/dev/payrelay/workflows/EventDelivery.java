@@ -10,6 +10,7 @@ import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -178,7 +179,21 @@ final class EventDelivery {
   private void pauseBefore(OutboxEventSignal event, int attempt, String reason, Duration pause) {
     log.warn(
         "publish {} attempt {} failed ({}); next in {}", event.eventId(), attempt, reason, pause);
+    story.waitingFor(
+        "publish of "
+            + event.eventType()
+            + " "
+            + event.eventId()
+            + ": attempt "
+            + attempt
+            + " failed ("
+            + reason
+            + "); attempt "
+            + (attempt + 1)
+            + " at "
+            + Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(pause));
     Workflow.sleep(pause);
+    story.waitingFor(null);
   }
 
   private Random random() {

@@ -19,7 +19,9 @@ import org.slf4j.Logger;
  * (owed a grant). Runs inside {@link PaymentWorkflowImpl}.
  *
  * <p>Its only command is the {@code PaymentState} search-attribute upsert, issued exactly when the
- * shown state changes.
+ * shown state changes. It also keeps the run's "current details" in the Temporal UI ({@link
+ * Workflow#setCurrentDetails}, not a command): the state, each cause with the signal that fixes it,
+ * and what the run waits for, in words an on-call engineer reads.
  */
 final class PaymentStory {
 
@@ -36,6 +38,7 @@ final class PaymentStory {
   private PaymentWorkflowState base = AWAITING_PAYMENT;
   private PaymentWorkflowState shown = AWAITING_PAYMENT;
   private String lastError;
+  private String waitingFor;
   private boolean confirmed;
 
   /** Names the payment this story is about; called once, first thing in the run. */
@@ -119,12 +122,40 @@ final class PaymentStory {
     PaymentWorkflowState next = attention.isEmpty() ? base : NEEDS_ATTENTION;
     lastError = attention.lastMessage();
     if (next == shown) {
+      publishDetails();
       return;
     }
     log.info("payment {}: {} -> {}", paymentId, shown, next);
     shown = next;
     Workflow.upsertTypedSearchAttributes(
         PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
+    publishDetails();
+  }
+
+  /**
+   * Says what the run waits for now (null: nothing), shown in the current details and the {@code
+   * state} query.
+   */
+  void waitingFor(String what) {
+    waitingFor = what;
+    publishDetails();
+  }
+
+  /** The run's current details, Markdown (see {@link PaymentView#details}). */
+  String details() {
+    StringBuilder text =
+        new StringBuilder("**").append(shown).append("** — payment ").append(paymentId);
+    for (String cause : attention.withFixes()) {
+      text.append("\n- ").append(cause);
+    }
+    if (waitingFor != null) {
+      text.append("\n\nWaiting for: ").append(waitingFor);
+    }
+    return text.toString();
+  }
+
+  private void publishDetails() {
+    Workflow.setCurrentDetails(details());
   }
 
   /** Adds an operator action's outcome to the log the {@code state} query shows. */
@@ -152,6 +183,9 @@ final class PaymentStory {
         List.copyOf(pendingEventIds),
         List.copyOf(grantedCourseIds),
         lastError,
-        List.copyOf(operatorLog));
+        List.copyOf(operatorLog),
+        attention.withFixes(),
+        waitingFor,
+        details());
   }
 }

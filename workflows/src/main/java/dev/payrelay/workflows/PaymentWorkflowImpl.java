@@ -230,7 +230,11 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       story.confirm();
     } else if (EXCEPTION_RECORDED.equals(signal.eventType())) {
       story.needsAttention(
-          Attention.EXCEPTION, "exception recorded (event " + signal.eventId() + ")");
+          Attention.EXCEPTION,
+          (signal.summary() == null ? "exception recorded" : "exception " + signal.summary())
+              + " (event "
+              + signal.eventId()
+              + ")");
     }
   }
 
@@ -315,6 +319,14 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
                 + pause.toMinutes()
                 + " min");
         granting = false;
+        story.waitingFor(
+            "grant round "
+                + (round + 1)
+                + " at "
+                + Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(pause)
+                + " (the buyer paid; the last round failed: "
+                + reason
+                + ")");
         Workflow.newTimer(
                 pause,
                 TimerOptions.newBuilder()
@@ -326,6 +338,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
                             + " after a pause")
                     .build())
             .get();
+        story.waitingFor(null);
       } finally {
         granting = false;
       }

@@ -35,12 +35,39 @@ public final class PaymentWorkflowStarts {
                 .setWorkflowId(WorkflowIds.payment(input.paymentId()))
                 .setTaskQueue(TaskQueues.PAYMENTS)
                 .setTypedSearchAttributes(searchAttributes(input))
+                .setStaticSummary(summary(input))
+                .setStaticDetails(STATIC_DETAILS)
                 .build());
     BatchRequest request = client.newSignalWithStartRequest();
     request.add(workflow::run, input);
     Functions.Proc1<A> send = a -> signal.accept(workflow, a);
     request.add(send, argument);
     client.signalWithStart(request);
+  }
+
+  /**
+   * What the Temporal UI shows under the run's "Details" for every payment: where its live reason
+   * is and which signals fix what (README, "On call").
+   */
+  static final String STATIC_DETAILS =
+      "One payment's story: its outbox events published in order, the buyer's entitlements"
+          + " granted once it is PAID, its channel asked while no callback came, and closed or"
+          + " expired at its deadline. \"Current details\" say what the run waits for now and, when"
+          + " it shows NEEDS_ATTENTION, why and the signal that fixes it (resolve, replayEvent,"
+          + " discardEvent, requery, extendDeadline); the state query carries the same fields.";
+
+  /**
+   * The run's summary in the Temporal UI's list and page: which payment, order, tenant, channel.
+   */
+  static String summary(PaymentWorkflowInput input) {
+    return "Payment "
+        + input.paymentId()
+        + " for order "
+        + input.orderId()
+        + " of tenant "
+        + input.tenantId()
+        + " via "
+        + input.channel();
   }
 
   private static SearchAttributes searchAttributes(PaymentWorkflowInput input) {

@@ -907,6 +907,43 @@ class PaymentWorkflowImplTest {
     assertThat(timers).as("a pause between rounds").isPositive();
   }
 
+  @Test
+  void exceptionAndFailingQueries_showWhyAndTheFix_inTheStateQueryAndTheRunsCurrentDetails() {
+    doThrow(ApplicationFailure.newFailure("channel answered 503", "CHANNEL_UNAVAILABLE"))
+        .when(channel)
+        .query(any());
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofHours(2)), CREATED);
+    workflow.onOutboxEvent(
+        new OutboxEventSignal(
+            "evt-exception",
+            EXCEPTION.eventType(),
+            3,
+            "AMOUNT_MISMATCH: ours PENDING 10.50 USD; channel PAID 10.00 USD txn sbx_1"));
+    env.start();
+    env.sleep(Duration.ofMinutes(3));
+
+    PaymentView view = workflow.state();
+    assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(view.causes())
+        .singleElement()
+        .asString()
+        .contains("AMOUNT_MISMATCH: ours PENDING 10.50 USD; channel PAID 10.00 USD")
+        .contains("fix: resolve with MARK_FOR_REFUND");
+    assertThat(view.waitingFor())
+        .contains("next channel query")
+        .contains("the last channel call failed: query: CHANNEL_UNAVAILABLE");
+    io.temporal.api.sdk.v1.WorkflowMetadata metadata =
+        WorkflowStub.fromTyped(workflow)
+            .query("__temporal_workflow_metadata", io.temporal.api.sdk.v1.WorkflowMetadata.class);
+    assertThat(metadata.getCurrentDetails())
+        .isEqualTo(view.details())
+        .startsWith("**NEEDS_ATTENTION**")
+        .contains("MARK_FOR_REFUND")
+        .contains("Waiting for: next channel query");
+  }
+
   /** The key of the run's {@code n}th operator signal: {workflowId}:{originalRunId}:{n}. */
   private static String actionKey(PaymentWorkflow workflow, int n) {
     var execution = WorkflowStub.fromTyped(workflow).getExecution();
