@@ -13,6 +13,7 @@ import dev.payrelay.workflows.PaymentListing;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
 import java.io.IOException;
 import java.time.Duration;
@@ -436,6 +437,10 @@ public final class ApiServer implements AutoCloseable {
           error(ctx, 401, e.getMessage());
         });
     app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
+    // Javalin's own refusals, e.g. 413 for a ctx.body() over maxRequestSize, in the API's body
+    // rather than Javalin's plain text.
+    app.exception(
+        HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));
