@@ -13,6 +13,7 @@ import dev.payrelay.workflows.PaymentListing;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
 import java.io.IOException;
 import java.time.Duration;
@@ -85,13 +86,15 @@ import org.slf4j.LoggerFactory;
  *       dependency of the process answering (none failing for longer than its grace), else 503 with
  *       {@code Retry-After}; the body is the {@link ReadinessReport}, naming each failing
  *       dependency, since when, and its error
+ *   <li>{@code GET /openapi.yaml} and {@code /openapi.json}: this API's contract, an OpenAPI 3.1
+ *       document of every route here ({@link OpenApiDocument})
  *   <li>any request the database cannot serve (no connection within the pool's timeout): 503 with
  *       {@code Retry-After}, never a 500
  * </ul>
  *
  * <p>With a separate admin listener, {@code /v1/admin/...}, {@code /metrics} and the codec endpoint
- * are served only there (with the health endpoints and {@code GET /v1/payments/{id}}), so the
- * public listener that channels reach has no admin surface at all.
+ * are served only there (with the health endpoints, the contract and {@code GET
+ * /v1/payments/{id}}), so the public listener that channels reach has no admin surface at all.
  *
  * <p>Slow and greedy clients are bounded by {@link HttpLimits}: a request head must be complete
  * within {@link HttpLimits#headerTimeout} ({@link RequestHeadDeadline}); a body that stalls for
@@ -141,6 +144,7 @@ public final class ApiServer implements AutoCloseable {
   private final Readiness readiness;
   private final RouteGuard appGuard;
   private final RouteGuard adminGuard;
+  private final OpenApiDocument contract = OpenApiDocument.load();
 
   /**
    * The API's JSON mapping (times as ISO-8601 text, strict numbers, unknown fields refused), for
@@ -204,6 +208,7 @@ public final class ApiServer implements AutoCloseable {
         Public.CHANNEL_SIGNATURE,
         ctx -> webhook(ctx, h, bodies));
     health(routes);
+    contract.register(routes);
     this.adminGuard = separateAdmin ? new RouteGuard(h.keys()) : appGuard;
     this.admin =
         separateAdmin
@@ -213,6 +218,7 @@ public final class ApiServer implements AutoCloseable {
     adminRoutes(adminRoutes, h, mapper);
     if (separateAdmin) {
       health(adminRoutes);
+      contract.register(adminRoutes);
       // Operators read a payment's trail where they act on it.
       adminRoutes.get("/v1/payments/{id}", Role.READ, ctx -> trail(ctx, h.queries()));
     }
@@ -436,6 +442,10 @@ public final class ApiServer implements AutoCloseable {
           error(ctx, 401, e.getMessage());
         });
     app.exception(ForbiddenException.class, (e, ctx) -> error(ctx, 403, e.getMessage()));
+    // Javalin's own refusals, e.g. 413 for a ctx.body() over maxRequestSize, in the API's body
+    // rather than Javalin's plain text.
+    app.exception(
+        HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage()));
     app.exception(BadRequestException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
     app.exception(NotFoundException.class, (e, ctx) -> error(ctx, 404, e.getMessage()));
     app.exception(ConflictException.class, (e, ctx) -> error(ctx, 409, e.getMessage()));

@@ -93,6 +93,19 @@ class ErrorBodyTest {
   }
 
   @Test
+  void anAdminBodyOverTheRequestLimit_isA413WithACode_notJavalinsPlainText() throws Exception {
+    String padded = "{\"reason\":\"" + "x".repeat(ApiServer.MAX_REQUEST_BYTES) + "\"}";
+
+    JsonNode body =
+        refused(
+            api.send("POST", false, "/v1/admin/outbox/replay", padded, api.admin.token()),
+            413,
+            "TOO_LARGE");
+
+    assertThat(body.path("error").asText()).isNotBlank();
+  }
+
+  @Test
   void anUnexpectedFailure_isA500NamingAnIncident_notTheExceptionsClass() throws Exception {
     // TestApi has no listing by state: the route fails with a NullPointerException inside.
     JsonNode body =

@@ -51,7 +51,11 @@ class RouteAccessTest {
             "GET /health/ready ANYONE",
             "HEAD /health/ready ANYONE",
             "GET /health ANYONE",
-            "HEAD /health ANYONE");
+            "HEAD /health ANYONE",
+            "GET /openapi.yaml ANYONE",
+            "HEAD /openapi.yaml ANYONE",
+            "GET /openapi.json ANYONE",
+            "HEAD /openapi.json ANYONE");
     assertThat(publicRoutes(true))
         .containsExactlyInAnyOrder(
             "GET /metrics ANYONE",
@@ -65,7 +69,11 @@ class RouteAccessTest {
             "GET /health/ready ANYONE",
             "HEAD /health/ready ANYONE",
             "GET /health ANYONE",
-            "HEAD /health ANYONE");
+            "HEAD /health ANYONE",
+            "GET /openapi.yaml ANYONE",
+            "HEAD /openapi.yaml ANYONE",
+            "GET /openapi.json ANYONE",
+            "HEAD /openapi.json ANYONE");
     assertThat(api.server.routes(true))
         .filteredOn(r -> r.path().startsWith("/v1/admin/"))
         .isNotEmpty()

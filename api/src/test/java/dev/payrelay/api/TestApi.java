@@ -2,6 +2,7 @@ package dev.payrelay.api;
 
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
+import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
@@ -30,14 +31,16 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jooq.DSLContext;
 
 /**
- * payrelay's API over a fresh database on the local MariaDB, with the sandbox channel (never
- * reached: it points at a closed port) and signals recorded instead of sent to Temporal. Its
- * requests carry {@link #admin}'s key unless they name another.
+ * payrelay's API over a fresh database on the local MariaDB, with the sandbox channel at a closed
+ * port (or at a simulator's address, so payments can be created) and signals recorded instead of
+ * sent to Temporal. Its requests carry {@link #admin}'s key unless they name another.
  */
 final class TestApi implements AutoCloseable {
 
@@ -83,6 +86,27 @@ final class TestApi implements AutoCloseable {
    * @param more keys accepted besides {@link #admin}
    */
   TestApi(Class<?> owner, boolean separateAdmin, HttpLimits limits, ApiKeys.Issued... more) {
+    this(owner, separateAdmin, limits, URI.create("http://127.0.0.1:9"), null, more);
+  }
+
+  /**
+   * Starts the API on free ports with a separate admin listener, its sandbox channel at {@code
+   * sandboxBase} (a {@code SandboxSimulator}, so payments can be created) and the consumers'
+   * quarantine queues behind {@code quarantine}.
+   *
+   * @param more keys accepted besides {@link #admin}
+   */
+  TestApi(Class<?> owner, URI sandboxBase, QuarantineAdmin quarantine, ApiKeys.Issued... more) {
+    this(owner, true, HttpLimits.DEFAULTS, sandboxBase, quarantine, more);
+  }
+
+  private TestApi(
+      Class<?> owner,
+      boolean separateAdmin,
+      HttpLimits limits,
+      URI sandboxBase,
+      QuarantineAdmin quarantine,
+      ApiKeys.Issued... more) {
     db = TestDatabase.create(owner);
     dsl = db.database().dsl();
     OutboxWriter writer = new OutboxWriter(new EventJson());
@@ -91,7 +115,7 @@ final class TestApi implements AutoCloseable {
     SandboxChannel sandbox =
         new SandboxChannel(
             new SandboxChannelConfig(
-                URI.create("http://127.0.0.1:9"),
+                sandboxBase,
                 MERCHANT,
                 SECRET,
                 URI.create("http://127.0.0.1:9/v1/webhooks/sandbox"),
@@ -137,7 +161,7 @@ final class TestApi implements AutoCloseable {
                 WEBHOOK_BODY_LIMIT,
                 keys,
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
-                null), // quarantine queues: worker's QuarantineEndToEndTest
+                quarantine), // null leaves them out; worker's QuarantineEndToEndTest has them
             separateAdmin,
             limits);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
@@ -147,6 +171,22 @@ final class TestApi implements AutoCloseable {
   HttpResponse<String> send(
       String method, boolean adminListener, String path, String body, String token)
       throws Exception {
+    Map<String, String> headers = new HashMap<>(Map.of("Content-Type", "application/json"));
+    if (token != null) {
+      headers.put("Authorization", "Bearer " + token);
+    }
+    return request(
+        method,
+        adminListener,
+        path,
+        body == null ? null : body.getBytes(StandardCharsets.UTF_8),
+        headers);
+  }
+
+  /** A request to the public listener (or the admin one) with exactly {@code headers}. */
+  HttpResponse<String> request(
+      String method, boolean adminListener, String path, byte[] body, Map<String, String> headers)
+      throws Exception {
     int port = adminListener ? server.adminPort() : server.port();
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -154,12 +194,22 @@ final class TestApi implements AutoCloseable {
                 method,
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body))
-            .header("Content-Type", "application/json");
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * The headers of a sandbox callback of {@code body} signed now with {@link #SECRET} ({@link
+   * SandboxSignature}), with its {@code Content-Type}.
+   */
+  static Map<String, String> signedCallback(byte[] body) {
+    Map<String, String> headers =
+        new HashMap<>(
+            new SandboxSignature(SECRET, Duration.ofMinutes(5), Clock.systemUTC())
+                .headersFor(body));
+    headers.put("Content-Type", "application/json");
+    return headers;
   }
 
   @Override
