@@ -64,9 +64,9 @@ import org.slf4j.LoggerFactory;
  *       /v1/admin/outbox/replay} [admin, every tenant] {@code {reason, eventType?, limit?}} replays
  *       every matching DEAD event
  *   <li>{@code POST /v1/admin/reconciliations} [admin, every tenant] {@code {channel, date,
- *       reason?}}: 202, starts {@code recon-{channel}-{date}}, audited; {@code GET
- *       /v1/admin/reconciliations/{channel}/{date}} [read, every tenant]: the day's run and counts
- *       per kind and repair status (404 if never run)
+ *       reason?}}: 202, starts {@code recon-{channel}-{date}}, audited; 503 naming Temporal when it
+ *       does not take the start; {@code GET /v1/admin/reconciliations/{channel}/{date}} [read,
+ *       every tenant]: the day's run and counts per kind and repair status (404 if never run)
  *   <li>{@code GET /v1/admin/consumers/{consumer}/quarantine?limit=100} [read, every tenant]: the
  *       first messages (1..500) of the consumer's quarantine queue, without their bodies, and its
  *       depth: {@code {consumer, queue, depth, messages:[{eventId, eventType, routingKey, reason,

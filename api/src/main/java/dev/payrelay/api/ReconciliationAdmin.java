@@ -5,7 +5,9 @@ import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationReport;
 import dev.payrelay.workflows.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
+import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowServiceException;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -47,10 +49,25 @@ public final class ReconciliationAdmin {
    *
    * @param reason why, as the operator gives it (null or blank: "on demand")
    * @throws BadRequestException for an unknown channel or a date that is not yyyy-MM-dd
+   * @throws ServiceUnavailableException (503 with Retry-After) when Temporal does not take the
+   *     start; nothing is audited, the same request may be sent again
    */
   public StartAnswer start(String channel, String date, String reason, ApiKey caller) {
     LocalDate day = validate(channel, date);
-    boolean started = ReconciliationStarts.start(temporal, channel, day, true);
+    boolean started;
+    try {
+      started = ReconciliationStarts.start(temporal, channel, day, true);
+    } catch (WorkflowServiceException | StatusRuntimeException e) {
+      throw new ServiceUnavailableException(
+          "Temporal unavailable: the reconciliation of "
+              + channel
+              + " for "
+              + day
+              + " was not started ("
+              + reasonOf(e)
+              + "); send it again when Temporal is back",
+          e);
+    }
     String workflowId = WorkflowIds.reconciliation(channel, day);
     reconciliation.auditStart(
         workflowId,
@@ -72,6 +89,24 @@ public final class ReconciliationAdmin {
       throw new NotFoundException("no reconciliation of " + channel + " for " + day);
     }
     return report;
+  }
+
+  /**
+   * Why Temporal refused, in the server's or the transport's own words: the first gRPC status in
+   * the causes (e.g. {@code UNAVAILABLE: io exception}), else the innermost cause.
+   */
+  private static String reasonOf(Throwable e) {
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StatusRuntimeException grpc) {
+        return grpc.getMessage();
+      }
+      root = t;
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return root.toString();
   }
 
   private LocalDate validate(String channel, String date) {

@@ -18,6 +18,7 @@ import dev.payrelay.sql.OutboxWriter;
 import dev.payrelay.sql.PaymentResolutions;
 import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import dev.payrelay.workflows.ChannelQueryPolicy;
@@ -531,6 +532,41 @@ class ApiInputTest {
                 OPERATOR_ACTION.TARGET_ID.eq(eventId).and(OPERATOR_ACTION.RESULT.eq("REJECTED"))))
         .isEqualTo(1);
     assertThat(signals.sent).noneMatch(sent -> sent.contains(eventId));
+  }
+
+  @Test
+  void reconciliationStartedWhileTemporalIsDown_isAServiceUnavailable_namingTemporal()
+      throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    WorkflowServiceStubs nowhere =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder()
+                .setTarget("127.0.0.1:" + closedPort)
+                .setRpcTimeout(Duration.ofSeconds(2))
+                .build());
+    try {
+      ReconciliationAdmin reconciliations =
+          new ReconciliationAdmin(
+              new Reconciliation(dsl, payments, new OutboxWriter(new EventJson())),
+              fixture.channels,
+              WorkflowClient.newInstance(nowhere));
+
+      assertThatThrownBy(
+              () ->
+                  reconciliations.start(
+                      "sandbox",
+                      java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString(),
+                      null,
+                      fixture.admin.key()))
+          .isInstanceOf(ServiceUnavailableException.class)
+          .hasMessageStartingWith("Temporal unavailable: the reconciliation of sandbox for ")
+          .hasMessageContaining("UNAVAILABLE");
+    } finally {
+      nowhere.shutdownNow();
+    }
   }
 
   @Test

@@ -63,6 +63,7 @@ final class TestApi implements AutoCloseable {
   final OutboxStore outbox;
   final RecordingSignals signals = new RecordingSignals();
   final ApiServer server;
+  final ChannelRegistry channels;
 
   /** An admin key of operator {@code bob} for every tenant. */
   final ApiKeys.Issued admin = ApiKeys.issue(Role.ADMIN, "bob", Set.of(ApiKey.ALL_TENANTS));
@@ -123,8 +124,7 @@ final class TestApi implements AutoCloseable {
                 Duration.ofSeconds(1)),
             Clock.systemUTC(),
             HttpClient.newHttpClient());
-    ChannelRegistry channels =
-        ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(MERCHANT, sandbox)));
+    channels = ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(MERCHANT, sandbox)));
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     ApiKeys keys = ApiKeys.of(List.of(admin.key()));
     for (ApiKeys.Issued k : more) {
