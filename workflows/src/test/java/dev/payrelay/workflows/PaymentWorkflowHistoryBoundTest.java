@@ -121,7 +121,7 @@ class PaymentWorkflowHistoryBoundTest {
   @Test
   void stormOfOperatorSignals_continuesAsNewCarryingTheQueue_eachRunBounded_everySignalServed() {
     PaymentWorkflow workflow = start(Duration.ofDays(30));
-    int signals = 600;
+    int signals = 300;
     for (int i = 0; i < signals; i++) {
       workflow.requery(new OperatorSignal("alice", "storm " + i, null));
     }
