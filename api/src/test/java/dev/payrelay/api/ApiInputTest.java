@@ -84,16 +84,7 @@ class ApiInputTest {
   @Test
   void resolveWhileTemporalIsDown_isAServiceUnavailable_auditedAsNotDelivered() throws Exception {
     PaymentRow p = payments.create(Payments.newPayment(Money.parse("1.00", "USD"), "c1")).payment();
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
-    WorkflowServiceStubs nowhere =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder()
-                .setTarget("127.0.0.1:" + closedPort)
-                .setRpcTimeout(Duration.ofSeconds(2))
-                .build());
+    WorkflowServiceStubs nowhere = temporalNowhere();
     try {
       OutboxWriter writer = new OutboxWriter(new EventJson());
       AdminService admin =
@@ -537,16 +528,7 @@ class ApiInputTest {
   @Test
   void reconciliationStartedWhileTemporalIsDown_isAServiceUnavailable_namingTemporal()
       throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0)) {
-      closedPort = s.getLocalPort();
-    }
-    WorkflowServiceStubs nowhere =
-        WorkflowServiceStubs.newServiceStubs(
-            WorkflowServiceStubsOptions.newBuilder()
-                .setTarget("127.0.0.1:" + closedPort)
-                .setRpcTimeout(Duration.ofSeconds(2))
-                .build());
+    WorkflowServiceStubs nowhere = temporalNowhere();
     try {
       ReconciliationAdmin reconciliations =
           new ReconciliationAdmin(
@@ -581,6 +563,19 @@ class ApiInputTest {
             post("/v1/admin/reconciliations", "{\"channel\":\"nope\",\"date\":\"2026-01-01\"}")
                 .statusCode())
         .isEqualTo(400);
+  }
+
+  /** Stubs for a Temporal frontend at a closed local port: every call fails UNAVAILABLE. */
+  private static WorkflowServiceStubs temporalNowhere() throws java.io.IOException {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    return WorkflowServiceStubs.newServiceStubs(
+        WorkflowServiceStubsOptions.newBuilder()
+            .setTarget("127.0.0.1:" + closedPort)
+            .setRpcTimeout(Duration.ofSeconds(2))
+            .build());
   }
 
   /** Records the signals the admin API sends; Temporal itself is exercised in the worker's E2E. */
