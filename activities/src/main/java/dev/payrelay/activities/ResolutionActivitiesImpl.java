@@ -70,7 +70,11 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
 
   @Override
   public boolean mayApply(ResolveRequest request) {
-    return identity(request).refusal() == null;
+    if (identity(request).refusal() != null) {
+      return false;
+    }
+    return ResolutionAction.parse(request.action()).orElseThrow() != ResolutionAction.CLOSE
+        || resolutions.closeRefusal(request.paymentId()) == null;
   }
 
   private SignalIdentity.Checked identity(ResolveRequest request) {

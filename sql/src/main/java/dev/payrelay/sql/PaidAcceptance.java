@@ -100,9 +100,33 @@ final class PaidAcceptance {
       PaymentTransition move, List<PaymentExceptionRecord> open) {
     boolean reopen = move == PaymentTransition.REOPEN_AS_PAID;
     Set<String> kinds = reopen ? ACCEPTABLE_AFTER_CLOSE : ACCEPTABLE_WHILE_PENDING;
-    return open.stream()
-        .filter(e -> kinds.contains(e.getKind()))
-        .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
+    List<PaymentExceptionRecord> candidates =
+        open.stream()
+            .filter(e -> kinds.contains(e.getKind()))
+            .filter(e -> e.getChannelTxnId() != null && e.getChannelAmountMinor() != null)
+            .toList();
+    List<String> transactions =
+        candidates.stream()
+            .map(
+                e ->
+                    e.getChannelTxnId()
+                        + " "
+                        + e.getChannelAmountMinor()
+                        + " "
+                        + e.getChannelCurrency())
+            .distinct()
+            .toList();
+    if (transactions.size() > 1) {
+      // Accepting one would resolve the others as accepted too: money kept without a decision.
+      throw new ResolutionRefused(
+          "the channel reported money for this payment under "
+              + transactions.size()
+              + " transactions "
+              + transactions
+              + " (minor units); ACCEPT_AS_PAID would take one and leave the others undecided:"
+              + " MARK_FOR_REFUND to give them back first");
+    }
+    return candidates.stream()
         .reduce((first, second) -> second)
         .orElseThrow(
             () ->

@@ -4,6 +4,7 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -15,6 +16,14 @@ import org.jooq.DSLContext;
  * transaction; extensions and their refusals are audited in {@code operator_action}.
  */
 public final class PaymentDeadlines {
+
+  /**
+   * The furthest an extension may move a deadline from the database's now. A payment watched for
+   * longer than a year is no longer a payment in flight; and it keeps every deadline well inside
+   * the {@code TIMESTAMP} range (up to 2038-01-19 03:14:07 UTC, MariaDB's "Date and Time Data
+   * Types"), beyond which the column cannot hold it.
+   */
+  public static final Duration MAX_EXTENSION = Duration.ofDays(366);
 
   private final DSLContext dsl;
   private final PaymentTransitions transitions;
@@ -62,8 +71,11 @@ public final class PaymentDeadlines {
 
   /**
    * Audits an operator request on a payment's deadline or queries; a valid extension of a PENDING
-   * payment also moves {@code expires_at}, in the same transaction. Once per action key: a repeat
-   * with {@code asked}'s key returns the stored result.
+   * payment also moves {@code expires_at}, in the same transaction. An extension is refused (and
+   * audited REJECTED) unless it is later than the payment's current deadline and than now, and at
+   * most {@link #MAX_EXTENSION} after the database's now: a deadline in the past would expire the
+   * payment at once, and one beyond the column's range could not be stored. Once per action key: a
+   * repeat with {@code asked}'s key returns the stored result.
    *
    * @param asked the request: target the payment, action {@code REQUERY} or {@code EXTEND_DEADLINE}
    * @param until the new deadline for EXTEND_DEADLINE, else null
@@ -84,6 +96,14 @@ public final class PaymentDeadlines {
     if (until == null) {
       return OperatorActions.record(tx, asked, OperatorAnswer.applied("asked the channel now"));
     }
+    PaymentRow payment = lock(tx, asked.targetId());
+    if (payment.status() != PaymentStatus.PENDING) {
+      return OperatorActions.record(tx, asked, OperatorAnswer.rejected("payment is not PENDING"));
+    }
+    String outOfRange = outOfRange(tx, payment, until);
+    if (outOfRange != null) {
+      return OperatorActions.record(tx, asked, OperatorAnswer.rejected(outOfRange));
+    }
     int changed =
         tx.update(PAYMENT_ORDER)
             .set(PAYMENT_ORDER.EXPIRES_AT, LocalDateTime.ofInstant(until, ZoneOffset.UTC))
@@ -96,6 +116,29 @@ public final class PaymentDeadlines {
             ? OperatorAnswer.applied("deadline moved to " + until)
             : OperatorAnswer.rejected("payment is not PENDING");
     return OperatorActions.record(tx, asked, answer);
+  }
+
+  /** Why {@code until} cannot be {@code payment}'s new deadline, or null when it can. */
+  private static String outOfRange(DSLContext tx, PaymentRow payment, Instant until) {
+    if (payment.expiresAt() != null && !until.isAfter(payment.expiresAt())) {
+      return "an extension must be later than the current deadline "
+          + payment.expiresAt()
+          + ", got "
+          + until;
+    }
+    Instant now = SqlTime.utc(tx.select(SqlTime.now()).fetchSingle().value1());
+    if (!until.isAfter(now)) {
+      return "an extension must be in the future (now " + now + "), got " + until;
+    }
+    if (until.isAfter(now.plus(MAX_EXTENSION))) {
+      return "an extension may reach at most "
+          + MAX_EXTENSION.toDays()
+          + " days ahead ("
+          + now.plus(MAX_EXTENSION)
+          + "), got "
+          + until;
+    }
+    return null;
   }
 
   private static PaymentRow lock(DSLContext tx, String paymentId) {

@@ -93,6 +93,27 @@ public final class PaymentResolutions {
     }
   }
 
+  /**
+   * Why {@link ResolutionAction#CLOSE} of {@code paymentId} would be refused whatever its channel
+   * answers, or null when it may go on: asked before the payment is closed at the channel, which a
+   * later refusal cannot undo. The resolution itself checks again under the payment's lock.
+   *
+   * @throws IllegalArgumentException if there is no such payment
+   */
+  public String closeRefusal(String paymentId) {
+    PaymentRow payment =
+        payments
+            .find(paymentId)
+            .orElseThrow(() -> new IllegalArgumentException("no payment " + paymentId));
+    try {
+      refuseWhileMoneyReceived(PaymentExceptions.open(dsl, paymentId));
+      refuseWhilePaid(payment);
+      return null;
+    } catch (ResolutionRefused refused) {
+      return refused.getMessage();
+    }
+  }
+
   private OperatorAnswer refuse(OperatorAction asked, String why) {
     return OperatorActions.record(dsl, asked, refusal(asked, why));
   }
@@ -185,10 +206,14 @@ public final class PaymentResolutions {
     }
   }
 
-  private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
+  private static void refuseWhilePaid(PaymentRow p) {
     if (p.status() == PaymentStatus.PAID) {
       throw new ResolutionRefused("payment is PAID; use MARK_FOR_REFUND");
     }
+  }
+
+  private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
+    refuseWhilePaid(p);
     if (!PaymentTransition.CLOSE.startsFrom(p.status())) {
       return null; // already CLOSED/EXPIRED: only its exceptions are closed
     }

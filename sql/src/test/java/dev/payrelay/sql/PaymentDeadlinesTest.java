@@ -15,6 +15,7 @@ import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -131,6 +132,32 @@ class PaymentDeadlinesTest {
     assertThat(tooLate.applied()).isFalse();
     assertThat(dsl.fetchCount(OPERATOR_ACTION, OPERATOR_ACTION.TARGET_ID.eq(p.paymentId())))
         .isEqualTo(2);
+  }
+
+  @Test
+  void extendDeadline_toThePast_earlierThanTheDeadline_orPastAYear_isRefused_andChangesNothing() {
+    PaymentRow p = pending();
+    Instant deadline = payments.find(p.paymentId()).orElseThrow().expiresAt();
+    Instant now = Instant.now();
+    for (Instant until :
+        List.of(
+            Instant.parse("2020-01-01T00:00:00Z"),
+            deadline.minusSeconds(1),
+            deadline,
+            now.plus(PaymentDeadlines.MAX_EXTENSION).plus(1, ChronoUnit.DAYS),
+            Instant.parse("2038-01-19T03:14:08Z"),
+            Instant.parse("+10000-01-01T00:00:00Z"),
+            Instant.MAX)) {
+      ResolutionOutcome r =
+          deadlines.operatorRequest(asked(null, p, "eve", "to " + until), until, null);
+
+      assertThat(r.applied()).as(until.toString()).isFalse();
+      assertThat(r.message()).as(until.toString()).startsWith("an extension ");
+    }
+    assertThat(payments.find(p.paymentId()).orElseThrow().expiresAt()).isEqualTo(deadline);
+    Instant fine = now.plus(PaymentDeadlines.MAX_EXTENSION).minus(1, ChronoUnit.DAYS);
+    assertThat(deadlines.operatorRequest(asked(null, p, "eve", "ok"), fine, null).applied())
+        .isTrue();
   }
 
   @Test

@@ -170,6 +170,24 @@ class PaymentResolutionsTest {
   }
 
   @Test
+  void acceptAsPaid_withTwoTransactionsReportingMoney_isRefused_andBothStayOpen() {
+    PaymentRow p = pending("10.50");
+    ledger.apply(callback(p, "t-a-" + p.paymentId(), "10.00"), null, "CALLBACK");
+    ledger.apply(callback(p, "t-b-" + p.paymentId(), "9.00"), null, "CALLBACK");
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACCEPT_AS_PAID));
+
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message())
+        .contains("under 2 transactions")
+        .contains("t-a-" + p.paymentId() + " 1000 USD")
+        .contains("MARK_FOR_REFUND");
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(openExceptions(p)).isEqualTo(2);
+  }
+
+  @Test
   void acceptAsPaid_ofAnExpiredPaymentWithOnlyAnAmountMismatch_isRefused_andStaysExpired() {
     PaymentRow p = pending("5.00");
     ledger.apply(callback(p, "t-" + p.paymentId(), "4.00"), null, "CALLBACK");

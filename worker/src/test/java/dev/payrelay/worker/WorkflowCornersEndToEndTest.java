@@ -5,12 +5,14 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -119,6 +121,36 @@ class WorkflowCornersEndToEndTest {
                 .fetchSingle(PAYMENT_ORDER.EXPIRES_AT)
                 .toInstant(ZoneOffset.UTC))
         .isEqualTo(last);
+  }
+
+  @Test
+  void closeWhileReportedMoneyIsUndecided_isRefusedBeforeTheChannelIsAsked() throws Exception {
+    String paymentId = payrelay.createPayment(1050, "USD", "course-close");
+    awaitRunning(paymentId);
+    // A signed callback for 10.00 of 10.50 while the sandbox still holds the payment unpaid.
+    assertThat(
+            payrelay
+                .postPaidCallback(paymentId, "sbx_under_" + paymentId, "10.00", "USD")
+                .statusCode())
+        .isEqualTo(200);
+
+    HttpResponse<String> close =
+        payrelay.postJson(
+            "/v1/admin/payments/" + paymentId + "/resolve",
+            "{\"operator\":\"alice\",\"reason\":\"customer gave up\",\"action\":\"CLOSE\"}");
+    assertThat(close.statusCode()).as(close.body()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(30)).until(() -> audited(paymentId, "CLOSE") >= 1);
+
+    String audit =
+        dsl.select(OPERATOR_ACTION.RESULT, OPERATOR_ACTION.DETAILS)
+            .from(OPERATOR_ACTION)
+            .where(OPERATOR_ACTION.TARGET_ID.eq(paymentId))
+            .and(OPERATOR_ACTION.ACTION.eq("CLOSE"))
+            .fetchSingle(r -> r.value1() + " " + r.value2());
+    assertThat(audit).startsWith("REJECTED").contains("money paid to us");
+    assertThat(payrelay.stack.sandbox().payment(paymentId).orElseThrow().status())
+        .as("the channel was not asked to close it")
+        .isEqualTo(ChannelPaymentStatus.PENDING);
   }
 
   private static PaymentWorkflow awaitRunning(String paymentId) {

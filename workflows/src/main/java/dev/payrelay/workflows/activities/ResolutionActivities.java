@@ -27,10 +27,12 @@ public interface ResolutionActivities {
   ResolutionResult reject(RejectResolutionRequest request);
 
   /**
-   * Whether {@link #resolve} would apply {@code request} as far as its operator's identity goes: a
-   * valid signal token, or not production mode. Reads and writes nothing; a {@code CLOSE} asks it
-   * before closing the payment at the channel, so an unsigned one refused in production leaves the
-   * channel untouched too.
+   * Whether {@link #resolve} may apply {@code request} before anything is asked of the channel: its
+   * operator's identity is accepted (a valid signal token, or not production mode), and for a
+   * {@code CLOSE} the ledger would not refuse it whatever the channel answers (the payment is PAID,
+   * or money the channel reported waits for a decision). Writes nothing; a {@code CLOSE} asks it
+   * before closing the payment at the channel, so a close that {@link #resolve} then refuses leaves
+   * the channel untouched too.
    */
   @ActivityMethod
   boolean mayApply(ResolveRequest request);
