@@ -6,6 +6,7 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.sql.LedgerResult;
 import dev.payrelay.sql.OperatorAction;
 import dev.payrelay.sql.PaymentDeadlines;
@@ -137,7 +138,14 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
             new OperatorAction(
                 r.actionKey(),
                 // Requery and a new deadline move no money: never refused, named as verified.
-                identity.audited(r.paymentId(), r.action(), r.paymentId(), r.operator(), r.token()),
+                identity.audited(
+                    r.paymentId(),
+                    r.action(),
+                    until == null
+                        ? r.paymentId()
+                        : SignalTokens.deadlineTarget(r.paymentId(), until),
+                    r.operator(),
+                    r.token()),
                 r.action(),
                 PaymentResolutions.TARGET,
                 r.paymentId(),

@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
 import org.jooq.Record3;
@@ -200,6 +201,56 @@ class SignalIdentityActivitiesTest {
 
     assertThat(result.applied()).as(result.message()).isTrue();
     assertThat(audit(p.paymentId())).startsWith("unverified: bob APPLIED ");
+  }
+
+  @Test
+  void anExtensionsToken_vouchesForItsOwnDeadlineOnly() {
+    PaymentRow p = payments.create(Payments.newPayment(Money.parse("2.00", "USD"), "c1")).payment();
+    LedgerActivitiesImpl ledgerActivities =
+        new LedgerActivitiesImpl(
+            payments, ledger, new PaymentDeadlines(dsl, writer), TestIdentities.production());
+    Instant signed = Instant.now().plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS);
+    String token =
+        token(
+            TestIdentities.TOKENS,
+            p,
+            "EXTEND_DEADLINE",
+            SignalTokens.deadlineTarget(p.paymentId(), signed),
+            "dev");
+
+    var asSigned =
+        ledgerActivities.operatorRequest(
+            new OperatorRequest(
+                p.paymentId(),
+                "mallory",
+                "as signed",
+                "EXTEND_DEADLINE",
+                signed.toString(),
+                null,
+                key(p),
+                token));
+
+    var altered =
+        ledgerActivities.operatorRequest(
+            new OperatorRequest(
+                p.paymentId(),
+                "mallory",
+                "altered until",
+                "EXTEND_DEADLINE",
+                signed.plus(Duration.ofDays(30)).toString(),
+                null,
+                key(p),
+                token));
+    assertThat(altered.applied()).isTrue(); // an extension moves no money: audited, not refused
+    assertThat(asSigned.applied()).isTrue();
+    assertThat(
+            dsl.select(OPERATOR_ACTION.OPERATOR_NAME)
+                .from(OPERATOR_ACTION)
+                .where(OPERATOR_ACTION.TARGET_ID.eq(p.paymentId()))
+                .orderBy(OPERATOR_ACTION.ID)
+                .fetch(OPERATOR_ACTION.OPERATOR_NAME))
+        .as("the altered deadline is not the token's operator's")
+        .containsExactly("dev", "unverified: mallory");
   }
 
   private static ResolutionActivitiesImpl resolver(SignalIdentity identity) {

@@ -8,6 +8,7 @@ import dev.payrelay.sql.PaymentRow;
 import dev.payrelay.sql.PaymentStore;
 import dev.payrelay.workflows.WorkflowIds;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -69,7 +70,10 @@ public final class SignalTokenIssuer {
     String action = String.valueOf(request.action()).trim().toUpperCase(Locale.ROOT);
     Map<String, String> input = new LinkedHashMap<>();
     String signal = signalOf(action, request, payment, input);
-    String target = input.getOrDefault("eventId", paymentId);
+    String target =
+        input.containsKey("until")
+            ? SignalTokens.deadlineTarget(paymentId, Instant.parse(input.get("until")))
+            : input.getOrDefault("eventId", paymentId);
     SignalGrant grant = grant(paymentId, action, target, caller);
     input.put("operator", caller.operator());
     input.put("reason", request.reason().strip());
@@ -108,7 +112,12 @@ public final class SignalTokenIssuer {
         if (r.until() == null || r.until().isBlank()) {
           throw new BadRequestException("until is required for EXTEND_DEADLINE");
         }
-        input.put("until", r.until().strip());
+        try {
+          input.put("until", Instant.parse(r.until().strip()).toString());
+        } catch (DateTimeParseException e) {
+          throw new BadRequestException(
+              "until must be an ISO-8601 instant such as 2026-12-01T12:00:00Z, got " + r.until());
+        }
         return "extendDeadline";
       }
       default ->

@@ -10,8 +10,9 @@ import java.time.Instant;
  * @param workflowId the workflow the signal goes to, e.g. {@code payment-pay_…}
  * @param action the audited action name: a {@code ResolutionAction} ({@code ACCEPT_AS_PAID}, …) or
  *     {@code REPLAY_EVENT} / {@code DISCARD_EVENT}
- * @param target what it acts on: the payment id for a resolution, the event id for an event
- *     operation
+ * @param target what it acts on: the payment id for a resolution or a requery, the event id for an
+ *     event operation, the payment id and the new deadline for an extension ({@link
+ *     SignalTokens#deadlineTarget})
  * @param operator the API key's operator, the name the audit row records
  * @param keyId the API key's public id
  * @param expiresAt the last instant the token is accepted (whole seconds)

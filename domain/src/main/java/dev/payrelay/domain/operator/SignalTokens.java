@@ -51,6 +51,15 @@ public final class SignalTokens {
   }
 
   /**
+   * The target a token for {@code EXTEND_DEADLINE} names: the payment and the new deadline, {@code
+   * pay_…@2026-12-01T12:00:00Z}, so the token vouches for that deadline only and a signal that
+   * carries it with another {@code until} is not verified.
+   */
+  public static String deadlineTarget(String paymentId, Instant until) {
+    return paymentId + "@" + until;
+  }
+
+  /**
    * The grant of {@code action} on {@code target} through {@code workflowId}, for the key {@code
    * keyId} of {@code operator}, expiring {@code ttl} from now (rounded down to the second).
    */
