@@ -296,7 +296,9 @@ public record PayrelayConfig(
    * @param port {@code PAYRELAY_API_PORT}, default 8080
    * @param publicUrl {@code PAYRELAY_PUBLIC_URL}: how channels reach us, default {@code
    *     http://host:port}
-   * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_SECONDS}, default 1800 (30 min)
+   * @param paymentTtl {@code PAYRELAY_PAYMENT_TTL_SECONDS}, default 1800 (30 min), 1 s to 366 days
+   *     (the longest deadline an extension may set, {@code PaymentDeadlines.MAX_EXTENSION}): 0 or
+   *     less made payments that were expired when created
    * @param webhookBodyLimit {@code PAYRELAY_WEBHOOK_MAX_BYTES}: larger callbacks are recorded
    *     (their first bytes) and refused with 413; default 65536
    * @param lockWaitTimeout {@code PAYRELAY_API_LOCK_WAIT_SECONDS}, default 2, at most 60: how long
@@ -582,7 +584,12 @@ public record PayrelayConfig(
             apiHost,
             apiPort,
             publicUrl,
-            Duration.ofSeconds(e.integer("PAYRELAY_PAYMENT_TTL_SECONDS", 1800)),
+            Duration.ofSeconds(
+                e.between(
+                    "PAYRELAY_PAYMENT_TTL_SECONDS",
+                    1800,
+                    1,
+                    (int) dev.payrelay.sql.PaymentDeadlines.MAX_EXTENSION.toSeconds())),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536),
             Duration.ofSeconds(
                 e.between(

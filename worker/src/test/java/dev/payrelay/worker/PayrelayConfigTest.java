@@ -94,6 +94,18 @@ class PayrelayConfigTest {
   }
 
   @Test
+  void paymentTtl_isPositive_andNoLongerThanTheLongestDeadline() {
+    assertThat(
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL_SECONDS", "3")).api().paymentTtl())
+        .isEqualTo(Duration.ofSeconds(3));
+    for (String bad : List.of("0", "-1", "31622401")) {
+      assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL_SECONDS", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("PAYRELAY_PAYMENT_TTL_SECONDS must be from 1 to 31622400, got: " + bad);
+    }
+  }
+
+  @Test
   void dispatchLease_isThirtySeconds_orAsConfigured_longEnoughForItsHandOffDeadlineToFitInside() {
     assertThat(PayrelayConfig.fromEnv(Map.of()).dispatcher().lease())
         .isEqualTo(Duration.ofSeconds(30));
