@@ -15,6 +15,8 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson;
+import io.javalin.micrometer.MicrometerPlugin;
+import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -250,6 +252,16 @@ public final class ApiServer implements AutoCloseable {
    * A Javalin with payrelay's limits, authentication and error mapping, no routes yet, listening
    * where {@code bind} says when started, its threads named {@code threads}, counting its refusals
    * in {@code metrics}.
+   *
+   * <p>Its requests are timed in {@code metrics} by Javalin's {@code MicrometerPlugin}: {@code
+   * jetty_server_requests_seconds_{count,sum,max}} tagged {@code method}, {@code status}, {@code
+   * outcome} ({@code SUCCESS}, {@code CLIENT_ERROR}, ...), {@code uri}: the matched route's
+   * template (e.g. {@code /v1/payments/{id}}, whatever its status), {@code NOT_FOUND} for a path no
+   * route matches, so ids never become series; and {@code exception}, always {@code Unknown}
+   * (exceptions are answered by payrelay's own handlers, {@code errors}). Jetty's {@code
+   * jetty_threads_*} and {@code jetty_connections_*} come with them. Every one is tagged {@code
+   * listener} with {@code threads}, so the public and the admin listener of one process are told
+   * apart.
    */
   static Javalin javalin(
       ObjectMapper mapper,
@@ -265,6 +277,14 @@ public final class ApiServer implements AutoCloseable {
               cfg.events.handlerAdded(guard::declared);
               cfg.showJavalinBanner = false;
               cfg.jsonMapper(new JavalinJackson(mapper, false));
+              cfg.registerPlugin(
+                  new MicrometerPlugin(
+                      micrometer -> {
+                        micrometer.registry = metrics;
+                        micrometer.tags = Tags.of("listener", threads);
+                        // A 404 of a route (an unknown payment) keeps the route's template.
+                        micrometer.tagNotFoundMappedPaths = true;
+                      }));
               cfg.http.maxRequestSize = MAX_REQUEST_BYTES;
               cfg.jetty.threadPool = HttpListener.threadPool(threads, PLATFORM_THREADS);
               // A body read that timed out (BODY_READ_IDLE) is the client's: 408, not 500.

@@ -1,8 +1,6 @@
 package dev.payrelay.worker;
 
 import dev.payrelay.api.ApiServer;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,10 +32,11 @@ final class ApiCommand implements Callable<Integer> {
       return PayrelayCommand.CONFIGURATION_ERROR;
     }
     PayrelayConfig config = checked.get();
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Services services = Services.open(config.apiDatabase(), metrics, config.crashPoints());
+    ProcessMetrics metrics = ProcessMetrics.start();
+    Services services =
+        Services.open(config.apiDatabase(), metrics.registry(), config.crashPoints());
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
-    TemporalConnection temporal = TemporalConnection.client(config.temporal(), metrics);
+    TemporalConnection temporal = TemporalConnection.client(config.temporal(), metrics.registry());
     ApiServer api =
         ApiRuntime.start(config, services, config.access().keys(), temporal.client(), () -> {});
     System.out.printf(
@@ -52,6 +51,7 @@ final class ApiCommand implements Callable<Integer> {
           api.close();
           temporal.close();
           services.close();
+          metrics.close();
         });
     return 0;
   }

@@ -12,7 +12,6 @@ import dev.payrelay.sql.ClaimedEvent;
 import dev.payrelay.sql.Database;
 import dev.payrelay.worker.PayrelayConfig.AccessSettings;
 import dev.payrelay.workflows.WorkflowIds;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
@@ -47,6 +46,7 @@ public final class DevStack implements AutoCloseable {
   private final ApiServer api;
   private final Readiness readiness;
   private final PayrelayConfig config;
+  private final ProcessMetrics metrics;
 
   private DevStack(
       Services services,
@@ -57,7 +57,8 @@ public final class DevStack implements AutoCloseable {
       WorkerRuntime worker,
       ApiServer api,
       Readiness readiness,
-      PayrelayConfig config) {
+      PayrelayConfig config,
+      ProcessMetrics metrics) {
     this.services = services;
     this.workerServices = workerServices;
     this.temporal = temporal;
@@ -67,6 +68,7 @@ public final class DevStack implements AutoCloseable {
     this.api = api;
     this.readiness = readiness;
     this.config = config;
+    this.metrics = metrics;
   }
 
   /**
@@ -90,7 +92,8 @@ public final class DevStack implements AutoCloseable {
   private static DevStack start(ChannelSimulators simulators, PrintStream out) {
     PayrelayConfig config = simulators.config();
     Database.createIfMissing(config.database());
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ProcessMetrics processMetrics = ProcessMetrics.start();
+    PrometheusMeterRegistry metrics = processMetrics.registry();
     Services workerServices = Services.open(config.workerDatabase(), metrics, config.crashPoints());
     Services services;
     try {
@@ -158,7 +161,16 @@ public final class DevStack implements AutoCloseable {
       out.printf("admin api  http://%s:%d%n", config.access().adminHost(), api.adminPort());
     }
     return new DevStack(
-        services, workerServices, temporal, sandbox, simulators, worker, api, readiness, config);
+        services,
+        workerServices,
+        temporal,
+        sandbox,
+        simulators,
+        worker,
+        api,
+        readiness,
+        config,
+        processMetrics);
   }
 
   /**
@@ -367,5 +379,6 @@ public final class DevStack implements AutoCloseable {
     temporal.close();
     services.close();
     workerServices.close();
+    metrics.close();
   }
 }

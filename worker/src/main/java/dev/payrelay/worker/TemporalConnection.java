@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * temporal_workflow_task_execution_failed}, {@code temporal_activity_execution_failed}, {@code
  * temporal_request_failure}, ... tagged with namespace, task queue, workflow and activity type) go
  * to it through the SDK's {@link MicrometerClientStatsReporter}, flushed every {@link
- * #METRICS_REPORT_EVERY}; the client and every worker built on {@link #client()} report there.
+ * #METRICS_REPORT_EVERY}; the client and every worker built on {@link #client()} report there. The
+ * SDK's timers get the registry's buckets: {@link ProcessMetrics#TEMPORAL_BUCKETS} in a payrelay
+ * process's registry ({@link ProcessMetrics#start()}).
  */
 public final class TemporalConnection implements AutoCloseable {
 

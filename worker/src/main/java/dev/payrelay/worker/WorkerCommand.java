@@ -1,7 +1,5 @@
 package dev.payrelay.worker;
 
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetAddress;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -46,9 +44,10 @@ final class WorkerCommand implements Callable<Integer> {
     }
     PayrelayConfig config = checked.get();
     String name = owner != null ? owner : InetAddress.getLocalHost().getHostName();
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    Services services = Services.open(config.workerDatabase(), metrics, config.crashPoints());
-    TemporalConnection temporal = TemporalConnection.open(config.temporal(), metrics);
+    ProcessMetrics metrics = ProcessMetrics.start();
+    Services services =
+        Services.open(config.workerDatabase(), metrics.registry(), config.crashPoints());
+    TemporalConnection temporal = TemporalConnection.open(config.temporal(), metrics.registry());
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(
         "worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
@@ -58,7 +57,7 @@ final class WorkerCommand implements Callable<Integer> {
             ? MetricsListener.start(
                 ops.workerMetricsHost(),
                 ops.workerMetricsPort(),
-                metrics,
+                metrics.registry(),
                 ProcessReadiness.worker(config, services, temporal, name),
                 worker::brokerStatus)
             : null;
@@ -75,6 +74,7 @@ final class WorkerCommand implements Callable<Integer> {
           worker.close();
           temporal.close();
           services.close();
+          metrics.close();
         });
     return 0;
   }

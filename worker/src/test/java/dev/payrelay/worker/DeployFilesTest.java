@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;
 import dev.payrelay.workflows.PaymentSearchAttributes;
@@ -21,9 +20,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * {@code docker-compose.yml} and the {@code Dockerfile} say what payrelay needs to work in
@@ -34,6 +30,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 class DeployFilesTest {
 
   private static final Path ROOT = Path.of("..");
+  private static final String PAYRELAY_IMAGE = "payrelay:local";
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Z_]+)(?::-([^}]*))?}");
   private static JsonNode services;
 
@@ -45,11 +42,18 @@ class DeployFilesTest {
 
   /** The compose file's services with the given variables set and every other one unset. */
   private static JsonNode compose(Map<String, String> variables) throws Exception {
+    return composeFile(variables).path("services");
+  }
+
+  /** The whole compose file, read as {@link #compose} reads it. */
+  private static JsonNode composeFile(Map<String, String> variables) throws Exception {
     String text = Files.readString(ROOT.resolve("docker-compose.yml"));
-    // SnakeYAML resolves the anchors (&payrelay-env, &restart) and merge keys (<<) as compose does.
-    Object yaml =
-        new Yaml(new SafeConstructor(new LoaderOptions())).load(interpolate(text, variables));
-    return new ObjectMapper().valueToTree(yaml).path("services");
+    return YamlFiles.parse(interpolate(text, variables));
+  }
+
+  /** A deploy file that is YAML as is (no variables), e.g. {@code prometheus/prometheus.yml}. */
+  private static JsonNode deployYaml(String path) throws Exception {
+    return YamlFiles.parse(Files.readString(ROOT.resolve("deploy").resolve(path)));
   }
 
   @Test
@@ -74,11 +78,106 @@ class DeployFilesTest {
             "rabbitmq 127.0.0.1:15672:15672",
             "temporal 127.0.0.1:7233:7233",
             "temporal-ui 127.0.0.1:8233:8080",
-            "payrelay-worker 127.0.0.1:8081:8081",
-            "payrelay-sandbox 127.0.0.1:8090:8090");
+            "payrelay-sandbox 127.0.0.1:8090:8090",
+            "prometheus 127.0.0.1:9090:9090",
+            "grafana 127.0.0.1:3000:3000");
     assertThat(published)
         .filteredOn(p -> !p.equals(apiPublic))
         .allSatisfy(p -> assertThat(p.split(" ")[1]).as(p).startsWith("127.0.0.1:"));
+  }
+
+  @Test
+  void everyService_namesItsImage_andTheBuiltOnesShareThePayrelayImage() {
+    services
+        .properties()
+        .forEach(
+            s -> {
+              JsonNode service = s.getValue();
+              assertThat(service.path("image").asText()).as(s.getKey()).isNotBlank();
+              if (service.has("build")) {
+                assertThat(service.path("image").asText()).as(s.getKey()).isEqualTo(PAYRELAY_IMAGE);
+              }
+            });
+    assertThat(services.properties())
+        .filteredOn(s -> s.getValue().has("build"))
+        .extracting(Map.Entry::getKey)
+        .containsExactlyInAnyOrder(
+            "payrelay-migrate", "payrelay-api", "payrelay-worker", "payrelay-sandbox");
+  }
+
+  @Test
+  void rabbitmq_keepsItsNodeName_andItsDataInANamedVolume() throws Exception {
+    JsonNode rabbitmq = services.path("rabbitmq");
+    // The node name is rabbit@<host name>, and its data folder in the volume is named after it.
+    assertThat(rabbitmq.path("hostname").asText()).isEqualTo("rabbitmq");
+    assertThat(rabbitmq.path("volumes").toString()).contains("\"rabbitmq-data:/var/lib/rabbitmq\"");
+    assertThat(composeFile(Map.of()).path("volumes").has("rabbitmq-data")).isTrue();
+  }
+
+  @Test
+  void worker_scales_withoutAFixedOwnerName_containerName_orPublishedPort() throws Exception {
+    JsonNode worker = services.path("payrelay-worker");
+    // Without --owner each replica's lease owner is its container's host name.
+    assertThat(worker.path("command").toString()).doesNotContain("--owner");
+    assertThat(worker.has("ports")).as("published ports of payrelay-worker").isFalse();
+    assertThat(worker.has("hostname")).isFalse();
+    services
+        .properties()
+        .forEach(s -> assertThat(s.getValue().has("container_name")).as(s.getKey()).isFalse());
+    // Prometheus finds every replica by the service's name at the port the workers serve.
+    int metricsPort =
+        PayrelayConfig.fromEnv(payrelayEnv("payrelay-worker")).operations().workerMetricsPort();
+    assertThat(scrapeTarget("payrelay-worker")).isEqualTo("payrelay-worker:" + metricsPort);
+    int adminPort = PayrelayConfig.fromEnv(payrelayEnv("payrelay-api")).access().adminPort();
+    assertThat(scrapeTarget("payrelay-api")).isEqualTo("payrelay-api:" + adminPort);
+  }
+
+  @Test
+  void prometheus_loadsTheAlertRules_fromTheMountedDeployFolder() throws Exception {
+    JsonNode prometheus = services.path("prometheus");
+    assertThat(prometheus.path("volumes").toString())
+        .contains("\"./deploy/prometheus:/etc/prometheus:ro\"");
+    assertThat(prometheus.path("command").toString())
+        .contains("--config.file=/etc/prometheus/prometheus.yml");
+    JsonNode rules = deployYaml("prometheus/prometheus.yml").path("rule_files");
+    assertThat(rules.toString()).isEqualTo("[\"/etc/prometheus/alerts.yml\"]");
+    assertThat(deployYaml("prometheus/alerts.yml").path("groups").path(0).path("rules").size())
+        .isPositive();
+  }
+
+  @Test
+  void grafana_isProvisionedWithPrometheus_andTheDashboard() throws Exception {
+    JsonNode grafana = services.path("grafana");
+    String mounted = "/etc/grafana/payrelay";
+    assertThat(grafana.path("volumes").toString())
+        .contains("\"./deploy/grafana:" + mounted + ":ro\"");
+    Map<String, String> env = env(grafana);
+    assertThat(env).containsEntry("GF_PATHS_PROVISIONING", mounted + "/provisioning");
+    assertThat(env)
+        .containsEntry(
+            "GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH", mounted + "/payrelay-dashboard.json");
+    assertThat(ROOT.resolve("deploy/grafana/payrelay-dashboard.json")).isRegularFile();
+    JsonNode datasource =
+        deployYaml("grafana/provisioning/datasources/prometheus.yml").path("datasources").path(0);
+    assertThat(datasource.path("type").asText()).isEqualTo("prometheus");
+    assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
+    assertThat(datasource.path("isDefault").asBoolean()).isTrue();
+    assertThat(services.path("prometheus").path("ports").toString()).contains(":9090:9090");
+    JsonNode provider =
+        deployYaml("grafana/provisioning/dashboards/payrelay.yml").path("providers").path(0);
+    assertThat(provider.path("options").path("path").asText()).isEqualTo(mounted);
+  }
+
+  /** The {@code host:port} of the DNS discovery of Prometheus's scrape job {@code job}. */
+  private static String scrapeTarget(String job) throws Exception {
+    for (JsonNode config : deployYaml("prometheus/prometheus.yml").path("scrape_configs")) {
+      if (config.path("job_name").asText().equals(job)) {
+        JsonNode dns = config.path("dns_sd_configs").path(0);
+        assertThat(dns.path("names").size()).as(job).isEqualTo(1);
+        return dns.path("names").path(0).asText() + ":" + dns.path("port").asInt();
+      }
+    }
+    throw new AssertionError("no scrape job " + job + " in deploy/prometheus/prometheus.yml");
   }
 
   @Test

@@ -7,8 +7,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -21,6 +23,7 @@ import java.util.stream.Collectors;
  */
 record PrometheusScrape(List<Sample> samples) {
 
+  private static final Pattern LE = Pattern.compile(",?le=\"[^\"]*\"");
   private static final Pattern LINE =
       Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)(\\s+\\d+)?$");
 
@@ -64,6 +67,21 @@ record PrometheusScrape(List<Sample> samples) {
   /** Every series name in the scrape. */
   Set<String> names() {
     return samples.stream().map(Sample::name).collect(Collectors.toSet());
+  }
+
+  /**
+   * How many buckets each histogram series whose name starts with {@code prefix} has: by series
+   * (the {@code _bucket} name and its labels without {@code le}), the count of its {@code le}
+   * samples, {@code +Inf} included.
+   */
+  Map<String, Long> bucketsPerSeries(String prefix) {
+    return samples.stream()
+        .filter(s -> s.name().startsWith(prefix) && s.name().endsWith("_bucket"))
+        .collect(
+            Collectors.groupingBy(
+                s -> s.name() + "{" + LE.matcher(s.labels()).replaceAll("") + "}",
+                TreeMap::new,
+                Collectors.counting()));
   }
 
   /**

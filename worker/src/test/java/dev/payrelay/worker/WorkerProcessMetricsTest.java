@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code payrelay worker} as its own process, with {@code PAYRELAY_WORKER_METRICS_PORT}: it serves
- * its meters (outbox gauges, NEEDS_ATTENTION, its pool, the Temporal SDK's) and health on that
- * port, as Prometheus and a container healthcheck would read them.
+ * its meters (outbox gauges, NEEDS_ATTENTION, its pool, the Temporal SDK's with their bounded
+ * buckets, the JVM's and the process's) and health on that port, as Prometheus and a container
+ * healthcheck would read them.
  */
 class WorkerProcessMetricsTest {
 
@@ -114,6 +115,29 @@ class WorkerProcessMetricsTest {
                             "hikaricp_connections_pending",
                             "pool=\"" + ConsumersSettings.POOL_NAME + "\""))
                     .hasValue(0.0);
+                assertThat(s.sum("jvm_memory_used_bytes", "area=\"heap\""))
+                    .hasValueSatisfying(bytes -> assertThat(bytes).isPositive());
+                assertThat(s.sum("jvm_threads_live_threads"))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(s.sum("jvm_classes_loaded_classes"))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(s.sum("process_files_open_files"))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(s.sum("process_uptime_seconds"))
+                    .hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(s.names())
+                    .contains("process_cpu_usage", "jvm_gc_memory_allocated_bytes_total");
+                // The SDK times its requests: each series has the bounds and +Inf only.
+                Map<String, Long> buckets = s.bucketsPerSeries(ProcessMetrics.TEMPORAL_PREFIX);
+                assertThat(buckets)
+                    .anySatisfy(
+                        (series, n) -> assertThat(series).startsWith("temporal_request_latency"));
+                assertThat(buckets)
+                    .allSatisfy(
+                        (series, n) ->
+                            assertThat(n)
+                                .as(series)
+                                .isEqualTo(ProcessMetrics.TEMPORAL_BUCKETS.size() + 1L));
               });
     } finally {
       AgedOutboxRows.delete(db.database().dsl(), eventId);
