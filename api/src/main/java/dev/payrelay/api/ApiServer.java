@@ -369,6 +369,7 @@ public final class ApiServer implements AutoCloseable {
                       ctx.queryParam("state"),
                       tenant,
                       ctx.queryParam("channel"),
+                      ctx.queryParam("orderId"),
                       (int)
                           QueryStrings.integer(
                               ctx.queryParam("limit"),

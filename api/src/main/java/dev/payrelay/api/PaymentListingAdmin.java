@@ -25,6 +25,7 @@ public final class PaymentListingAdmin {
    * @param state a PaymentWorkflowState name, e.g. NEEDS_ATTENTION
    * @param tenantId the TenantId search attribute
    * @param channel the Channel search attribute
+   * @param orderId the OrderId search attribute (the merchant's order id)
    * @param limit rows per page, 1..1000; null for 100
    * @param pageToken a previous page's {@code nextPageToken}, or null for the first page
    * @throws BadRequestException for an unknown state, a tenant or channel with quotes, backslashes
@@ -33,10 +34,15 @@ public final class PaymentListingAdmin {
    *     test server cannot)
    */
   public PaymentListingPage list(
-      String state, String tenantId, String channel, Integer limit, String pageToken) {
+      String state,
+      String tenantId,
+      String channel,
+      String orderId,
+      Integer limit,
+      String pageToken) {
     try {
       return listing.list(
-          PaymentListingFilter.of(state, tenantId, channel),
+          PaymentListingFilter.of(state, tenantId, channel, orderId),
           limit == null ? PaymentListing.DEFAULT_LIMIT : limit,
           pageToken);
     } catch (IllegalArgumentException e) {

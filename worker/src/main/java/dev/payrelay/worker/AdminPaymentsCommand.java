@@ -48,6 +48,12 @@ final class AdminPaymentsCommand implements Callable<Integer> {
   @Option(names = "--channel", description = "Only this channel's payments (Channel).")
   String channel;
 
+  @Option(
+      names = "--order",
+      description =
+          "Only the payments of this merchant order id (OrderId), as a customer names it.")
+  String order;
+
   @Option(names = "--limit", description = "Rows per page, 1..1000 (default 100).")
   Integer limit;
 
@@ -70,6 +76,7 @@ final class AdminPaymentsCommand implements Callable<Integer> {
                       "state", state,
                       "tenantId", tenant,
                       "channel", channel,
+                      "orderId", order,
                       "limit", limit,
                       "pageToken", pageToken));
       if (json) {

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       WorkerCommand.class,
       SandboxCommand.class,
       ResolveCommand.class,
+      PaymentCommand.class,
       OutboxCommand.class,
       ConsumersCommand.class,
       ReconcileCommand.class,

@@ -166,6 +166,34 @@ class PaymentListingEndToEndTest {
   }
 
   @Test
+  void cliPaymentShow_byOrderId_findsThePaymentAndPrintsItsTrail_withTheExceptionsKind() {
+    PaymentListingRow row = awaitRow("NEEDS_ATTENTION", "t2", mismatchT2);
+
+    CliRun listed = cli("admin", "payments", "--order", row.orderId(), "--tenant", "t2");
+    CliRun byOrder = cli("payment", "show", "--order", row.orderId(), "--tenant", "t2");
+    CliRun byId = cli("payment", "show", mismatchT2, "--json");
+    CliRun unknown = cli("payment", "show", "--order", "no-such-order", "--tenant", "t2");
+    CliRun both = cli("payment", "show", mismatchT2, "--order", row.orderId());
+
+    assertThat(listed.exit()).as(listed.err()).isZero();
+    assertThat(listed.out())
+        .contains("OrderId = \"" + row.orderId() + "\"")
+        .contains(mismatchT2)
+        .contains("1 payment(s)");
+    assertThat(byOrder.exit()).as(byOrder.err()).isZero();
+    assertThat(byOrder.out())
+        .contains("payment " + mismatchT2 + "  PENDING  order " + row.orderId())
+        .contains("exceptions (1):")
+        .contains("AMOUNT_MISMATCH OPEN")
+        .contains("PaymentExceptionRecorded");
+    assertThat(byId.exit()).isZero();
+    assertThat(byId.out()).contains("\"kind\" : \"AMOUNT_MISMATCH\"");
+    assertThat(unknown.exit()).isEqualTo(AdminClient.REFUSED);
+    assertThat(unknown.out()).contains("no payment workflow for order no-such-order");
+    assertThat(both.exit()).as("a payment id or an order id, not both").isNotZero();
+  }
+
+  @Test
   void pageTokenTheServerRefuses_is400NamingIt_andTheCliExitsBadInput() throws Exception {
     // Valid base64url, so only Temporal can tell it is not one of its tokens.
     String forged = "AAAA";

@@ -21,14 +21,19 @@ import java.util.Locale;
  * @param state only workflows in this state, or null for every state
  * @param tenantId only this tenant's payments, or null for every tenant
  * @param channel only this channel's payments, or null for every channel
+ * @param orderId only the payments of this merchant order id ({@code OrderId}), or null for any
  */
-public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, String channel) {
+public record PaymentListingFilter(
+    PaymentWorkflowState state, String tenantId, String channel, String orderId) {
 
   /** Longest tenant id payrelay stores ({@code payment_order.tenant_id}). */
   public static final int MAX_TENANT_LENGTH = 64;
 
   /** Longest channel name payrelay stores ({@code payment_order.channel}). */
   public static final int MAX_CHANNEL_LENGTH = 32;
+
+  /** Longest order id payrelay stores ({@code payment_order.order_id}). */
+  public static final int MAX_ORDER_ID_LENGTH = 128;
 
   /** Longest payment id payrelay stores ({@code payment_order.payment_id}). */
   public static final int MAX_PAYMENT_ID_LENGTH = 64;
@@ -47,6 +52,12 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
   public PaymentListingFilter {
     tenantId = checkedValue("tenantId", tenantId, MAX_TENANT_LENGTH);
     channel = checkedValue("channel", channel, MAX_CHANNEL_LENGTH);
+    orderId = checkedValue("orderId", orderId, MAX_ORDER_ID_LENGTH);
+  }
+
+  /** A filter on state, tenant and channel, any order id. */
+  public PaymentListingFilter(PaymentWorkflowState state, String tenantId, String channel) {
+    this(state, tenantId, channel, null);
   }
 
   /**
@@ -57,12 +68,22 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
    *     refuses; the message names the parameter and what is allowed
    */
   public static PaymentListingFilter of(String state, String tenantId, String channel) {
-    return new PaymentListingFilter(parseState(state), blankToNull(tenantId), blankToNull(channel));
+    return of(state, tenantId, channel, null);
+  }
+
+  /**
+   * As {@link #of(String, String, String)}, also by the merchant's order id (how a customer names
+   * the payment), checked as a tenant id is.
+   */
+  public static PaymentListingFilter of(
+      String state, String tenantId, String channel, String orderId) {
+    return new PaymentListingFilter(
+        parseState(state), blankToNull(tenantId), blankToNull(channel), blankToNull(orderId));
   }
 
   /**
    * The List Filter: {@code WorkflowType = "PaymentWorkflow"} and one {@code Key = "value"} clause
-   * per given value, joined by AND, in the order state, tenant, channel.
+   * per given value, joined by AND, in the order state, tenant, channel, order.
    */
   public String query() {
     List<String> clauses = new ArrayList<>();
@@ -75,6 +96,9 @@ public record PaymentListingFilter(PaymentWorkflowState state, String tenantId, 
     }
     if (channel != null) {
       clauses.add(equal(PaymentSearchAttributes.CHANNEL.getName(), channel));
+    }
+    if (orderId != null) {
+      clauses.add(equal(PaymentSearchAttributes.ORDER_ID.getName(), orderId));
     }
     return String.join(" AND ", clauses);
   }
