@@ -65,8 +65,9 @@ final class Attention {
               + " ACKNOWLEDGE for a REFUNDED or DISPUTED report";
       case CLOSE -> "requery once the channel answers, extendDeadline, or resolve CLOSE";
       case GRANT ->
-          "fix the grant's cause (the error above); a transient one is retried by the run, a"
-              + " permanent one needs resolve ACCEPT_AS_PAID to grant again";
+          "a transient failure is retried by the run; for a permanent one fix its cause (the"
+              + " error above), then payrelay check --repair --operator <you> grants it again"
+              + " (REGRANT)";
       default -> "see the runbook";
     };
   }
