@@ -57,7 +57,8 @@ class AdminPaymentsApiTest {
                     null,
                     null,
                     new PaymentListingAdmin(new PaymentListing(client)),
-                    null,
+                    new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT),
                     Readiness.start(
                         java.time.Duration.ofSeconds(10),
                         java.util.Map.of(),
