@@ -307,7 +307,7 @@ class EndToEndTest {
   }
 
   @Test
-  void adminClose_ofAnUnderpaidPayment_isRefusedBecauseTheSandboxSaysPaid_andTheExceptionStays()
+  void adminClose_ofAnUnderpaidPayment_isRefusedForTheUndecidedMoney_andTheExceptionStays()
       throws Exception {
     String paymentId = payrelay.createPayment(1050, "USD", "c1");
     payrelay.payAtSandbox(paymentId, "{\"amount\":\"10.00\"}");
@@ -327,7 +327,11 @@ class EndToEndTest {
                         .and(OPERATOR_ACTION.RESULT.eq("REJECTED"))
                         .fetchOne(OPERATOR_ACTION.DETAILS),
                 java.util.Objects::nonNull);
-    assertThat(refusal).contains("the channel says PAID").contains("AMOUNT_MISMATCH");
+    // Refused before the channel is asked: the money it reported waits for a decision.
+    assertThat(refusal)
+        .contains("the channel reported money paid to us")
+        .contains("AMOUNT_MISMATCH")
+        .contains("MARK_FOR_REFUND");
     assertThat(status(paymentId)).isEqualTo("PENDING");
     assertThat(paymentState(paymentId)).isEqualTo("NEEDS_ATTENTION");
     assertThat(

@@ -76,7 +76,9 @@ final class HeadlessChromium implements AutoCloseable {
         "--disable-component-update",
         "--disable-sync",
         "--user-data-dir=" + profile.toAbsolutePath(),
-        "--window-size=1600,1000");
+        // Tall enough that a query answer of some 60 lines is on screen whole: CodeMirror renders
+        // only the lines in view, and the tests read the answer from the page.
+        "--window-size=1600,4000");
     driver = new ChromeDriver(service, options);
   }
 

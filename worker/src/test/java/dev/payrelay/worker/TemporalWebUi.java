@@ -33,7 +33,14 @@ final class TemporalWebUi implements AutoCloseable {
   /** How long a list may take to render (seconds on a busy machine) before it is loaded again. */
   private static final Duration RENDER = Duration.ofSeconds(45);
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Reads JSON as the UI shows it: a string's line breaks (the state query's {@code details}) are
+   * shown as line breaks, not as {@code \n}, so raw control characters in strings are allowed.
+   */
+  private static final ObjectMapper JSON =
+      com.fasterxml.jackson.databind.json.JsonMapper.builder()
+          .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
+          .build();
 
   private final String base;
   private final String namespace;
