@@ -15,7 +15,7 @@
 # <label>.json (bench --out), bench.log and logs/ (each process's output). Every process started
 # here is stopped at the end, on error and on Ctrl-C.
 #
-# Uses the built jar worker/target/payrelay.jar (./mvnw -B -pl worker -am package -DskipTests).
+# Uses the built jar dist/target/payrelay.jar (./mvnw -B -pl dist -am package -DskipTests).
 # Ports (refused when already in use, so a run never borrows another payrelay's Temporal):
 # PAYRELAY_API_PORT (8080), PAYRELAY_SANDBOX_PORT (8090), PAYRELAY_TEMPORAL_PORT (7233),
 # PAYRELAY_TEMPORAL_UI_PORT (8233). Every JVM here runs as ./payrelay runs it (deploy/local/jvm.sh:
@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-JAR=worker/target/payrelay.jar
+JAR=dist/target/payrelay.jar
 
 usage() {
   sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -46,7 +46,7 @@ shift 2
 # shellcheck source=deploy/local/jvm.sh
 source deploy/local/jvm.sh
 pick_java
-[[ -f "$JAR" ]] || die "$JAR is missing; build it: ./mvnw -B -pl worker -am package -DskipTests"
+[[ -f "$JAR" ]] || die "$JAR is missing; build it: ./mvnw -B -pl dist -am package -DskipTests"
 if [[ "${PAYRELAY_SKIP_SETUP:-}" != 1 ]]; then
   eval "$(deploy/local/setup.sh)"
 fi

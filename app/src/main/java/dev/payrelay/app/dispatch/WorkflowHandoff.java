@@ -1,0 +1,127 @@
+package dev.payrelay.app.dispatch;
+
+import dev.payrelay.domain.operator.SignalTokens;
+import dev.payrelay.sql.EventHandoff;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.workflows.ChannelQueryPolicy;
+import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.OutboxEventSignal;
+import dev.payrelay.workflows.PaymentWorkflow;
+import dev.payrelay.workflows.PaymentWorkflowInput;
+import dev.payrelay.workflows.PaymentWorkflowStarts;
+import dev.payrelay.workflows.PublishRetryPolicy;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowNotFoundException;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id is
+ * the business key {@code payment-{paymentId}}, so it starts the workflow if needed and signals it
+ * either way; repeating it is harmless because the workflow dedupes by event id.
+ */
+public final class WorkflowHandoff {
+
+  /** The key id the worker's own signal tokens carry: no API key signs them. */
+  static final String WORKER_KEY_ID = "worker";
+
+  private final WorkflowClient client;
+  private final Map<String, PublishRetryPolicy> publishRetries;
+  private final ChannelQueryPolicy channelQueries;
+  private final SignalTokens tokens;
+
+  /**
+   * Hands off through {@code client}.
+   *
+   * @param publishRetries the publish retry policy per event type for workflows it starts
+   * @param channelQueries when those workflows ask the channel about an unconfirmed payment
+   * @param tokens signs the worker's own operator signals, so their audit names the worker as
+   *     verified
+   */
+  public WorkflowHandoff(
+      WorkflowClient client,
+      Map<String, PublishRetryPolicy> publishRetries,
+      ChannelQueryPolicy channelQueries,
+      SignalTokens tokens) {
+    this.client = client;
+    this.publishRetries = Map.copyOf(publishRetries);
+    this.channelQueries = channelQueries;
+    this.tokens = tokens;
+  }
+
+  /**
+   * Signals (starting if needed) the event's payment workflow.
+   *
+   * @throws io.temporal.client.WorkflowServiceException or a gRPC status exception when Temporal
+   *     cannot be reached; the caller keeps the row PENDING and retries later
+   */
+  public void handOff(EventHandoff event) {
+    PaymentWorkflowStarts.signalWithStart(
+        client,
+        input(
+            event.paymentId(),
+            event.tenantId(),
+            event.orderId(),
+            event.channel(),
+            event.expiresAt()),
+        PaymentWorkflow::onOutboxEvent,
+        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary()));
+  }
+
+  /**
+   * Sends {@code requery} (starting the workflow if needed) to a payment's workflow, with a token
+   * for {@code signal}'s operator under the key id {@value #WORKER_KEY_ID}.
+   *
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public void requery(PaymentRow payment, OperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(
+        client,
+        input(
+            payment.paymentId(),
+            payment.tenantId(),
+            payment.orderId(),
+            payment.channel(),
+            payment.expiresAt()),
+        PaymentWorkflow::requery,
+        new OperatorSignal(
+            signal.operator(),
+            signal.reason(),
+            signal.until(),
+            tokens.sign(
+                tokens.grant(
+                    WorkflowIds.payment(payment.paymentId()),
+                    "REQUERY",
+                    payment.paymentId(),
+                    signal.operator(),
+                    WORKER_KEY_ID))));
+  }
+
+  /**
+   * Whether the payment's workflow has a running run (false when it ended or never started).
+   *
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public boolean workflowRunning(String paymentId) {
+    try {
+      return client.newUntypedWorkflowStub(WorkflowIds.payment(paymentId)).describe().getStatus()
+          == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+    } catch (WorkflowNotFoundException e) {
+      return false;
+    }
+  }
+
+  private PaymentWorkflowInput input(
+      String paymentId, String tenantId, String orderId, String channel, Instant expiresAt) {
+    return new PaymentWorkflowInput(
+        paymentId,
+        tenantId,
+        orderId,
+        channel,
+        publishRetries,
+        expiresAt.toString(),
+        channelQueries);
+  }
+}

@@ -1,0 +1,107 @@
+package dev.payrelay.app.runtime;
+
+import dev.payrelay.activities.amqp.ConsumerQuarantine;
+import dev.payrelay.activities.amqp.QuarantinePeek;
+import dev.payrelay.activities.amqp.QuarantineReplay;
+import dev.payrelay.activities.amqp.UnknownConsumerException;
+import dev.payrelay.api.BadRequestException;
+import dev.payrelay.api.NotFoundException;
+import dev.payrelay.api.QuarantineAdmin;
+import dev.payrelay.api.ServiceUnavailableException;
+import dev.payrelay.sql.QuarantineReplays;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin API's {@link QuarantineAdmin} over the broker ({@link ConsumerQuarantine}) and the
+ * audit table ({@link QuarantineReplays}): each move's audit row is written as soon as the move is
+ * done, so a replay cut short by a database failure has rows for every move before it. The move
+ * whose row failed is already in the work queue; it is logged (INFO, {@code replayed event ...})
+ * but has no row, and the request fails (503 when the database is unreachable). The broker and the
+ * database share no transaction, so one of the two must come first: the move does, so a row never
+ * claims a move that did not happen.
+ */
+final class BrokerQuarantineAdmin implements QuarantineAdmin {
+
+  private static final Logger log = LoggerFactory.getLogger(BrokerQuarantineAdmin.class);
+
+  private final ConsumerQuarantine quarantine;
+  private final QuarantineReplays audit;
+
+  BrokerQuarantineAdmin(ConsumerQuarantine quarantine, QuarantineReplays audit) {
+    this.quarantine = quarantine;
+    this.audit = audit;
+  }
+
+  @Override
+  public Listing list(String consumer, int limit) {
+    try {
+      QuarantinePeek peek = quarantine.list(consumer, limit);
+      return new Listing(
+          peek.consumer(),
+          peek.queue(),
+          peek.depth(),
+          peek.messages().stream()
+              .map(
+                  m ->
+                      new Message(
+                          m.eventId(),
+                          m.type(),
+                          m.routingKey(),
+                          m.reason(),
+                          m.detail(),
+                          m.quarantinedAt(),
+                          m.attempt(),
+                          m.bodyBytes()))
+              .toList());
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    } catch (UnknownConsumerException e) {
+      throw new NotFoundException(e.getMessage());
+    } catch (IOException e) {
+      throw unavailable(e);
+    }
+  }
+
+  @Override
+  public Replay replay(String consumer, Selection selection, String reason, String operator) {
+    List<Replayed> results = new ArrayList<>();
+    ConsumerQuarantine.ReplayListener record =
+        outcome -> {
+          String result = outcome.result().name();
+          long id = audit.record(operator, consumer, outcome.eventId(), reason, result);
+          log.info(
+              "quarantine replay by {} of {}/{}: {} ({})",
+              operator,
+              consumer,
+              outcome.eventId(),
+              result,
+              reason);
+          results.add(new Replayed(outcome.eventId(), result, id));
+        };
+    try {
+      List<QuarantineReplay> done =
+          selection.all()
+              ? quarantine.replayFirst(consumer, selection.limit(), record)
+              : quarantine.replay(consumer, new LinkedHashSet<>(selection.eventIds()), record);
+      log.info("quarantine replay of {} by {}: {} outcome(s)", consumer, operator, done.size());
+      return new Replay(consumer, operator, reason, results);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequestException(e.getMessage());
+    } catch (UnknownConsumerException e) {
+      throw new NotFoundException(e.getMessage());
+    } catch (IOException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private static ServiceUnavailableException unavailable(IOException e) {
+    log.warn("quarantine request failed: broker unavailable: {}", e.toString());
+    return new ServiceUnavailableException(
+        "RabbitMQ cannot serve this now (" + e + "); retry later", e);
+  }
+}

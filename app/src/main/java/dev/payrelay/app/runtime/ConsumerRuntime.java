@@ -1,0 +1,112 @@
+package dev.payrelay.app.runtime;
+
+import dev.payrelay.activities.amqp.AmqpConfig;
+import dev.payrelay.activities.amqp.InboxConsumer;
+import dev.payrelay.app.config.ConsumersSettings;
+import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.jobs.OutboxMaintenance;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.sql.ConsumerInbox;
+import dev.payrelay.sql.Database;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's reference consumer, {@code notifications}, on the consumer kit: its own database
+ * pool (sized by {@link ConsumersSettings#pool()}), its {@link InboxConsumer}, and its inbox
+ * retention purge (every 10 minutes, first after one; batches of {@code
+ * PAYRELAY_OUTBOX_PURGE_BATCH}; meter {@code payrelay.consumer.inbox_purged}).
+ */
+final class ConsumerRuntime implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ConsumerRuntime.class);
+  private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+  private static final Duration FIRST_PURGE_AFTER = Duration.ofMinutes(1);
+
+  private final Database database;
+  private final InboxConsumer consumer;
+  private final ScheduledExecutorService purge =
+      Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().name("consumer-inbox-purge").daemon().factory());
+
+  private ConsumerRuntime(Database database, InboxConsumer consumer) {
+    this.database = database;
+    this.consumer = consumer;
+  }
+
+  /**
+   * Opens the pool, starts consuming (connecting now, or as soon as the broker answers) and
+   * schedules the purge.
+   *
+   * @throws dev.payrelay.sql.DatabaseUnavailableException when the database cannot be reached
+   */
+  static ConsumerRuntime start(
+      PayrelayConfig config, String owner, MeterRegistry metrics, EventJson json) {
+    ConsumersSettings settings = config.consumers();
+    PayrelayConfig.AmqpSettings amqp = config.amqp();
+    Database database = Database.open(config.consumerDatabase(), metrics);
+    ConsumerInbox inbox = new ConsumerInbox(database.dsl());
+    InboxConsumer consumer =
+        new InboxConsumer(
+            new AmqpConfig(
+                amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-" + owner),
+            settings.notificationsConsumer(),
+            inbox,
+            new NotificationsHandler(json),
+            config.crashPoints(),
+            metrics,
+            Clock.systemUTC());
+    consumer.start();
+    ConsumerRuntime runtime = new ConsumerRuntime(database, consumer);
+    Counter purged =
+        Counter.builder("payrelay.consumer.inbox_purged")
+            .description("Consumer inbox rows deleted by the retention purge")
+            .tag("consumer", ConsumersSettings.NOTIFICATIONS)
+            .register(metrics);
+    int batch = config.outbox().purgeBatch();
+    runtime.purge.scheduleWithFixedDelay(
+        () ->
+            OutboxMaintenance.logFailure(
+                "consumer inbox purge",
+                () -> {
+                  long deleted =
+                      inbox.purgeProcessed(
+                          ConsumersSettings.NOTIFICATIONS, settings.inboxRetention(), batch);
+                  purged.increment(deleted);
+                  if (deleted > 0) {
+                    log.info(
+                        "purged {} notifications inbox row(s) older than {}",
+                        deleted,
+                        settings.inboxRetention());
+                  }
+                }),
+        FIRST_PURGE_AFTER.toMillis(),
+        PURGE_EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return runtime;
+  }
+
+  /** True while the consumer's connection and channels are open. */
+  boolean isConnected() {
+    return consumer.isConnected();
+  }
+
+  /** The consumer, for tests that drop its connection. */
+  InboxConsumer consumer() {
+    return consumer;
+  }
+
+  @Override
+  public void close() {
+    purge.shutdownNow();
+    consumer.close();
+    database.close();
+  }
+}

@@ -1,0 +1,88 @@
+package dev.payrelay.app.runtime;
+
+import dev.payrelay.activities.amqp.ConsumedMessage;
+import dev.payrelay.activities.amqp.MessageHandler;
+import dev.payrelay.activities.amqp.PoisonMessageException;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PaymentConfirmed;
+import dev.payrelay.sql.Notifications;
+import java.nio.charset.StandardCharsets;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reference consumer's business change: on {@code PaymentConfirmed} (payload version {@value
+ * PaymentConfirmed#VERSION}) it records the buyer's "your courses are unlocked" notification
+ * ({@link Notifications#COURSES_UNLOCKED}), once per (user, payment, template) by the table's
+ * business key, in the inbox transaction of the consumer kit.
+ *
+ * <p>Poison (quarantined at once): no event type (neither the AMQP {@code type} nor the {@code
+ * event_type} header), another payload version, a body that is not that JSON, or one without user
+ * or payment id. Another event type (its queue is bound to {@code payment.confirmed} only, so it
+ * arrives only by a misrouted replay) is acknowledged without effect.
+ */
+final class NotificationsHandler implements MessageHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(NotificationsHandler.class);
+
+  private final EventJson json;
+
+  NotificationsHandler(EventJson json) {
+    this.json = json;
+  }
+
+  @Override
+  public void handle(ConsumedMessage message, DSLContext tx) {
+    // The AMQP type, else its twin header event_type (README "Ordering"); neither: no event at all.
+    String type =
+        message.eventType() != null
+            ? message.eventType()
+            : message.headers().get("event_type") == null
+                ? null
+                : message.headers().get("event_type").toString();
+    if (type == null) {
+      throw new PoisonMessageException("no event type: neither the AMQP type nor event_type");
+    }
+    if (!EventType.PAYMENT_CONFIRMED.wireName().equals(type)) {
+      log.info(
+          "notifications: event {} is a {}, not a PaymentConfirmed; nothing to tell",
+          message.eventId(),
+          type);
+      return;
+    }
+    if (message.payloadVersion() != PaymentConfirmed.VERSION) {
+      throw new PoisonMessageException(
+          "unknown payload version " + message.payloadVersion() + " of PaymentConfirmed");
+    }
+    PaymentConfirmed confirmed;
+    try {
+      confirmed =
+          json.decode(new String(message.body(), StandardCharsets.UTF_8), PaymentConfirmed.class);
+    } catch (RuntimeException e) {
+      throw new PoisonMessageException(
+          "PaymentConfirmed body does not parse: " + e.getMessage(), e);
+    }
+    if (isBlank(confirmed.userId()) || isBlank(confirmed.paymentId())) {
+      throw new PoisonMessageException("PaymentConfirmed without userId or paymentId");
+    }
+    boolean inserted =
+        Notifications.record(
+            tx,
+            confirmed.userId(),
+            confirmed.paymentId(),
+            Notifications.COURSES_UNLOCKED,
+            message.eventId());
+    // The buyer by the payment we minted: the user id may be an e-mail.
+    log.info(
+        "notifications: {} the buyer of payment {} (event {})",
+        inserted ? "told" : "had already told",
+        confirmed.paymentId(),
+        message.eventId());
+  }
+
+  private static boolean isBlank(String text) {
+    return text == null || text.isBlank();
+  }
+}

@@ -1,0 +1,456 @@
+package dev.payrelay.app.runtime;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import dev.payrelay.activities.ChannelActivitiesImpl;
+import dev.payrelay.activities.DailyReconciliationActivitiesImpl;
+import dev.payrelay.activities.EntitlementActivitiesImpl;
+import dev.payrelay.activities.LedgerActivitiesImpl;
+import dev.payrelay.activities.OutboxActivitiesImpl;
+import dev.payrelay.activities.ReconciliationActivitiesImpl;
+import dev.payrelay.activities.ResolutionActivitiesImpl;
+import dev.payrelay.activities.SignalIdentity;
+import dev.payrelay.activities.amqp.AmqpConfig;
+import dev.payrelay.activities.amqp.AmqpTopology;
+import dev.payrelay.activities.amqp.ConfirmingPublisher;
+import dev.payrelay.activities.amqp.ConsumerSettings;
+import dev.payrelay.activities.amqp.ConsumerTopology;
+import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.activities.amqp.TopologyRefusedException;
+import dev.payrelay.app.config.ConsumersSettings;
+import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.config.Sizing;
+import dev.payrelay.app.dispatch.OutboxDispatcher;
+import dev.payrelay.app.dispatch.WorkflowHandoff;
+import dev.payrelay.app.jobs.AttentionGauge;
+import dev.payrelay.app.jobs.DailyReconciliationTrigger;
+import dev.payrelay.app.jobs.InboxRetentionJob;
+import dev.payrelay.app.jobs.OutboxGauges;
+import dev.payrelay.app.jobs.OutboxMaintenance;
+import dev.payrelay.app.jobs.PagedJob;
+import dev.payrelay.app.temporal.PaymentLogInterceptor;
+import dev.payrelay.app.temporal.TemporalConnection;
+import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.operator.SignalTokens;
+import dev.payrelay.sql.ClaimedEvent;
+import dev.payrelay.sql.EventHandoff;
+import dev.payrelay.sql.GrantGaps;
+import dev.payrelay.sql.JobLeases;
+import dev.payrelay.sql.OutboxRetention;
+import dev.payrelay.sql.OutboxStatistics;
+import dev.payrelay.sql.PageCursor;
+import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.sql.WebhookInboxRetention;
+import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
+import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.PaymentWorkflowImpl;
+import dev.payrelay.workflows.ReconciliationWorkflowImpl;
+import dev.payrelay.workflows.TaskQueues;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import io.temporal.worker.WorkerFactoryOptions;
+import io.temporal.worker.WorkerOptions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.jooq.DSLContext;
+
+/**
+ * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
+ * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
+ * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
+ * outbox's housekeeping (gauges, retention purge) and the webhook inbox's purge ({@link
+ * InboxRetentionJob}). Its activity and workflow task slots, pollers, workflow cache and threads
+ * and publishing channels come from {@link Sizing}, for the delivery pool it is given.
+ */
+public final class WorkerRuntime implements AutoCloseable {
+
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(WorkerRuntime.class);
+
+  /** Rows per safety-net pass: a pass is a few seconds of signals at most. */
+  private static final int SWEEP_BATCH = 100;
+
+  private final ConfirmingPublisher publisher;
+  private final WorkerFactory factory;
+  private final OutboxDispatcher dispatcher;
+  private final OutboxMaintenance maintenance;
+  private final InboxRetentionJob inboxRetention;
+  private final DailyReconciliationTrigger daily;
+  private final List<PagedJob<?>> jobs;
+  private final AttentionGauge attention;
+  private final ConsumerRuntime consumers;
+
+  private WorkerRuntime(
+      ConfirmingPublisher publisher,
+      WorkerFactory factory,
+      OutboxDispatcher dispatcher,
+      OutboxMaintenance maintenance,
+      InboxRetentionJob inboxRetention,
+      DailyReconciliationTrigger daily,
+      List<PagedJob<?>> jobs,
+      AttentionGauge attention,
+      ConsumerRuntime consumers) {
+    this.attention = attention;
+    this.consumers = consumers;
+    this.publisher = publisher;
+    this.factory = factory;
+    this.dispatcher = dispatcher;
+    this.maintenance = maintenance;
+    this.inboxRetention = inboxRetention;
+    this.daily = daily;
+    this.jobs = jobs;
+  }
+
+  /**
+   * Declares the topology, starts polling Temporal and draining the outbox.
+   *
+   * @param services the delivery pool's services: at least {@link Sizing#workerPool()} connections
+   * @throws IllegalStateException if the broker refuses the topology
+   * @throws IllegalArgumentException if the pool is smaller than the sizing it must serve
+   */
+  public static WorkerRuntime start(
+      PayrelayConfig config, Services services, TemporalConnection temporal, String owner) {
+    return start(config, services, temporal, owner, event -> {});
+  }
+
+  /**
+   * As {@link #start(PayrelayConfig, Services, TemporalConnection, String)}, telling {@code
+   * handedOff} of every event after Temporal accepted it (e.g. {@code dev} prints its UI link).
+   */
+  public static WorkerRuntime start(
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      String owner,
+      Consumer<ClaimedEvent> handedOff) {
+    Sizing sizing = config.sizing();
+    requirePool(services, sizing);
+    PayrelayConfig.AmqpSettings amqp = config.amqp();
+    List<ConsumerSettings> ownConsumers =
+        config.consumers().notifications()
+            ? List.of(config.consumers().notificationsConsumer())
+            : List.of();
+    declareTopology(amqp, amqp.queues(), ownConsumers);
+    // The publisher declares the topology again on every connection it opens and after a 404 for
+    // the exchange: a broker that was down at start, came back empty, or lost the exchange.
+    ConfirmingPublisher publisher =
+        new ConfirmingPublisher(
+            new AmqpConfig(
+                amqp.uri(),
+                amqp.exchange(),
+                amqp.confirmTimeout(),
+                sizing.publishChannels(),
+                "payrelay-" + owner),
+            java.time.Clock.systemUTC(),
+            amqp.queues(),
+            ownConsumers);
+    ChannelRegistry channels = ApiRuntime.channelRegistry(config);
+    WorkerFactory factory =
+        WorkerFactory.newInstance(
+            temporal.client(),
+            WorkerFactoryOptions.newBuilder(sizing.factoryOptions())
+                .setWorkerInterceptors(new PaymentLogInterceptor())
+                .build());
+    Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
+    worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
+    SignalTokens tokens = config.access().signalTokens().tokens();
+    SignalIdentity identity = new SignalIdentity(tokens, config.isProduction());
+    worker.registerActivitiesImplementations(
+        new OutboxActivitiesImpl(
+            services.outbox(),
+            services.deadEvents(),
+            identity,
+            publisher,
+            services.crashPoints(),
+            services.metrics()),
+        new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
+        new ResolutionActivitiesImpl(services.resolutions(), identity, services.crashPoints()),
+        new LedgerActivitiesImpl(
+            services.payments(),
+            services.ledger(),
+            services.deadlines(),
+            identity,
+            services.crashPoints()),
+        new ChannelActivitiesImpl(channels, services.payments(), services.ledger()));
+    DailyReconciliationTrigger daily;
+    try {
+      daily = reconciliation(factory, config, services, temporal, channels);
+    } catch (RuntimeException e) {
+      publisher.close();
+      throw e;
+    }
+    factory.start();
+    WorkflowHandoff handoff =
+        new WorkflowHandoff(
+            temporal.client(), amqp.publishRetries(), config.temporal().channelQueries(), tokens);
+    OutboxDispatcher dispatcher =
+        new OutboxDispatcher(
+                services.outbox(),
+                event -> {
+                  handoff.handOff(event.handoff());
+                  handedOff.accept(event);
+                },
+                config.dispatcher(),
+                owner,
+                services.metrics(),
+                services.crashPoints())
+            .start();
+    List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
+    ConsumerRuntime consumers =
+        config.consumers().notifications()
+            ? ConsumerRuntime.start(config, owner, services.metrics(), new EventJson())
+            : null;
+    return new WorkerRuntime(
+        publisher,
+        factory,
+        dispatcher,
+        maintenance(config, services),
+        new InboxRetentionJob(
+                new JobLeases(services.database().dsl()),
+                new WebhookInboxRetention(services.database().dsl()),
+                config.inbox(),
+                owner,
+                services.metrics())
+            .start(),
+        daily,
+        jobs,
+        attention(temporal, services),
+        consumers);
+  }
+
+  /**
+   * The safety nets, each run by one worker at a time (a database lease) and paging fairly: PENDING
+   * payments well past their deadline whose workflow is not running get {@code requery} (a lost
+   * workflow starts again and closes and expires them); PAID payments missing an entitlement whose
+   * workflow is not running get their {@code PaymentConfirmed} again (a grant lost with its run is
+   * repaired within {@code grantRepairAfter + grantRepair}; a live run is granting and is left to
+   * it).
+   */
+  private static List<PagedJob<?>> jobs(
+      PayrelayConfig config, Services services, WorkflowHandoff handoff, String owner) {
+    PayrelayConfig.TemporalSettings t = config.temporal();
+    JobLeases leases = new JobLeases(services.database().dsl());
+    List<PagedJob<?>> jobs = new ArrayList<>();
+    if (!t.expirySweep().isZero()) {
+      OperatorSignal sweeper =
+          new OperatorSignal("payrelay-sweeper", "PENDING past its deadline", null);
+      jobs.add(
+          new PagedJob<>(
+                  leases,
+                  "expiry-sweep",
+                  owner,
+                  SWEEP_BATCH,
+                  new PagedJob.Source<PaymentRow>() {
+                    @Override
+                    public List<PaymentRow> page(PageCursor after, int limit) {
+                      return services.payments().overdue(t.expirySweepGrace(), after, limit);
+                    }
+
+                    @Override
+                    public PageCursor cursorAfter(PaymentRow row) {
+                      return new PageCursor(row.expiresAt(), row.paymentId());
+                    }
+                  },
+                  payment -> {
+                    // A running workflow watches its own deadline (and shows NEEDS_ATTENTION when
+                    // its close keeps failing): signalling it would only write an audit row.
+                    if (!handoff.workflowRunning(payment.paymentId())) {
+                      handoff.requery(payment, sweeper);
+                    }
+                  })
+              .start(t.expirySweep()));
+    }
+    if (!t.grantRepair().isZero()) {
+      GrantGaps gaps = new GrantGaps(services.database().dsl());
+      jobs.add(
+          new PagedJob<>(
+                  leases,
+                  "grant-repair",
+                  owner,
+                  SWEEP_BATCH,
+                  new PagedJob.Source<EventHandoff>() {
+                    @Override
+                    public List<EventHandoff> page(PageCursor after, int limit) {
+                      return gaps.paidWithoutGrant(t.grantRepairAfter(), after, limit);
+                    }
+
+                    @Override
+                    public PageCursor cursorAfter(EventHandoff row) {
+                      return gaps.cursorAfter(row);
+                    }
+                  },
+                  payment -> {
+                    // Only a payment whose run is gone is provably lost: a live run received the
+                    // event (it was dispatched) and is granting, maybe behind a lock; signalling
+                    // it again every pass only grew its history (issue 25 row 3).
+                    if (!handoff.workflowRunning(payment.paymentId())) {
+                      handoff.handOff(payment);
+                    }
+                  })
+              .start(t.grantRepair()));
+    }
+    return jobs;
+  }
+
+  /**
+   * Registers the reconciliation workflows and activities on their own task queue (statements are
+   * slow and bulky; they never delay a payment's activities) and keeps the daily trigger.
+   */
+  private static DailyReconciliationTrigger reconciliation(
+      WorkerFactory factory,
+      PayrelayConfig config,
+      Services services,
+      TemporalConnection temporal,
+      ChannelRegistry channels) {
+    Worker worker =
+        factory.newWorker(TaskQueues.RECONCILIATION, config.sizing().reconciliationWorkerOptions());
+    worker.registerWorkflowImplementationTypes(
+        ReconciliationWorkflowImpl.class, DailyReconciliationWorkflowImpl.class);
+    DailyReconciliationActivitiesImpl dailyStarts =
+        new DailyReconciliationActivitiesImpl(temporal.client(), services.reconciliation());
+    worker.registerActivitiesImplementations(
+        new ReconciliationActivitiesImpl(
+            services.reconciliation(),
+            channels,
+            services.ledger(),
+            services.payments(),
+            services.entitlements()),
+        dailyStarts);
+    // The Schedule's first action may come before the worker polls; it waits in the task queue.
+    return DailyReconciliationTrigger.start(
+        config.temporal().dailyReconciliation(), temporal, dailyStarts, channels.names());
+  }
+
+  /**
+   * Refuses a delivery pool smaller than the sizing: activity slots would then wait for
+   * connections, the very queueing the sizing exists to prevent.
+   */
+  private static void requirePool(Services services, Sizing sizing) {
+    int connections = services.database().maxPoolSize();
+    if (connections < sizing.workerPool()) {
+      throw new IllegalArgumentException(
+          "the worker's pool %s has %d connections, but its sizing (PAYRELAY_DB_POOL_WORKER) needs %d"
+              .formatted(services.database().poolName(), connections, sizing.workerPool()));
+    }
+  }
+
+  private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
+    DSLContext dsl = services.database().dsl();
+    return new OutboxMaintenance(
+            new OutboxRetention(dsl),
+            new OutboxGauges(new OutboxStatistics(dsl), services.metrics()),
+            config.outbox(),
+            services.metrics())
+        .start();
+  }
+
+  /**
+   * The NEEDS_ATTENTION gauge, counting unless Temporal is the in-memory test server (no visibility
+   * counts there: the gauge stays NaN, unknown).
+   */
+  private static AttentionGauge attention(TemporalConnection temporal, Services services) {
+    AttentionGauge gauge = new AttentionGauge(temporal.client(), services.metrics());
+    return temporal.kind() == TemporalConnection.Kind.IN_MEMORY ? gauge : gauge.start();
+  }
+
+  /** What starts the daily reconciliation in this worker. */
+  public DailyReconciliationTrigger.Mode dailyReconciliation() {
+    return daily.mode();
+  }
+
+  /** The options the Temporal worker of {@code taskQueue} runs with, as {@link Sizing} set them. */
+  public WorkerOptions workerOptions(String taskQueue) {
+    return factory.getWorker(taskQueue).getWorkerOptions();
+  }
+
+  /** The most AMQP channels this worker publishes on at once. */
+  public int publishChannels() {
+    return publisher.channelPoolSize();
+  }
+
+  /** Asks the dispatcher for a round now (after a local outbox commit). */
+  public void wakeDispatcher() {
+    dispatcher.wake();
+  }
+
+  /**
+   * Declares the topology at start, the worker's consumers' queues and bindings included, so no
+   * event published after the worker started can miss a consumer that is still connecting. A broker
+   * that cannot be reached does not stop the worker: grants, channel queries and expiry need no
+   * broker, and the publisher and the consumers declare the topology when they connect. A broker
+   * that answers but refuses a declaration (e.g. 406 for a consumer queue with other arguments)
+   * stops the start with its reply, the queue's name and the fix.
+   *
+   * @throws IllegalStateException when the broker refused a declaration
+   */
+  public static void declareTopology(
+      PayrelayConfig.AmqpSettings amqp,
+      List<QueueBinding> queues,
+      List<ConsumerSettings> consumers) {
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setConnectionTimeout((int) amqp.confirmTimeout().toMillis());
+    try {
+      factory.setUri(amqp.uri());
+      try (Connection connection = factory.newConnection("payrelay-topology")) {
+        new AmqpTopology().declare(connection, amqp.exchange(), queues);
+        for (ConsumerSettings consumer : consumers) {
+          new ConsumerTopology(amqp.exchange(), consumer).declare(connection);
+        }
+      }
+    } catch (TopologyRefusedException e) {
+      // Running on would leave a configured queue unbound and its events DEAD as UNROUTABLE.
+      throw new IllegalStateException(
+          "RabbitMQ at " + redact(amqp.uri()) + ": " + e.getMessage(), e);
+    } catch (Exception e) {
+      log.warn(
+          "RabbitMQ at {} not ready at start ({}); the worker runs without it, publishing waits"
+              + " and declares the topology when the broker answers",
+          redact(amqp.uri()),
+          redact(String.valueOf(e)));
+    }
+  }
+
+  public static String redact(String uri) {
+    return uri.replaceAll("//[^@/]*@", "//***@");
+  }
+
+  /**
+   * What readiness reports of the broker: {@code publisher} (its connection is open and not
+   * blocked; it connects on its first publish, so false before any) and {@code
+   * consumer.notifications} (its connection and channels are open) when that consumer runs.
+   */
+  public Map<String, Boolean> brokerStatus() {
+    Map<String, Boolean> status = new LinkedHashMap<>();
+    status.put("publisher", publisher.isHealthy());
+    if (consumers != null) {
+      status.put("consumer." + ConsumersSettings.NOTIFICATIONS, consumers.isConnected());
+    }
+    return status;
+  }
+
+  /** The notifications consumer, when it runs (for tests). */
+  Optional<ConsumerRuntime> consumers() {
+    return Optional.ofNullable(consumers);
+  }
+
+  @Override
+  public void close() {
+    if (consumers != null) {
+      consumers.close();
+    }
+    attention.close();
+    maintenance.close();
+    inboxRetention.close();
+    daily.close();
+    jobs.forEach(PagedJob::close);
+    dispatcher.close();
+    factory.shutdown();
+    factory.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+    publisher.close();
+  }
+}

@@ -1,0 +1,74 @@
+package dev.payrelay.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.payrelay.activities.amqp.ConsumerSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The consumers' settings: defaults, the sizing rule, and refusals that name the variable. */
+class ConsumersSettingsTest {
+
+  @Test
+  void defaults_followThePoolSizingRule() {
+    ConsumersSettings s = ConsumersSettings.fromEnv(Map.of(), Duration.ofDays(7));
+    ConsumerSettings kit = s.notificationsConsumer();
+
+    assertThat(s.notifications()).isTrue();
+    assertThat(kit.concurrency()).isEqualTo(s.pool()).isEqualTo(4);
+    assertThat(kit.prefetch()).isEqualTo(ConsumerSettings.PREFETCH_PER_CHANNEL);
+    assertThat(kit.retryDelays()).isEqualTo(ConsumerSettings.DEFAULT_RETRY_DELAYS);
+    assertThat(kit.maxAttempts()).isEqualTo(6);
+    assertThat(kit.queues().work()).isEqualTo("payrelay.consumer.notifications");
+    assertThat(kit.queues().retry(2)).isEqualTo("payrelay.consumer.notifications.retry.2");
+    assertThat(kit.queues().quarantine()).isEqualTo("payrelay.consumer.notifications.quarantine");
+    assertThat(s.inboxRetention()).isEqualTo(Duration.ofDays(30));
+  }
+
+  @Test
+  void parsesDelaysPoolAndPrefix() {
+    ConsumersSettings s =
+        ConsumersSettings.fromEnv(
+            Map.of(
+                "PAYRELAY_CONSUMER_RETRY_DELAYS", "250ms, 3s,2m,1h",
+                "PAYRELAY_DB_POOL_CONSUMER", "8",
+                "PAYRELAY_CONSUMER_QUEUE_PREFIX", "shop-a",
+                "PAYRELAY_CONSUMER_NOTIFICATIONS", "false"),
+            Duration.ofDays(7));
+
+    assertThat(s.notifications()).isFalse();
+    assertThat(s.retryDelays())
+        .containsExactly(
+            Duration.ofMillis(250),
+            Duration.ofSeconds(3),
+            Duration.ofMinutes(2),
+            Duration.ofHours(1));
+    assertThat(s.notificationsConsumer().concurrency()).isEqualTo(8);
+    assertThat(s.notificationsConsumer().queues().work())
+        .isEqualTo("shop-a.consumer.notifications");
+    assertThat(ConsumersSettings.delays("none")).isEqualTo(List.of());
+  }
+
+  @Test
+  void refusesMalformedValues_andAnInboxRetentionShorterThanTheOutboxs() {
+    assertThatThrownBy(
+            () ->
+                ConsumersSettings.fromEnv(
+                    Map.of("PAYRELAY_CONSUMER_RETRY_DELAYS", "1s,soon"), Duration.ofDays(7)))
+        .hasMessageContaining("PAYRELAY_CONSUMER_RETRY_DELAYS");
+    assertThatThrownBy(
+            () ->
+                ConsumersSettings.fromEnv(
+                    Map.of("PAYRELAY_DB_POOL_CONSUMER", "0"), Duration.ofDays(7)))
+        .hasMessageContaining("PAYRELAY_DB_POOL_CONSUMER");
+    assertThatThrownBy(
+            () ->
+                ConsumersSettings.fromEnv(
+                    Map.of("PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS", "7"), Duration.ofDays(14)))
+        .hasMessageContaining("PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS (7)")
+        .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION_DAYS (14)");
+  }
+}

@@ -1,0 +1,199 @@
+package dev.payrelay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.api.ApiServer;
+import dev.payrelay.app.config.PayrelayConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How the CLI's operator commands reach payrelay: through the admin API, with an API key, so the
+ * server's authentication, tenant rules and audit apply to them as to any client. The URL and key
+ * come from {@link PayrelayConfig.AccessSettings}.
+ *
+ * <p>Exit codes of the commands that use it: {@link #OK}, {@link #REFUSED} (the server refused the
+ * request: 400, 404, 409, 422, or the workflow rejected the action), {@link #UNAVAILABLE} (the
+ * admin API, the database or Temporal cannot serve it now; the message says which), {@link
+ * #NOT_ALLOWED} (no key, an unknown key, or one whose role or tenants do not allow it: 401, 403).
+ */
+public final class AdminClient {
+
+  public static final int OK = 0;
+  public static final int REFUSED = 2;
+  public static final int UNAVAILABLE = 3;
+  public static final int NOT_ALLOWED = 4;
+
+  /** A request that did not succeed: the message to print and the exit code. */
+  static final class Failure extends RuntimeException {
+    final int exitCode;
+
+    Failure(int exitCode, String message) {
+      super(message);
+      this.exitCode = exitCode;
+    }
+  }
+
+  private static final ObjectMapper JSON = ApiServer.jsonMapper();
+
+  private final URI base;
+  private final String key;
+  private final String keySource;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  AdminClient(PayrelayConfig.AccessSettings access) {
+    this.base = access.adminUrl();
+    this.key = access.clientKey();
+    this.keySource = access.clientKeySource();
+  }
+
+  /** GET {@code path} with query parameters (null values left out); the answer's JSON. */
+  JsonNode get(String path, Map<String, Object> query) {
+    return send("GET", path + queryString(query), null);
+  }
+
+  /** POST {@code body} as JSON to {@code path}; the answer's JSON. */
+  JsonNode post(String path, Object body) {
+    return send("POST", path, body);
+  }
+
+  private JsonNode send(String method, String pathAndQuery, Object body) {
+    if (key == null) {
+      throw new Failure(
+          NOT_ALLOWED,
+          "no API key: set PAYRELAY_API_KEY or PAYRELAY_API_KEY_FILE (payrelay dev keeps one in"
+              + " .payrelay/dev-api-key)");
+    }
+    HttpResponse<String> r;
+    try {
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(base.resolve(pathAndQuery))
+              .timeout(Duration.ofSeconds(30))
+              .header("Authorization", "Bearer " + key)
+              .header("Accept", "application/json");
+      if (body == null) {
+        b.method(method, HttpRequest.BodyPublishers.noBody());
+      } else {
+        b.header("Content-Type", "application/json")
+            .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
+      }
+      r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new Failure(
+          UNAVAILABLE,
+          "the admin API at "
+              + base
+              + " is unreachable ("
+              + e
+              + "); is payrelay api or dev running?");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Failure(UNAVAILABLE, "interrupted");
+    }
+    JsonNode answer = parse(r.body());
+    if (r.statusCode() / 100 == 2) {
+      return answer;
+    }
+    String error = answer.path("error").asText(r.body());
+    int code =
+        switch (r.statusCode()) {
+          case 401, 403 -> NOT_ALLOWED;
+          case 400, 404, 409, 422 -> REFUSED;
+          default -> UNAVAILABLE;
+        };
+    throw new Failure(
+        code,
+        r.statusCode()
+            + ": "
+            + error
+            + (r.statusCode() == 401 ? " (the key sent came from " + keySource + ")" : ""));
+  }
+
+  private static JsonNode parse(String body) {
+    try {
+      return body.isEmpty() ? JSON.createObjectNode() : JSON.readTree(body);
+    } catch (IOException e) {
+      return JSON.createObjectNode().put("error", body);
+    }
+  }
+
+  private static String queryString(Map<String, Object> query) {
+    List<String> parts = new ArrayList<>();
+    query.forEach(
+        (k, v) -> {
+          if (v != null) {
+            parts.add(k + "=" + URLEncoder.encode(String.valueOf(v), StandardCharsets.UTF_8));
+          }
+        });
+    return parts.isEmpty() ? "" : "?" + String.join("&", parts);
+  }
+
+  /** Query parameters in the order given (nulls are left out when sent). */
+  static Map<String, Object> params(Object... nameValue) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < nameValue.length; i += 2) {
+      m.put((String) nameValue[i], nameValue[i + 1]);
+    }
+    return m;
+  }
+
+  /** The payment's operator actions as its trail shows them now. */
+  List<JsonNode> operatorActions(String paymentId) {
+    List<JsonNode> actions = new ArrayList<>();
+    get("/v1/payments/" + paymentId, Map.of()).path("operatorActions").forEach(actions::add);
+    return actions;
+  }
+
+  /**
+   * Waits until the payment's workflow recorded the outcome of an operator action on {@code
+   * targetId} (the payment or one of its events) by {@code operator} for {@code reason} that was
+   * not among {@code before}.
+   *
+   * @return the audit row ({@code result} APPLIED or REJECTED, {@code details}), or empty if none
+   *     came within {@code wait}
+   */
+  Optional<JsonNode> awaitOutcome(
+      String paymentId,
+      String targetId,
+      String operator,
+      String reason,
+      List<JsonNode> before,
+      Duration wait)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(wait);
+    do {
+      for (JsonNode a : operatorActions(paymentId)) {
+        if (!before.contains(a)
+            && a.path("targetId").asText().equals(targetId)
+            && a.path("operator").asText().equals(operator)
+            && a.path("reason").asText().equals(reason)) {
+          return Optional.of(a);
+        }
+      }
+      Thread.sleep(300);
+    } while (Instant.now().isBefore(deadline));
+    return Optional.empty();
+  }
+
+  /** Pretty JSON of an answer, for {@code --json}. */
+  static String pretty(JsonNode node) {
+    try {
+      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.payrelay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code payrelay admin sign-signal}: the input of an operator signal, with a token the admin API
+ * signed for the caller's API key ({@code POST /v1/admin/payments/{id}/signal-token}), for a fix
+ * sent from the Temporal UI or {@code temporal workflow signal}. It sends nothing. Exit codes as
+ * {@link AdminClient}'s: 0 printed, 2 refused (bad input, no such payment or event), 3 the API is
+ * unreachable, 4 not allowed (no key, or a read-only one).
+ */
+@Command(
+    name = "sign-signal",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print a signal's JSON with a token signed for your API key, for the Temporal UI or CLI.",
+      "Sends nothing. The token is good for this payment's workflow, this action and this",
+      "target only, until it expires (PAYRELAY_SIGNAL_TOKEN_TTL_SECONDS on the server). In",
+      "production mode a money-moving fix without one is refused (README: Temporal UI)."
+    })
+final class AdminSignSignalCommand implements Callable<Integer> {
+
+  @ParentCommand AdminCommand admin;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--payment", required = true, description = "The payment id, e.g. pay_...")
+  String paymentId;
+
+  @Option(
+      names = "--action",
+      required = true,
+      description =
+          "ACCEPT_AS_PAID, CLOSE, MARK_FOR_REFUND, ACKNOWLEDGE (signal resolve), REPLAY_EVENT,"
+              + " DISCARD_EVENT (need --event), REQUERY or EXTEND_DEADLINE (needs --until).")
+  String action;
+
+  @Option(names = "--reason", required = true, description = "Why, in your words.")
+  String reason;
+
+  @Option(names = "--event", description = "The DEAD event's id, for REPLAY_EVENT/DISCARD_EVENT.")
+  String eventId;
+
+  @Option(names = "--until", description = "The new deadline (ISO-8601), for EXTEND_DEADLINE.")
+  String until;
+
+  @Option(names = "--json", description = "Print the admin API's JSON answer only.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("action", action);
+    body.put("reason", reason);
+    body.put("eventId", eventId);
+    body.put("until", until);
+    try {
+      JsonNode answer =
+          new AdminClient(admin.config().access())
+              .post("/v1/admin/payments/" + paymentId + "/signal-token", body);
+      out.println(json ? AdminClient.pretty(answer) : instructions(answer));
+      out.flush();
+      return AdminClient.OK;
+    } catch (AdminClient.Failure e) {
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return e.exitCode;
+    }
+  }
+
+  /** What to paste where: the input, then the Temporal UI's and CLI's ways to send it. */
+  static String instructions(JsonNode answer) {
+    String workflowId = answer.path("workflowId").asText();
+    String signal = answer.path("signal").asText();
+    String input = answer.path("input").toString();
+    return String.join(
+        "\n",
+        "Signal "
+            + signal
+            + " to "
+            + workflowId
+            + " as "
+            + answer.path("operator").asText()
+            + ", valid until "
+            + answer.path("expiresAt").asText()
+            + ":",
+        "",
+        input,
+        "",
+        "Temporal UI: open "
+            + workflowId
+            + ", More Actions > Send a Signal, Signal name "
+            + signal
+            + ", Data: the JSON above (Encoding json/plain).",
+        "Or: temporal workflow signal --workflow-id "
+            + workflowId
+            + " --name "
+            + signal
+            + " --input '"
+            + input.replace("'", "'\\''")
+            + "'");
+  }
+}

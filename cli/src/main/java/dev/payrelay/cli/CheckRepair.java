@@ -1,0 +1,95 @@
+package dev.payrelay.cli;
+
+import dev.payrelay.app.dispatch.WorkflowHandoff;
+import dev.payrelay.sql.DeadEvents;
+import dev.payrelay.sql.PaymentFinding;
+import dev.payrelay.sql.PaymentResolutions;
+
+/**
+ * The safe repairs of {@code payrelay check --repair}. Each hands an outbox event that already
+ * exists, with its own event id, to its payment's workflow by signalWithStart (the outbox
+ * dispatcher's and the grant repair's {@link WorkflowHandoff}); nothing writes a new event. Each is
+ * audited in {@code operator_action} as {@code CHECK_REPAIR_<name>}.
+ */
+enum CheckRepair {
+  /**
+   * A PAID payment missing an entitlement: its {@code PaymentConfirmed} again. A workflow that is
+   * not running starts a new run, which reads the ledger (PAID) and grants; a running run ignores
+   * an event id it has seen, so then the grant is also made directly, idempotent by its key.
+   */
+  REGRANT(PaymentResolutions.TARGET),
+  /** An event PENDING or DISPATCHED past the age: that event again, published by the workflow. */
+  REPUBLISH(DeadEvents.TARGET),
+  /**
+   * A PAID payment without a workflow, or whose latest run contradicts the ledger: its {@code
+   * PaymentConfirmed} again, so a run that reads the ledger first takes it to PAID and FULFILLED.
+   */
+  REDRIVE(PaymentResolutions.TARGET);
+
+  private final String targetType;
+
+  CheckRepair(String targetType) {
+    this.targetType = targetType;
+  }
+
+  /** The {@code operator_action.action}. */
+  String action() {
+    return "CHECK_REPAIR_" + name();
+  }
+
+  /** The {@code operator_action.target_type}: {@code payment} or {@code outbox_event}. */
+  String targetType() {
+    return targetType;
+  }
+
+  /** The {@code operator_action.target_id}. */
+  String targetId(PaymentFinding f) {
+    return this == REPUBLISH ? f.eventId() : f.paymentId();
+  }
+
+  /** The safe repair of {@code f}, or null when it has none (it needs an event to hand over). */
+  static CheckRepair of(PaymentFinding f) {
+    if (f.eventId() == null) {
+      return null;
+    }
+    return switch (f.kind()) {
+      case EVENT_NOT_SENT -> REPUBLISH;
+      case PAID_WITHOUT_ENTITLEMENT -> REGRANT;
+      case PAID_WITHOUT_WORKFLOW, WORKFLOW_STATE_MISMATCH -> REDRIVE;
+      default -> null;
+    };
+  }
+
+  /** What an operator should do about a finding without a safe repair. */
+  static String manual(PaymentFinding f) {
+    String id = f.paymentId();
+    return "MANUAL: "
+        + switch (f.kind()) {
+          case PAID_WITHOUT_CONFIRMED_EVENT ->
+              "find how PAID committed without its event (restored backup? hand edit?) and tell"
+                  + " consumers by hand; writing a new event is no automatic repair";
+          case EVENT_DEAD ->
+              "./payrelay outbox replay " + f.eventId() + " --reason <why> (or discard it)";
+          case ENTITLEMENT_NOT_PURCHASED ->
+              "review the grant; revoke it by hand if payment " + id + " does not owe it";
+          case PAID_TWICE ->
+              "./payrelay resolve " + id + " --action MARK_FOR_REFUND --reason <why>";
+          case ENTITLED_NOT_PAID ->
+              "revoke its entitlements by hand (or, if the channel holds its money and it has a"
+                  + " PAID_AFTER_CLOSE exception: ./payrelay resolve "
+                  + id
+                  + " --action ACCEPT_AS_PAID ...)";
+          case PAID_WITHOUT_ENTITLEMENT, PAID_WITHOUT_WORKFLOW, WORKFLOW_STATE_MISMATCH ->
+              "no PaymentConfirmed event to hand over: purged after the SENT retention, or never"
+                  + " written (then a PAID_WITHOUT_CONFIRMED_EVENT finding says so, and that comes"
+                  + " first); for a purged one, ./payrelay reconcile --date <the day it was paid>"
+                  + " re-grants it (ENTITLEMENT_MISSING)";
+          case EVENT_NOT_SENT -> "hand the event over again: ./payrelay check --repair";
+          case CALLBACK_NOT_DECIDED ->
+              "nothing to redo while the channel still retries a callback it got no answer for,"
+                  + " and a PENDING payment's channel watch asks the channel after its deadline;"
+                  + " if the payment stays undecided, read the row's raw_body and headers in"
+                  + " webhook_inbox and ask the channel";
+        };
+  }
+}

@@ -1,0 +1,175 @@
+package dev.payrelay.cli;
+
+import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.config.ProductionChecks;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code payrelay} command. Configuration comes from {@code PAYRELAY_*} environment variables
+ * (see {@link PayrelayConfig}); with none set it runs against local MySQL/MariaDB and RabbitMQ with
+ * the Temporal CLI's dev server.
+ */
+@Command(
+    name = "payrelay",
+    mixinStandardHelpOptions = true,
+    version = "payrelay 0.1.0",
+    description =
+        "Payment callbacks to PAID + outbox, Temporal workflows, RabbitMQ and entitlements, exactly once in effect.")
+public final class PayrelayCommand implements Runnable {
+
+  /**
+   * The exit code of a configuration that is refused: a malformed {@code PAYRELAY_*} value, or a
+   * {@link ProductionChecks} rule broken in production mode. The same as {@link #main}'s for any
+   * failure and the commands' bad-input code.
+   */
+  public static final int CONFIGURATION_ERROR = 2;
+
+  private final Map<String, String> env;
+
+  /** The command over this process's environment. */
+  public PayrelayCommand() {
+    this(System.getenv());
+  }
+
+  /** The command over {@code env} instead of the process's (tests run subcommands in-process). */
+  public PayrelayCommand(Map<String, String> env) {
+    this.env = Map.copyOf(env);
+  }
+
+  /**
+   * The subcommands in the order {@code --help} lists them. The names in {@link #OPTIONAL} come
+   * from other modules through {@link ServiceLoader} ({@link OptionalCommand}): the full jar has
+   * them, the production jar ({@code payrelay-server.jar}) leaves out the dev stack and the tools.
+   */
+  private static final List<Object> BUILT_IN =
+      List.of(
+          MigrateCommand.class,
+          ApiCommand.class,
+          WorkerCommand.class,
+          ResolveCommand.class,
+          PaymentCommand.class,
+          OutboxCommand.class,
+          ConsumersCommand.class,
+          ReconcileCommand.class,
+          CheckCommand.class,
+          AdminCommand.class,
+          ApiKeyCommand.class);
+
+  /** The optional subcommands' names, each listed first ({@code dev}, {@code demo}) or last. */
+  static final List<String> OPTIONAL = List.of("dev", "demo", "sandbox", "soak", "bench");
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /**
+   * The command line over {@code root}: the built-in subcommands, the optional ones this jar holds
+   * ({@link OptionalCommand} services), and {@code help}. Every entry point builds it here, so the
+   * tests run the same tree as {@link #main}.
+   */
+  public static CommandLine commandLine(PayrelayCommand root) {
+    Map<String, Object> optional = new LinkedHashMap<>();
+    for (OptionalCommand command : ServiceLoader.load(OptionalCommand.class)) {
+      Command annotation = command.getClass().getAnnotation(Command.class);
+      if (annotation == null || !OPTIONAL.contains(annotation.name())) {
+        throw new IllegalStateException(
+            command.getClass().getName() + " is not one of the optional commands " + OPTIONAL);
+      }
+      optional.put(annotation.name(), command);
+    }
+    CommandLine cli = new CommandLine(root);
+    for (String first : List.of("dev", "demo")) {
+      if (optional.containsKey(first)) {
+        cli.addSubcommand(optional.remove(first));
+      }
+    }
+    BUILT_IN.forEach(cli::addSubcommand);
+    OPTIONAL.stream().filter(optional::containsKey).map(optional::get).forEach(cli::addSubcommand);
+    cli.addSubcommand(new CommandLine.HelpCommand());
+    return cli;
+  }
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    CommandLine cli = commandLine(new PayrelayCommand());
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          commandLine.getErr().println("payrelay: " + e.getMessage());
+          return 2;
+        });
+    System.exit(cli.execute(args));
+  }
+
+  /** The configuration from this process's environment: the one place that reads it. */
+  public static PayrelayConfig config() {
+    return PayrelayConfig.fromEnv(System.getenv());
+  }
+
+  /**
+   * The configuration from this command's environment, for subcommands that reach it as their
+   * {@code @ParentCommand}.
+   */
+  public PayrelayConfig configuration() {
+    return PayrelayConfig.fromEnv(env);
+  }
+
+  /**
+   * The configuration of a long-running role ({@code api}, {@code worker}, {@code sandbox}), with
+   * that role's {@link ProductionChecks} enforced in production mode.
+   *
+   * @param err where a refusal is printed, as {@code payrelay: <why>}
+   * @return empty when refused; the role then exits with {@link #CONFIGURATION_ERROR}
+   */
+  public Optional<PayrelayConfig> serverConfiguration(PrintWriter err, ProductionChecks.Role role) {
+    try {
+      PayrelayConfig config = configuration();
+      ProductionChecks.enforce(config, role);
+      return Optional.of(config);
+    } catch (IllegalArgumentException | ProductionChecks.ProductionRefusedException e) {
+      err.println("payrelay: " + e.getMessage());
+      err.flush();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * This command's environment as given, for subcommands that hand it on to processes they start
+   * (e.g. {@code soak}'s children).
+   */
+  public Map<String, String> environment() {
+    return env;
+  }
+
+  /** Blocks until the JVM is asked to stop, then closes {@code resource}. */
+  public static void runUntilStopped(AutoCloseable resource) throws InterruptedException {
+    Thread main = Thread.currentThread();
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    resource.close();
+                  } catch (Exception e) {
+                    System.err.println("payrelay: error while stopping: " + e);
+                  }
+                  main.interrupt();
+                }));
+    try {
+      Thread.currentThread().join();
+    } catch (InterruptedException stopped) {
+      // shutdown requested
+    }
+  }
+}

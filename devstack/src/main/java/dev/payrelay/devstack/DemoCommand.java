@@ -1,0 +1,128 @@
+package dev.payrelay.devstack;
+
+import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.config.Preflight;
+import dev.payrelay.channels.alipay.AlipayChannel;
+import dev.payrelay.channels.stripe.StripeChannel;
+import dev.payrelay.channels.stripe.StripeSimulator;
+import dev.payrelay.channels.stripe.StripeWebhookEvent;
+import dev.payrelay.channels.wechatpay.SimulatedWechatNotification;
+import dev.payrelay.channels.wechatpay.WechatPayChannel;
+import dev.payrelay.channels.wechatpay.WechatPaySimulator;
+import dev.payrelay.cli.OptionalCommand;
+import dev.payrelay.cli.PayrelayCommand;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code payrelay demo}: the main job end to end, printing the trail. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the main job once on a real signed callback and print its trail.",
+      "Creates a payment on --channel, has the channel's simulator pay it, then shows: payment PAID,",
+      "events SENT with their ids,",
+      "the message read from a queue bound to the exchange, the granted entitlements.",
+      "Uses a running 'payrelay dev' when its API answers, else starts one in this process.",
+      "Exits 0 only when the whole trail was seen."
+    })
+public final class DemoCommand implements Callable<Integer>, OptionalCommand {
+
+  @Option(
+      names = "--timeout-seconds",
+      defaultValue = "30",
+      description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
+  int timeoutSeconds;
+
+  @Option(
+      names = "--channel",
+      defaultValue = "sandbox",
+      description =
+          "sandbox, stripe, alipay or wechatpay (default ${DEFAULT-VALUE}); stripe and wechatpay"
+              + " need the simulator of a dev started by this demo, so no other payrelay dev may"
+              + " be running.")
+  String channel;
+
+  @Override
+  public Integer call() throws Exception {
+    PayrelayConfig config = PayrelayCommand.config();
+    Preflight.check(config);
+    URI api = URI.create("http://" + config.api().host() + ":" + config.api().port());
+    DevStack stack = null;
+    if (!answers(api.resolve("/health"))) {
+      System.out.println("no payrelay at " + api + "; starting one in this process");
+      stack = DevStack.start(config, System.out);
+    }
+    try {
+      Demo.Buyer buyer = null;
+      if (channel.equals(StripeChannel.NAME)) {
+        if (stack == null || stack.simulators().stripe().isEmpty()) {
+          System.err.println(
+              "--channel stripe pays at the Stripe simulator of a dev this demo starts: stop the"
+                  + " running payrelay dev (or its PAYRELAY_STRIPE_* credentials) and run it again");
+          return PayrelayCommand.CONFIGURATION_ERROR;
+        }
+        StripeSimulator stripe = stack.simulators().stripe().get();
+        buyer =
+            (paymentId, payUrl) -> {
+              StripeWebhookEvent event = stripe.pay(stripe.intentId(paymentId));
+              return "stripe simulator paid it: %s %s, webhook answered HTTP %d"
+                  .formatted(event.type(), event.eventId(), event.deliveryStatus());
+            };
+      } else if (channel.equals(WechatPayChannel.NAME)) {
+        if (stack == null || stack.simulators().wechatpay().isEmpty()) {
+          System.err.println(
+              "--channel wechatpay pays at the WeChat Pay simulator of a dev this demo starts: stop"
+                  + " the running payrelay dev (or its PAYRELAY_WECHATPAY_* credentials) and run it"
+                  + " again");
+          return PayrelayCommand.CONFIGURATION_ERROR;
+        }
+        buyer = wechatBuyer(stack.simulators().wechatpay().get());
+      } else if (!channel.equals("sandbox") && !channel.equals(AlipayChannel.NAME)) {
+        System.err.println(
+            "--channel must be sandbox, stripe, alipay or wechatpay, not " + channel);
+        return PayrelayCommand.CONFIGURATION_ERROR;
+      }
+      // Read again: a dev started here has just written its API key.
+      boolean ok =
+          new Demo(PayrelayCommand.config(), api, System.out, channel, buyer)
+              .run(Duration.ofSeconds(timeoutSeconds));
+      return ok ? 0 : 1;
+    } finally {
+      if (stack != null) {
+        stack.close();
+      }
+    }
+  }
+
+  /**
+   * The buyer scans the {@code code_url} and pays at the WeChat Pay simulator, which posts the
+   * signed, encrypted {@code TRANSACTION.SUCCESS} notification.
+   */
+  public static Demo.Buyer wechatBuyer(WechatPaySimulator wechatpay) {
+    return (paymentId, payUrl) -> {
+      SimulatedWechatNotification n = wechatpay.pay(paymentId);
+      return "wechatpay simulator paid it: transaction %s, TRANSACTION.SUCCESS %s answered HTTP %d"
+          .formatted(wechatpay.transactionId(paymentId).orElse("?"), n.id(), n.httpStatus());
+    };
+  }
+
+  private static boolean answers(URI health) {
+    try {
+      HttpResponse<Void> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
+                  HttpResponse.BodyHandlers.discarding());
+      return r.statusCode() == 200;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}

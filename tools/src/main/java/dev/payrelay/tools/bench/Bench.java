@@ -1,0 +1,180 @@
+package dev.payrelay.tools.bench;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * {@code payrelay bench} against a running payrelay. Phase 1 creates the payments (not measured);
+ * phase 2 sends their signed PAID callbacks at the load shape while a consumer on the bench's own
+ * queue timestamps each PaymentConfirmed and a poll of the {@code entitlement} table timestamps
+ * each grant; then it waits for the drain, runs the baselines at the same shape and count, and
+ * gives the {@link BenchResult}. Phase 1's PaymentCreated events are delivered (the outbox drains)
+ * before the warm-up starts.
+ */
+public final class Bench {
+
+  /** How often the entitlement table is polled, in milliseconds. */
+  static final long POLL_MS = 20;
+
+  /**
+   * What to run.
+   *
+   * @param shape the load of phase 2 and of every baseline
+   * @param payments how many payments, callbacks and baseline operations
+   * @param drainWait how long to wait after the last callback for every message and entitlement
+   * @param warmup payments paid at the same shape before the measured window, whose messages are
+   *     awaited (up to {@code drainWait}) and not counted: JIT, pools and caches warm; each
+   *     baseline runs as many unmeasured operations first
+   */
+  public record Plan(LoadShape shape, int payments, Duration drainWait, int warmup) {
+    /**
+     * Validates.
+     *
+     * @throws IllegalArgumentException for fewer than one payment, a negative warm-up or a
+     *     non-positive wait
+     */
+    public Plan {
+      if (payments < 1) {
+        throw new IllegalArgumentException("--payments must be at least 1, was " + payments);
+      }
+      if (warmup < 0) {
+        throw new IllegalArgumentException("--warmup must not be negative, was " + warmup);
+      }
+      if (drainWait.isNegative() || drainWait.isZero()) {
+        throw new IllegalArgumentException("the drain wait must be positive: " + drainWait);
+      }
+    }
+  }
+
+  private final Plan plan;
+  private final BenchTarget target;
+  private final ProcessGroups processes;
+  private final List<BaselineBench> baselines;
+  private final PrintWriter out;
+
+  /** A benchmark; {@code baselines} run after payrelay's phase, in the given order. */
+  Bench(
+      Plan plan,
+      BenchTarget target,
+      ProcessGroups processes,
+      List<BaselineBench> baselines,
+      PrintWriter out) {
+    this.plan = plan;
+    this.target = target;
+    this.processes = processes;
+    this.baselines = List.copyOf(baselines);
+    this.out = out;
+  }
+
+  /** Runs both phases and the baselines. */
+  public BenchResult run() throws Exception {
+    String startedAt = Instant.now().toString();
+    PayrelayClient client = new PayrelayClient(target);
+    List<String> all = createPayments(client, plan.warmup() + plan.payments());
+    List<String> ids = all.subList(plan.warmup(), all.size());
+    awaitOutboxDrained("phase 1");
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setUri(target.amqpUri());
+    MeasuredWindow.Measured measured;
+    try (Connection amqp = factory.newConnection("payrelay-bench")) {
+      warmUp(client, all.subList(0, plan.warmup()), amqp);
+      measured = new MeasuredWindow(plan, target, processes, out).run(client, ids, amqp);
+    }
+    List<BenchResult.Baseline> done = new ArrayList<>();
+    for (BaselineBench b : baselines) {
+      out.printf(
+          "baseline %s: %d operations, %s%n", b.name(), plan.payments(), plan.shape().describe());
+      out.flush();
+      done.add(b.run(plan.shape(), plan.payments(), plan.warmup()));
+    }
+    return new BenchResult(
+        BenchResult.SCHEMA,
+        startedAt,
+        BenchResult.Shape.of(plan.shape()),
+        plan.payments(),
+        plan.warmup(),
+        measured.payrelay(),
+        measured.lag(),
+        measured.rss(),
+        measured.processes(),
+        done,
+        Ratios.of(measured.payrelay(), done));
+  }
+
+  private List<String> createPayments(PayrelayClient client, int n) throws Exception {
+    out.printf("phase 1: creating %d payments at %s (not measured)%n", n, target.api());
+    out.flush();
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    String[] ids = new String[n];
+    Load.Result r =
+        Load.run(
+            new LoadShape(null, 8), n, (i, s) -> ids[i] = client.create("bench-" + run + "-" + i));
+    if (r.errors() > 0) {
+      throw new IllegalStateException(
+          r.errors() + " of " + n + " payments could not be created; first: " + r.firstError());
+    }
+    return List.of(ids);
+  }
+
+  /**
+   * Waits (up to the plan's drain wait) until no outbox row is PENDING or DISPATCHED, so the
+   * measured window starts without phase 1's backlog of PaymentCreated events: a payment's
+   * PaymentConfirmed is delivered after its PaymentCreated, and a backlog left over from creating
+   * the payments would be counted as the callbacks' latency.
+   */
+  private void awaitOutboxDrained(String after) throws Exception {
+    long start = System.nanoTime();
+    long deadline = start + plan.drainWait().toNanos();
+    try (java.sql.Connection db = MeasuredWindow.connect(target)) {
+      OutboxSampler outbox = new OutboxSampler(db, start);
+      while (true) {
+        outbox.sample();
+        OutboxSampler.Sample last = outbox.samples().getLast();
+        long unsent = last.pending() + last.dispatched();
+        if (unsent == 0 || System.nanoTime() > deadline) {
+          out.printf(
+              "%s: outbox %s after %.1f s (not measured)%n",
+              after, unsent == 0 ? "drained" : unsent + " rows still unsent", seconds(start));
+          out.flush();
+          return;
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
+  /** Pays the warm-up payments at the plan's shape and waits for their messages; not measured. */
+  private void warmUp(PayrelayClient client, List<String> ids, Connection amqp) throws Exception {
+    if (ids.isEmpty()) {
+      return;
+    }
+    out.printf(
+        "warm-up: %d signed callbacks, %s (not measured)%n", ids.size(), plan.shape().describe());
+    out.flush();
+    try (EventTap tap = new EventTap(amqp, target.exchange(), Set.copyOf(ids))) {
+      Load.Result r = Load.run(plan.shape(), ids.size(), (i, at) -> client.paid(ids.get(i)));
+      MeasuredWindow.drained(
+          tap.arrivals(), ids.size(), System.nanoTime() + plan.drainWait().toNanos());
+      out.printf(
+          "warm-up: %d of %d messages arrived, %d callback errors%n",
+          tap.arrivals().distinct(), ids.size(), r.errors());
+      out.flush();
+    }
+  }
+
+  /** Seconds since {@code startNanos}, to the millisecond. */
+  static double seconds(long startNanos) {
+    return Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0;
+  }
+
+  static double round(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.payrelay.tools.bench;
+
+import java.io.PrintWriter;
+
+/** Prints a {@link BenchResult} as plain-text tables. */
+final class BenchReport {
+
+  private static final double MIB = 1024.0 * 1024.0;
+
+  private BenchReport() {}
+
+  static void print(BenchResult r, PrintWriter out) {
+    BenchResult.Payrelay p = r.payrelay();
+    out.printf("%npayrelay bench: %d payments, %s%n", r.payments(), shape(r.shape()));
+    out.printf(
+        "callbacks/s %.1f (errors %d)   delivered/s %.1f   drain %.1f s%s%n",
+        p.callbacksPerSecond(),
+        p.callbackErrors(),
+        p.deliveredPerSecond(),
+        p.drainSeconds(),
+        p.drainComplete() ? "" : " (TIMED OUT)");
+    if (p.firstCallbackError() != null) {
+      out.println("first callback error: " + p.firstCallbackError());
+    }
+    out.printf("%-28s %9s %9s %9s %9s%n", "latency (ms)", "p50", "p90", "p99", "max");
+    latency(out, "callback HTTP", p.callbackHttp());
+    latency(out, "e2e → message consumed", p.e2eMessage());
+    latency(out, "e2e → entitlement granted", p.e2eEntitlement());
+    out.printf("%-28s %9s %9s %9s %9s%n", "effects", "expected", "seen", "missing", "duplicate");
+    tally(out, "PaymentConfirmed messages", p.messages());
+    tally(out, "entitlements (payments)", p.entitlements());
+    out.printf(
+        "%-10s %-16s %10s %12s %14s %12s%n",
+        "process", "pids", "cpu s", "cpu ms/pay", "rss MiB before", "after");
+    for (BenchResult.ProcessFigures f : r.processes()) {
+      out.printf(
+          "%-10s %-16s %10.2f %12.3f %14.1f %12.1f%n",
+          f.name(),
+          f.pids().isEmpty() ? "(not found)" : f.pids().toString(),
+          f.cpuSeconds(),
+          f.cpuMsPerPayment(),
+          f.rssBytesBefore() / MIB,
+          f.rssBytesAfter() / MIB);
+      for (long pid : f.exited()) {
+        out.printf(
+            "  pid %d exited during the run: its CPU and memory are not in the %s figures%n",
+            pid, f.name());
+      }
+      if (f.each().size() > 1) {
+        for (BenchResult.ProcessFigures.One one : f.each()) {
+          out.printf(
+              "  pid %-21d %10.2f %12s %14.1f %12.1f%n",
+              one.pid(),
+              one.cpuSeconds(),
+              "",
+              one.rssBytesBefore() / MIB,
+              one.rssBytesAfter() / MIB);
+        }
+      }
+    }
+    var rss =
+        r.payrelayRss().stream().mapToLong(BenchResult.RssSample::rssBytes).summaryStatistics();
+    if (rss.getCount() > 0) {
+      out.printf(
+          "payrelay RSS each second: min %.1f MiB, max %.1f MiB (%d samples)%n",
+          rss.getMin() / MIB, rss.getMax() / MIB, rss.getCount());
+    }
+    long peak = r.outboxLag().stream().mapToLong(s -> s.pending() + s.dispatched()).max().orElse(0);
+    long oldest =
+        r.outboxLag().stream().mapToLong(OutboxSampler.Sample::oldestAgeMs).max().orElse(0);
+    out.printf(
+        "outbox lag: %d samples, peak %d unsent rows, oldest %d ms%n",
+        r.outboxLag().size(), peak, oldest);
+    for (BenchResult.Baseline b : r.baselines()) {
+      out.printf(
+          "baseline %-8s %.1f/s  p50 %.2f ms  p99 %.2f ms  errors %d%s  (%s)%n",
+          b.name(),
+          b.perSecond(),
+          b.latency().p50Ms(),
+          b.latency().p99Ms(),
+          b.errors(),
+          b.endToEnd() == null
+              ? ""
+              : "  e2e p50 %.2f ms p99 %.2f ms missing %d"
+                  .formatted(b.endToEnd().p50Ms(), b.endToEnd().p99Ms(), b.missing()),
+          b.what());
+      if (b.firstError() != null) {
+        out.println("  first error: " + b.firstError());
+      }
+    }
+    if (!r.ratios().isEmpty()) {
+      out.printf(
+          "%-22s %-9s %12s %12s %8s%n",
+          "payrelay vs baseline", "baseline", "payrelay", "baseline", "ratio");
+      for (BenchResult.Ratio x : r.ratios()) {
+        out.printf(
+            "%-22s %-9s %12.2f %12.2f %8s%n",
+            x.metric(),
+            x.baseline(),
+            x.payrelayValue(),
+            x.baselineValue(),
+            x.ratio() == null ? "-" : "%.3f".formatted(x.ratio()));
+      }
+    }
+    out.flush();
+  }
+
+  private static String shape(BenchResult.Shape s) {
+    return s.rate() != null
+        ? "open loop " + s.rate() + "/s"
+        : "closed loop, " + s.callers() + " callers";
+  }
+
+  private static void latency(PrintWriter out, String name, Latency l) {
+    out.printf("%-28s %9.2f %9.2f %9.2f %9.2f%n", name, l.p50Ms(), l.p90Ms(), l.p99Ms(), l.maxMs());
+  }
+
+  private static void tally(PrintWriter out, String name, BenchResult.Tally t) {
+    out.printf("%-28s %9d %9d %9d %9d%n", name, t.expected(), t.seen(), t.missing(), t.duplicate());
+  }
+}

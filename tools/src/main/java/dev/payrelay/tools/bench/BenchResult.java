@@ -1,0 +1,176 @@
+package dev.payrelay.tools.bench;
+
+import java.util.List;
+
+/**
+ * The JSON result file of {@code payrelay bench --out}, schema {@value #SCHEMA}. Field names and
+ * meanings are stable within a schema version; a change of meaning gets a new version. Times are
+ * milliseconds and rates per second unless a name says otherwise; latencies are {@link Latency}
+ * objects ({@code count, p50Ms, p90Ms, p99Ms, maxMs}).
+ *
+ * @param schema always {@value #SCHEMA}
+ * @param startedAt when the run began, ISO-8601 UTC
+ * @param shape the load: {@code mode} {@code open} (with {@code rate}) or {@code closed} (with
+ *     {@code callers})
+ * @param payments payments created and paid in the measured window
+ * @param warmupPayments payments paid before it, not counted anywhere else
+ * @param payrelay payrelay's figures
+ * @param outboxLag one sample a second from the first callback until the drain ended
+ * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
+ *     outboxLag}
+ * @param processes CPU and memory of each process group over the measured window
+ * @param baselines the baselines that ran, in the order ledger, publish, relay, workflow
+ * @param ratios payrelay's figures divided by their baselines'
+ */
+public record BenchResult(
+    String schema,
+    String startedAt,
+    Shape shape,
+    int payments,
+    int warmupPayments,
+    Payrelay payrelay,
+    List<OutboxSampler.Sample> outboxLag,
+    List<RssSample> payrelayRss,
+    List<ProcessFigures> processes,
+    List<Baseline> baselines,
+    List<Ratio> ratios) {
+
+  /** The schema name and version this record writes. */
+  public static final String SCHEMA = "payrelay-bench/1";
+
+  /**
+   * The load shape.
+   *
+   * @param mode {@code open} or {@code closed}
+   * @param rate callbacks scheduled per second (open), else null
+   * @param callers concurrent callers (closed), else null
+   */
+  public record Shape(String mode, Double rate, Integer callers) {
+    static Shape of(LoadShape s) {
+      return new Shape(s.openLoop() ? "open" : "closed", s.rate(), s.callers());
+    }
+  }
+
+  /**
+   * payrelay's figures over the measured window (first scheduled callback to the end of the drain).
+   *
+   * @param callbacksPerSecond callbacks answered per second
+   * @param callbackErrors callbacks that got no 2xx answer
+   * @param firstCallbackError the first such failure, or null
+   * @param callbackHttp scheduled send to HTTP answer
+   * @param e2eMessage scheduled send to the PaymentConfirmed message consumed on the bench queue
+   * @param e2eEntitlement scheduled send to the entitlement row seen by the bench's poll (every
+   *     {@value Bench#POLL_MS} ms, which bounds this figure's resolution)
+   * @param deliveredPerSecond messages consumed per second, first scheduled send to last message
+   * @param messages PaymentConfirmed messages: one per payment expected
+   * @param entitlements payments fully granted: one entitlement per course expected
+   * @param drainSeconds from the last callback's answer until everything arrived or the wait ended
+   * @param drainComplete whether every message and entitlement arrived within the wait
+   */
+  public record Payrelay(
+      double callbacksPerSecond,
+      int callbackErrors,
+      String firstCallbackError,
+      Latency callbackHttp,
+      Latency e2eMessage,
+      Latency e2eEntitlement,
+      double deliveredPerSecond,
+      Tally messages,
+      Tally entitlements,
+      double drainSeconds,
+      boolean drainComplete) {}
+
+  /**
+   * Counts of one kind of effect.
+   *
+   * @param expected one per payment
+   * @param seen distinct payments with the effect
+   * @param missing expected minus seen
+   * @param duplicate sightings beyond the first per payment (messages), or rows beyond one per
+   *     course (entitlements), up to {@value MeasuredWindow#SETTLE_MS} ms after the drain ended
+   */
+  public record Tally(long expected, long seen, long missing, long duplicate) {}
+
+  /**
+   * Resident memory at one moment.
+   *
+   * @param atSeconds seconds since the measured window began
+   * @param rssBytes resident set size in bytes
+   */
+  public record RssSample(double atSeconds, long rssBytes) {}
+
+  /**
+   * A process group over the measured window.
+   *
+   * @param name {@code payrelay}, {@code temporal}, {@code mariadb} or {@code rabbitmq}
+   * @param pids the processes read; empty when none was found
+   * @param cpuSeconds user + system CPU seconds spent in the window, summed over {@code pids}
+   * @param cpuMsPerPayment {@code cpuSeconds} in milliseconds per payment
+   * @param rssBytesBefore resident set size summed over {@code pids}, before the window
+   * @param rssBytesAfter the same after the window
+   * @param each the same per process
+   * @param exited processes of the group that were read at the start but had exited by the end
+   *     (e.g. a worker killed during the run): their CPU and memory are not in these figures, so
+   *     the figures undercount the group
+   */
+  public record ProcessFigures(
+      String name,
+      List<Long> pids,
+      double cpuSeconds,
+      double cpuMsPerPayment,
+      long rssBytesBefore,
+      long rssBytesAfter,
+      List<One> each,
+      List<Long> exited) {
+
+    /**
+     * One process of a group over the measured window.
+     *
+     * @param pid its process id
+     * @param cpuSeconds user + system CPU seconds it spent in the window
+     * @param rssBytesBefore its resident set size before the window
+     * @param rssBytesAfter the same after
+     */
+    public record One(long pid, double cpuSeconds, long rssBytesBefore, long rssBytesAfter) {}
+  }
+
+  /**
+   * One baseline at the same load shape and count as payrelay's callbacks.
+   *
+   * @param name {@code ledger}, {@code publish}, {@code relay} or {@code workflow}
+   * @param what what one operation is
+   * @param perSecond operations completed per second
+   * @param latency scheduled start to the operation's completion
+   * @param endToEnd scheduled insert to message consumed ({@code relay}), else null
+   * @param errors operations that failed
+   * @param firstError the first failure, or null
+   * @param missing messages never consumed ({@code relay}), else 0
+   */
+  public record Baseline(
+      String name,
+      String what,
+      double perSecond,
+      Latency latency,
+      Latency endToEnd,
+      int errors,
+      String firstError,
+      long missing) {}
+
+  /**
+   * One of payrelay's figures next to its baseline's.
+   *
+   * @param metric e.g. {@code callbacks/s} or {@code e2e message p99 ms}
+   * @param baseline the baseline's name
+   * @param payrelayValue payrelay's figure
+   * @param baselineValue the baseline's figure
+   * @param ratio payrelay's divided by the baseline's; null when the baseline's is 0
+   */
+  public record Ratio(
+      String metric, String baseline, double payrelayValue, double baselineValue, Double ratio) {
+
+    static Ratio of(String metric, String baseline, double payrelay, double base) {
+      Double r = base == 0 ? null : Math.round(payrelay / base * 1000) / 1000.0;
+      return new Ratio(metric, baseline, payrelay, base, r);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.payrelay.tools.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The process groups whose CPU and memory a benchmark reports: payrelay, the Temporal server,
+ * MariaDB/MySQL and RabbitMQ, each given by pid or found as the process listening on its port
+ * ({@link ProcessProbe#listening}); MariaDB and RabbitMQ, when their sockets are unreadable, by
+ * process name ({@code mariadbd} or {@code mysqld}, {@code beam.smp}). Read once before and once
+ * after the measured window.
+ */
+final class ProcessGroups {
+
+  /**
+   * The ports that find each group when no pid is given: payrelay's API (the {@code api} or {@code
+   * dev} process; a separate {@code worker} process must be given by pid), the Temporal frontend,
+   * the database and the broker; 0 for a server on another machine, which is then left out.
+   */
+  record Ports(int api, int temporal, int database, int broker) {}
+
+  private final Map<String, List<Long>> groups = new LinkedHashMap<>();
+  private final Map<Long, ProcessProbe.Reading> before = new LinkedHashMap<>();
+
+  /**
+   * The groups to read.
+   *
+   * @param payrelay payrelay's pids, or empty to take the process listening on the API port
+   * @param temporal the Temporal server's pids, or empty to take the one listening on its port
+   */
+  ProcessGroups(List<Long> payrelay, List<Long> temporal, Ports ports) {
+    groups.put("payrelay", payrelay.isEmpty() ? local(ports.api()) : payrelay);
+    groups.put("temporal", temporal.isEmpty() ? local(ports.temporal()) : temporal);
+    groups.put("mariadb", local(ports.database(), "mariadbd", "mysqld"));
+    groups.put("rabbitmq", local(ports.broker(), "beam.smp"));
+  }
+
+  /**
+   * The processes listening on {@code port}, or else those of one of these names: a server of
+   * another user hides its sockets from us, never its name. None for port 0.
+   */
+  private static List<Long> local(int port, String... names) {
+    if (port == 0) {
+      return List.of();
+    }
+    List<Long> found = ProcessProbe.listening(port);
+    return found.isEmpty() && names.length > 0 ? ProcessProbe.named(names) : found;
+  }
+
+  /** Reads every process at the start of the window. */
+  void start() {
+    groups.values().stream()
+        .flatMap(List::stream)
+        .forEach(pid -> ProcessProbe.read(pid).ifPresent(r -> before.put(pid, r)));
+  }
+
+  /**
+   * payrelay's resident memory now, summed over its processes, as one sample of {@link
+   * BenchResult#payrelayRss}.
+   *
+   * @param atSeconds seconds since the measured window began
+   */
+  BenchResult.RssSample samplePayrelay(double atSeconds) {
+    long rss = 0;
+    for (long pid : groups.get("payrelay")) {
+      rss += ProcessProbe.read(pid).map(ProcessProbe.Reading::rssBytes).orElse(0L);
+    }
+    return new BenchResult.RssSample(atSeconds, rss);
+  }
+
+  /**
+   * Reads them again and gives each group's figures; a process gone since the start is left out of
+   * them and named in {@link BenchResult.ProcessFigures#exited}.
+   */
+  List<BenchResult.ProcessFigures> finish(int payments) {
+    List<BenchResult.ProcessFigures> figures = new ArrayList<>();
+    groups.forEach((name, pids) -> figures.add(figures(name, pids, payments)));
+    return figures;
+  }
+
+  private BenchResult.ProcessFigures figures(String name, List<Long> pids, int payments) {
+    List<BenchResult.ProcessFigures.One> each = new ArrayList<>();
+    List<Long> exited = new ArrayList<>();
+    for (long pid : pids) {
+      ProcessProbe.Reading start = before.get(pid);
+      ProcessProbe.Reading end = ProcessProbe.read(pid).orElse(null);
+      if (start != null && end == null) {
+        exited.add(pid);
+      }
+      if (start != null && end != null) {
+        each.add(
+            new BenchResult.ProcessFigures.One(
+                pid,
+                round(end.cpuSeconds() - start.cpuSeconds(), 100),
+                start.rssBytes(),
+                end.rssBytes()));
+      }
+    }
+    double cpu = each.stream().mapToDouble(BenchResult.ProcessFigures.One::cpuSeconds).sum();
+    return new BenchResult.ProcessFigures(
+        name,
+        each.stream().map(BenchResult.ProcessFigures.One::pid).toList(),
+        round(cpu, 100),
+        payments == 0 ? 0 : round(cpu * 1000 / payments, 1000),
+        each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesBefore).sum(),
+        each.stream().mapToLong(BenchResult.ProcessFigures.One::rssBytesAfter).sum(),
+        each,
+        exited);
+  }
+
+  private static double round(double v, double scale) {
+    return Math.round(v * scale) / scale;
+  }
+}

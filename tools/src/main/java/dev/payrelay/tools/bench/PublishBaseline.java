@@ -1,0 +1,53 @@
+package dev.payrelay.tools.bench;
+
+import com.rabbitmq.client.Channel;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Baseline (b): confirmed, persistent, mandatory publishes in a plain loop on a scratch exchange
+ * and queue, one confirm awaited per message (what payrelay's publish activity does per event).
+ * Open loop uses {@value LedgerBaseline#OPEN_LOOP_POOL} channels; closed loop one per caller.
+ */
+final class PublishBaseline implements BaselineBench {
+
+  private final String amqpUri;
+
+  PublishBaseline(String amqpUri) {
+    this.amqpUri = amqpUri;
+  }
+
+  @Override
+  public String name() {
+    return "publish";
+  }
+
+  @Override
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
+    int pool = shape.openLoop() ? LedgerBaseline.OPEN_LOOP_POOL : shape.callers();
+    try (ScratchExchange broker = new ScratchExchange(amqpUri, pool)) {
+      byte[] body = "{\"paymentId\":\"p\",\"amountMinor\":1999}".getBytes(StandardCharsets.UTF_8);
+      Load.Operation publish =
+          (i, at) -> {
+            Channel ch = broker.take();
+            try {
+              broker.publish(ch, "m-" + i, body);
+              broker.confirm(ch);
+            } finally {
+              broker.release(ch);
+            }
+          };
+      Load.run(shape, warmup, (i, at) -> publish.run(count + i, at));
+      Load.Result r = Load.run(shape, count, publish);
+      int errors = r.errors() + (int) broker.returned();
+      return new BenchResult.Baseline(
+          name(),
+          "persistent mandatory publish + wait for its confirm",
+          Bench.round(r.perSecond()),
+          Latency.ofMicros(r.latencyMicros()),
+          null,
+          errors,
+          broker.returned() > 0 ? broker.returned() + " returned unroutable" : r.firstError(),
+          0);
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package dev.payrelay.tools.soak;
+
+import dev.payrelay.app.config.ConsumersSettings;
+import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.sql.LedgerSnapshot;
+import dev.payrelay.tools.soak.SoakAudit.Violation;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill, cut
+ * and hang, then the drain (until {@link SoakAudit} finds nothing, or the drain limit), {@code
+ * payrelay check}, and the {@link SoakReport}. The children are stopped on every way out, Ctrl-C
+ * included.
+ */
+final class Soak {
+
+  private static final Duration DRAIN_POLL = Duration.ofSeconds(2);
+  // Buyers retry each call for up to 90 s; the faults are over by now, so they finish sooner.
+  private static final Duration BUYERS_FINISH_WITHIN = Duration.ofSeconds(100);
+
+  private final SoakPlan plan;
+  private final Map<String, String> env;
+  private final PrintWriter out;
+
+  Soak(SoakPlan plan, Map<String, String> env, PrintWriter out) {
+    this.plan = plan;
+    this.env = Map.copyOf(env);
+    this.out = out;
+  }
+
+  /**
+   * Runs the soak and prints its report.
+   *
+   * @return 0 when no rule was broken, 1 otherwise
+   */
+  int run() throws Exception {
+    SoakNames names = SoakNames.fresh();
+    Path dir =
+        (plan.dir() != null
+                ? plan.dir()
+                : PayrelayConfig.fromEnv(env).temporal().local().dataDir().resolve("soak"))
+            .resolve(names.id());
+    out.printf("soak %s: seed %d, %s%n", names.id(), plan.seed(), plan.describe());
+    out.flush();
+    SoakStack stack = SoakStack.open(env, names, dir, out);
+    Thread stop =
+        new Thread(
+            () -> {
+              out.printf(
+                  "%nsoak stopped early: children stopped; left database %s, exchange %s, queue"
+                      + " %s, Temporal namespace %s%n",
+                  names.databaseName(), names.exchange(), names.queue(), names.namespace());
+              out.flush();
+              stack.close();
+            },
+            "soak-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
+    try (stack;
+        SoakTap tap =
+            SoakTap.open(
+                stack.environment().direct().get("PAYRELAY_AMQP_URI"),
+                names.exchange(),
+                names.queue())) {
+      stack.startChildren(dir, out);
+      SoakReport report = soak(stack, tap);
+      report.print(out);
+      return report.passed() ? 0 : 1;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(stop);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it stops everything
+      }
+    }
+  }
+
+  private SoakReport soak(SoakStack stack, SoakTap tap) throws Exception {
+    PayrelayConfig config = PayrelayConfig.fromEnv(stack.environment().direct());
+    Instant start = Instant.now();
+    SoakBuyers buyers =
+        new SoakBuyers(
+            URI.create("http://127.0.0.1:" + config.api().port()),
+            config.access().clientKey(),
+            config.sandbox().url(),
+            new Random(~plan.seed()));
+    SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);
+    List<Violation> failures = new ArrayList<>();
+    try (SoakProgress progress = new SoakProgress(start, buyers, tap, out)) {
+      buyers.start(plan.rate());
+      faults.run(start.plus(plan.length()));
+    } catch (IllegalStateException e) {
+      failures.add(new Violation("RESTART", null, e.getMessage()));
+    } finally {
+      buyers.stop(BUYERS_FINISH_WITHIN);
+    }
+    Instant faultsOver = Instant.now();
+    SoakAudit.Result atFaultsOver = audit(stack, buyers, tap);
+    SoakAudit.Result audit = drain(stack, buyers, tap, faultsOver.plus(plan.drainLimit()));
+    Duration drainTook =
+        audit.violations().isEmpty() ? Duration.between(faultsOver, Instant.now()) : null;
+    SoakCheck.Outcome check = SoakCheck.run(stack.environment().direct());
+    List<Violation> violations = new ArrayList<>(failures);
+    violations.addAll(audit.violations());
+    violations.addAll(check.findings());
+    Map<String, Integer> exits = new LinkedHashMap<>();
+    stack.children().all().forEach(p -> exits.put(p.role(), p.unexpectedExits()));
+    String leftBehind = cleanUp(stack, tap, violations.isEmpty());
+    return new SoakReport(
+        stack.names().id(),
+        plan,
+        buyers.tally(),
+        audit,
+        faults.happened(),
+        exits,
+        new SoakReport.Drain(drainTook, atFaultsOver.violations().size()),
+        check,
+        violations,
+        settings(config),
+        stack.children().all().stream().map(SoakProcess::log).toList(),
+        leftBehind);
+  }
+
+  /** Audits every two seconds until nothing is found or {@code until}; the last audit. */
+  private static SoakAudit.Result drain(
+      SoakStack stack, SoakBuyers buyers, SoakTap tap, Instant until) throws Exception {
+    while (true) {
+      stack.children().reviveDead();
+      SoakAudit.Result audit = audit(stack, buyers, tap);
+      if (audit.violations().isEmpty() || Instant.now().isAfter(until)) {
+        return audit;
+      }
+      Thread.sleep(DRAIN_POLL);
+    }
+  }
+
+  private static SoakAudit.Result audit(SoakStack stack, SoakBuyers buyers, SoakTap tap) {
+    LedgerSnapshot ledger = LedgerSnapshot.read(stack.dsl());
+    List<String> ids = ledger.payments().stream().map(LedgerSnapshot.Payment::paymentId).toList();
+    return SoakAudit.of(
+        ledger, buyers.payments(), tap.arrivals(), SoakRuns.latest(stack.temporalClient(), ids));
+  }
+
+  private String cleanUp(SoakStack stack, SoakTap tap, boolean passed) throws Exception {
+    stack.children().close();
+    SoakNames names = stack.names();
+    if (!passed || plan.keep()) {
+      return "database %s, exchange %s, queue %s, Temporal namespace %s%s (kept%s)"
+          .formatted(
+              names.databaseName(),
+              names.exchange(),
+              names.queue(),
+              names.namespace(),
+              stack
+                  .ownTemporal()
+                  .map(t -> " in store " + t.store().toAbsolutePath() + " (its server stopped)")
+                  .orElse(""),
+              passed ? " as asked" : " for inspection");
+    }
+    tap.deleteTopology(
+        names.exchange(),
+        names.queue(),
+        ConsumersSettings.fromEnv(Map.of(), java.time.Duration.ZERO)
+            .withQueuePrefix(names.exchange())
+            .notificationsQueues());
+    stack.dropDatabase();
+    try {
+      stack.deleteNamespace();
+    } catch (RuntimeException e) {
+      return "Temporal namespace %s (not deleted: %s); database, exchange and queue removed"
+          .formatted(names.namespace(), e.getMessage());
+    }
+    return "nothing: database, exchange, queue and Temporal namespace removed (--keep keeps them)";
+  }
+
+  private static String settings(PayrelayConfig config) {
+    return "%s; sandbox callbacks: %s; dispatch lease %d s, redispatch after %d s (as configured)"
+        .formatted(
+            SoakEnvironment.BEHAVIOUR,
+            SoakChildren.CALLBACK_RETRIES,
+            config.dispatcher().lease().toSeconds(),
+            config.dispatcher().redispatchAfter().toSeconds());
+  }
+}

@@ -1,0 +1,65 @@
+package dev.payrelay.tools.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which payrelay figure {@link Ratios} sets against which baseline, and the division. */
+class RatiosTest {
+
+  private static final BenchResult.Payrelay PAYRELAY =
+      new BenchResult.Payrelay(
+          100,
+          0,
+          null,
+          new Latency(10, 20, 30, 40, 50),
+          new Latency(10, 200, 300, 400, 500),
+          new Latency(10, 250, 350, 450, 550),
+          50,
+          new BenchResult.Tally(10, 10, 0, 0),
+          new BenchResult.Tally(10, 10, 0, 0),
+          1,
+          true);
+
+  @Test
+  void everyBaseline_givesItsFigures_asPayrelayOverBaseline() {
+    List<BenchResult.Ratio> ratios =
+        Ratios.of(
+            PAYRELAY,
+            List.of(
+                baseline("ledger", 400, new Latency(10, 5, 6, 8, 9), null),
+                baseline("publish", 200, new Latency(10, 1, 1, 1, 1), null),
+                baseline(
+                    "relay", 250, new Latency(10, 1, 1, 1, 1), new Latency(10, 10, 20, 40, 50)),
+                baseline("workflow", 25, new Latency(10, 100, 150, 200, 210), null)));
+
+    assertThat(ratios)
+        .extracting(
+            BenchResult.Ratio::metric, BenchResult.Ratio::baseline, BenchResult.Ratio::ratio)
+        .containsExactly(
+            tuple("callbacks/s", "ledger", 0.25),
+            tuple("callback p50 ms", "ledger", 4.0),
+            tuple("callback p99 ms", "ledger", 5.0),
+            tuple("delivered/s", "publish", 0.25),
+            tuple("delivered/s", "relay", 0.2),
+            tuple("e2e message p50 ms", "relay", 20.0),
+            tuple("e2e message p99 ms", "relay", 10.0),
+            tuple("delivered/s", "workflow", 2.0),
+            tuple("e2e message p99 ms", "workflow", 2.0));
+  }
+
+  @Test
+  void aBaselineFigureOfZero_givesNoRatio() {
+    List<BenchResult.Ratio> ratios =
+        Ratios.of(PAYRELAY, List.of(baseline("publish", 0, new Latency(0, 0, 0, 0, 0), null)));
+
+    assertThat(ratios).singleElement().extracting(BenchResult.Ratio::ratio).isNull();
+  }
+
+  private static BenchResult.Baseline baseline(
+      String name, double perSecond, Latency latency, Latency endToEnd) {
+    return new BenchResult.Baseline(name, name, perSecond, latency, endToEnd, 0, null, 0);
+  }
+}
