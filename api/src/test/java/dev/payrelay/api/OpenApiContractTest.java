@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.payrelay.channels.sandbox.SandboxNotification;
-import dev.payrelay.channels.sandbox.SandboxSimulator;
-import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
+import dev.payrelay.simulators.sandbox.SandboxSimulator;
+import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import java.io.InputStream;

@@ -2,10 +2,10 @@ package dev.payrelay.devstack;
 
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
-import dev.payrelay.channels.sandbox.SandboxSimulator;
-import dev.payrelay.channels.sandbox.SandboxSimulatorConfig;
 import dev.payrelay.cli.OptionalCommand;
 import dev.payrelay.cli.PayrelayCommand;
+import dev.payrelay.simulators.sandbox.SandboxSimulator;
+import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.payrelay.channels.alipay.AlipaySimulator;
-import dev.payrelay.channels.alipay.SimulatedNotification;
 import dev.payrelay.devstack.ChannelSimulators;
+import dev.payrelay.simulators.alipay.AlipaySimulator;
+import dev.payrelay.simulators.alipay.SimulatedNotification;
 import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;

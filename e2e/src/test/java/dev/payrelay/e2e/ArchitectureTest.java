@@ -154,6 +154,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void simulators_areReachedOnlyByTheDevStackAndTools() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.payrelay.simulators..", "dev.payrelay.devstack..", "dev.payrelay.tools..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.payrelay.simulators..")
+        .check(classes);
+  }
+
+  @Test
   void appPackages_areFreeOfCycles() {
     slices().matching("dev.payrelay.app.(*)..").should().beFreeOfCycles().check(classes);
   }

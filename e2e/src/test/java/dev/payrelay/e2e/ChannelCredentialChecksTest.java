@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
 import dev.payrelay.app.runtime.ChannelAdapters;
-import dev.payrelay.channels.RsaKeyPair;
+import dev.payrelay.simulators.RsaKeyPair;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

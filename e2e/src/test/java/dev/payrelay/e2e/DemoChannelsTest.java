@@ -3,10 +3,10 @@ package dev.payrelay.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.payrelay.channels.stripe.StripeSimulator;
-import dev.payrelay.channels.wechatpay.WechatPaySimulator;
 import dev.payrelay.devstack.Demo;
 import dev.payrelay.devstack.DemoCommand;
+import dev.payrelay.simulators.stripe.StripeSimulator;
+import dev.payrelay.simulators.wechatpay.WechatPaySimulator;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;

@@ -8,9 +8,9 @@ import static io.temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLE
 import static io.temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.channels.sandbox.SandboxMode;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.e2e.HistoryRecorder.Run;
+import dev.payrelay.simulators.sandbox.SandboxMode;
 import dev.payrelay.workflows.WorkflowIds;
 import java.net.http.HttpResponse;
 import java.time.Instant;

@@ -3,12 +3,12 @@ package dev.payrelay.e2e;
 import static dev.payrelay.sql.generated.Tables.RECONCILIATION_ITEM;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.channels.sandbox.SandboxMode;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.e2e.HistoryRecorder.Run;
+import dev.payrelay.simulators.sandbox.SandboxMode;
 import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;

@@ -4,12 +4,12 @@ import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.channels.sandbox.SandboxMode;
-import dev.payrelay.channels.sandbox.SimulatedPayment;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.e2e.HistoryRecorder.Run;
+import dev.payrelay.simulators.sandbox.SandboxMode;
+import dev.payrelay.simulators.sandbox.SimulatedPayment;
 import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationLimits;
 import dev.payrelay.workflows.ReconciliationSummary;

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.payrelay.channels.RsaKeyPair;
-import dev.payrelay.channels.wechatpay.SimulatedWechatNotification;
-import dev.payrelay.channels.wechatpay.WechatPaySimulator;
-import dev.payrelay.channels.wechatpay.WechatPaySimulatorConfig;
 import dev.payrelay.devstack.ChannelSimulators;
+import dev.payrelay.simulators.RsaKeyPair;
+import dev.payrelay.simulators.wechatpay.SimulatedWechatNotification;
+import dev.payrelay.simulators.wechatpay.WechatPaySimulator;
+import dev.payrelay.simulators.wechatpay.WechatPaySimulatorConfig;
 import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;

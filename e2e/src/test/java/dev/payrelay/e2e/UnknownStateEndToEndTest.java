@@ -7,8 +7,8 @@ import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.payrelay.channels.sandbox.SandboxMode;
 import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.simulators.sandbox.SandboxMode;
 import dev.payrelay.sql.testing.Payments;
 import java.net.http.HttpResponse;
 import java.time.Duration;

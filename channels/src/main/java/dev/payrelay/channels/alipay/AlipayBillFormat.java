@@ -29,7 +29,7 @@ import org.apache.commons.csv.CSVRecord;
  * 商家实收（元） (what the merchant received; negative on a refund row) and 退款批次号/请求号 (the refund's {@code
  * out_request_no}).
  */
-final class AlipayBillFormat {
+public final class AlipayBillFormat {
 
   /** The bill's charset. */
   public static final Charset CHARSET = Charset.forName("GBK");
@@ -68,8 +68,8 @@ final class AlipayBillFormat {
           "分润（元）",
           "备注");
 
-  static final String TRADE = "交易";
-  static final String REFUND = "退款";
+  public static final String TRADE = "交易";
+  public static final String REFUND = "退款";
 
   private AlipayBillFormat() {}
 

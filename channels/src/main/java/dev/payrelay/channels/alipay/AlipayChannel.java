@@ -20,7 +20,7 @@ import java.util.Optional;
 
 /**
  * The adapter for Alipay's open platform (支付宝开放平台), public-key mode with RSA2, through Alipay's
- * official Java SDK ({@code com.alipay.sdk:alipay-sdk-java}); {@link AlipaySimulator} plays Alipay
+ * official Java SDK ({@code com.alipay.sdk:alipay-sdk-java}); {@code AlipaySimulator} plays Alipay
  * in tests.
  *
  * <p>Callbacks are Alipay's asynchronous notifications ({@code notify_type=trade_status_sync}), a

@@ -16,7 +16,7 @@ import java.util.StringJoiner;
  * charset named in the body's own {@code charset} field ({@code utf-8}, {@code gbk} or {@code
  * gb2312} per the open API's common request parameters).
  */
-final class AlipayForm {
+public final class AlipayForm {
 
   private AlipayForm() {}
 

@@ -23,12 +23,12 @@ import java.time.format.DateTimeFormatter;
  * The trade calls: {@code alipay.trade.precreate} (register), {@code alipay.trade.query}, {@code
  * alipay.trade.close}, all keyed by {@code out_trade_no} = our payment id.
  */
-final class AlipayTrades {
+public final class AlipayTrades {
 
   /** Alipay's wall clock: {@code time_expire} and the {@code gmt_*} fields are Beijing time. */
-  static final ZoneId BEIJING = ZoneId.of("Asia/Shanghai");
+  public static final ZoneId BEIJING = ZoneId.of("Asia/Shanghai");
 
-  static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private static final String TRADE_NOT_EXIST = "ACQ.TRADE_NOT_EXIST";
 

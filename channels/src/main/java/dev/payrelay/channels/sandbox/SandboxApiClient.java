@@ -81,7 +81,7 @@ final class SandboxApiClient {
     String query = pageToken == null ? "" : "?page_token=" + SandboxHttp.segment(pageToken);
     HttpRequest get =
         http.request("/sandbox/v1/statements/" + date + query, statementKey(date, pageToken))
-            .setHeader("Accept", SimulatorStatementApi.NDJSON)
+            .setHeader("Accept", SandboxStatementReader.NDJSON)
             .GET()
             .build();
     String what = "statement " + date;

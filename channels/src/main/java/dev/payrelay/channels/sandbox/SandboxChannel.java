@@ -20,7 +20,7 @@ import java.time.LocalDate;
 import java.util.Optional;
 
 /**
- * The adapter for the sandbox channel, an HMAC-signed test channel played by {@link
+ * The adapter for the sandbox channel, an HMAC-signed test channel played by {@code
  * SandboxSimulator}.
  *
  * <p>Callbacks are verified by {@link SandboxSignature} over the raw bytes before the JSON body
@@ -131,7 +131,7 @@ public final class SandboxChannel implements PaymentChannel {
   /**
    * {@code GET {baseUrl}/sandbox/v1/statements/{yyyy-MM-dd}[?page_token=..]}: JSON lines, 100 per
    * page, the next token in header {@code X-Next-Page-Token} (shapes on {@link
-   * SimulatorStatementApi}). Amounts are parsed into minor units of each line's currency.
+   * SandboxStatementReader}). Amounts are parsed into minor units of each line's currency.
    *
    * @param date the statement's UTC day
    * @throws ChannelException retryable on connection error, timeout or 5xx; not retryable on 4xx or

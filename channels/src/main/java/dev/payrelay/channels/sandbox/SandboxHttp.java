@@ -16,10 +16,10 @@ import java.time.Duration;
  * interruption and 5xx are retryable {@link ChannelException}s; other non-2xx answers are not, and
  * carry the answer's body.
  */
-final class SandboxHttp {
+public final class SandboxHttp {
 
   /** The request header naming an operation so that repeating it is safe. */
-  static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+  public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
   /** A completed exchange. */
   record Answer(int status, byte[] body, HttpHeaders headers) {
@@ -53,7 +53,7 @@ final class SandboxHttp {
   }
 
   /** Percent-encodes one path segment (RFC 3986: a space is %20, never '+'). */
-  static String segment(String value) {
+  public static String segment(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 

@@ -12,11 +12,11 @@ import java.util.Optional;
  * {@link IllegalArgumentException} whose message names the offending field, so callers can map it
  * to their own error (MALFORMED callback, 400 answer, non-retryable channel error).
  */
-final class SandboxJson {
+public final class SandboxJson {
 
   private final ObjectMapper mapper;
 
-  SandboxJson(ObjectMapper mapper) {
+  public SandboxJson(ObjectMapper mapper) {
     this.mapper = mapper;
   }
 
@@ -25,7 +25,7 @@ final class SandboxJson {
    *
    * @throws IllegalArgumentException if the bytes are not JSON or not an object
    */
-  JsonNode object(byte[] json) {
+  public JsonNode object(byte[] json) {
     JsonNode node;
     try {
       node = mapper.readTree(json);
@@ -45,7 +45,7 @@ final class SandboxJson {
    *
    * @throws IllegalArgumentException if it is absent, null, not a string or blank
    */
-  static String text(JsonNode node, String field) {
+  public static String text(JsonNode node, String field) {
     return optionalText(node, field)
         .orElseThrow(() -> new IllegalArgumentException("missing field " + field));
   }
@@ -55,7 +55,7 @@ final class SandboxJson {
    *
    * @throws IllegalArgumentException if present but not a non-blank string
    */
-  static Optional<String> optionalText(JsonNode node, String field) {
+  public static Optional<String> optionalText(JsonNode node, String field) {
     JsonNode value = node.get(field);
     if (value == null || value.isNull()) {
       return Optional.empty();
@@ -67,7 +67,7 @@ final class SandboxJson {
   }
 
   /** Serialises a tree to UTF-8 bytes. */
-  byte[] bytes(JsonNode node) {
+  public byte[] bytes(JsonNode node) {
     try {
       return mapper.writeValueAsBytes(node);
     } catch (IOException e) {
@@ -77,7 +77,7 @@ final class SandboxJson {
   }
 
   /** A fresh empty object node. */
-  ObjectNode newObject() {
+  public ObjectNode newObject() {
     return mapper.createObjectNode();
   }
 }

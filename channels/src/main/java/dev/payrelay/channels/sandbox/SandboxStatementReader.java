@@ -16,12 +16,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads a 2xx statement page from the sandbox: JSON lines (shape on {@link SimulatorStatementApi})
- * and the next page token from the {@code X-Next-Page-Token} header. Strict, because a
- * reconciliation must not silently skip a line: any malformed line, or a blank token header, is a
- * non-retryable {@link ChannelException} naming the line.
+ * Reads a 2xx statement page from the sandbox: JSON lines (shape on the simulator's {@code
+ * SimulatorStatementApi}) and the next page token from the {@code X-Next-Page-Token} header.
+ * Strict, because a reconciliation must not silently skip a line: any malformed line, or a blank
+ * token header, is a non-retryable {@link ChannelException} naming the line.
  */
-final class SandboxStatementReader {
+public final class SandboxStatementReader {
+
+  /** The media type of a statement page (JSON lines), asked for in {@code Accept}. */
+  public static final String NDJSON = "application/x-ndjson";
+
+  /** The response header carrying the next page's token; absent on the last page. */
+  public static final String NEXT_PAGE_TOKEN = "X-Next-Page-Token";
 
   private static final Set<String> KINDS = Set.of("PAYMENT", "REFUND");
 
@@ -70,7 +76,7 @@ final class SandboxStatementReader {
 
   private static String nextPageToken(SandboxHttp.Answer answer, String what)
       throws ChannelException {
-    Optional<String> token = answer.headers().firstValue(SimulatorStatementApi.NEXT_PAGE_TOKEN);
+    Optional<String> token = answer.headers().firstValue(NEXT_PAGE_TOKEN);
     if (token.isPresent() && token.get().isBlank()) {
       throw new ChannelException("sandbox " + what + " sent a blank next page token", false, null);
     }

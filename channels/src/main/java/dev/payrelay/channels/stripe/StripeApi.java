@@ -20,10 +20,10 @@ import java.util.Optional;
  * PaymentIntent calls through the SDK's {@link StripeClient} (https://docs.stripe.com/api/
  * payment_intents): create, search by our payment id, retrieve, cancel. Thread-safe.
  */
-final class StripeApi {
+public final class StripeApi {
 
   /** Stripe's error code for an action the intent's current status does not allow. */
-  static final String UNEXPECTED_STATE = "payment_intent_unexpected_state";
+  public static final String UNEXPECTED_STATE = "payment_intent_unexpected_state";
 
   private final StripeClient client;
 

@@ -24,7 +24,7 @@ import dev.payrelay.domain.channel.VerifiedCallback;
  * refunded charge, else {@code amount}. Events about other objects parse to UNKNOWN with no
  * payment, transaction or amount.
  */
-final class StripeCallbackParser {
+public final class StripeCallbackParser {
 
   /** Finds our payment id on a PaymentIntent that a Charge or Dispute names. */
   interface IntentLookup {
@@ -36,7 +36,7 @@ final class StripeCallbackParser {
   }
 
   /** The PaymentIntent metadata key that carries our payment id. */
-  static final String PAYMENT_ID_KEY = "payment_id";
+  public static final String PAYMENT_ID_KEY = "payment_id";
 
   private final String accountId;
   private final IntentLookup lookup;

@@ -31,7 +31,7 @@ import java.util.Optional;
  * <p>Callbacks are webhook events verified by {@link StripeWebhook} (SDK {@code
  * Webhook.constructEvent}) and parsed by {@link StripeCallbackParser}; statuses come from {@link
  * StripeStatuses}, amounts from {@link StripeAmounts}. API calls go through a {@link StripeClient}
- * whose API base is {@link StripeChannelConfig#apiBase()} (the {@link StripeSimulator} in tests).
+ * whose API base is {@link StripeChannelConfig#apiBase()} (the {@code StripeSimulator} in tests).
  * One instance serves one Stripe account. Thread-safe; holds no database or broker state.
  */
 public final class StripeChannel implements PaymentChannel {

@@ -25,10 +25,10 @@ import java.time.Duration;
  * otherwise be replaced and a different body could verify. Per the SDK, only timestamps older than
  * the tolerance are refused; a timestamp in the future is not.
  */
-final class StripeWebhook {
+public final class StripeWebhook {
 
   /** The header Stripe signs webhooks in. */
-  static final String SIGNATURE_HEADER = "Stripe-Signature";
+  public static final String SIGNATURE_HEADER = "Stripe-Signature";
 
   private final String secret;
   private final long toleranceSeconds;

@@ -39,16 +39,17 @@ public final class WechatPayBillFormat {
   /** WeChat Pay's settlement time zone. */
   public static final ZoneId BEIJING = ZoneId.of("Asia/Shanghai");
 
-  static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  public static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   /**
    * WeChat Pay's time format ({@code time_expire}, {@code success_time}:
    * "yyyy-MM-DDTHH:mm:ss+TIMEZONE", RFC 3339 with seconds always written), in Beijing time.
    */
-  static final DateTimeFormatter RFC3339 = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
+  public static final DateTimeFormatter RFC3339 =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssXXX");
 
   /** An instant in {@link #RFC3339} at Beijing's offset, e.g. {@code 2026-11-30T18:00:00+08:00}. */
-  static String rfc3339(Instant at) {
+  public static String rfc3339(Instant at) {
     return RFC3339.format(at.atZone(BEIJING));
   }
 

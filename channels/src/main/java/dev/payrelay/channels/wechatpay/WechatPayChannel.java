@@ -42,7 +42,7 @@ import okhttp3.OkHttpClient;
 /**
  * The adapter for WeChat Pay API v3 (微信支付 APIv3), Native payments (QR code), direct merchant,
  * platform public-key mode, through WeChat Pay's official Java SDK ({@code
- * com.github.wechatpay-apiv3:wechatpay-java}); {@link WechatPaySimulator} plays WeChat Pay in
+ * com.github.wechatpay-apiv3:wechatpay-java}); {@code WechatPaySimulator} plays WeChat Pay in
  * tests.
  *
  * <p>The SDK signs every request ({@code Authorization: WECHATPAY2-SHA256-RSA2048}), verifies every

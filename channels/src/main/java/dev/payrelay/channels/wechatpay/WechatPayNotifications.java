@@ -39,13 +39,13 @@ import java.util.regex.Pattern;
  * window the SDK itself applies to API answers ({@code WechatPay2Validator}) and WeChat's docs
  * recommend against replays ("防止重放攻击").
  */
-final class WechatPayNotifications {
+public final class WechatPayNotifications {
 
   /** How far {@code Wechatpay-Timestamp} may be from our receive time. */
   static final Duration TOLERANCE = Duration.ofMinutes(5);
 
   /** The signature type WeChat Pay APIv3 uses; assumed when the header is absent. */
-  static final String SIGN_TYPE = "WECHATPAY2-SHA256-RSA2048";
+  public static final String SIGN_TYPE = "WECHATPAY2-SHA256-RSA2048";
 
   /** A {@code Wechatpay-Serial} shape worth quoting in a refusal; anything else is not echoed. */
   private static final Pattern QUOTABLE_SERIAL = Pattern.compile("[A-Za-z0-9_]{1,64}");

@@ -1,0 +1,182 @@
+package dev.payrelay.simulators.sandbox;
+
+import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.channels.sandbox.SandboxSignature;
+import dev.payrelay.domain.channel.StatementLine;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * A small HTTP server playing the sandbox payment channel, for development, demos and tests.
+ *
+ * <p>Endpoints (JSON unless noted; errors are {@code {"error":"..."}}):
+ *
+ * <ul>
+ *   <li>{@code POST /sandbox/v1/payments} {@code {payment_id, merchant_id, amount, currency,
+ *       description, expires_at, notify_url}} → 201 (new) or 200 (same again) {@code {payment_id,
+ *       pay_url, status}}; 409 another amount/currency for the id; 400 wrong merchant or bad field.
+ *   <li>{@code GET /sandbox/v1/payments/{id}} → 200 {@code {payment_id, merchant_id, status,
+ *       channel_txn_id, amount, currency}} or 404. A PENDING payment past expires_at reads CLOSED.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/pay}, optional body {@code {"amount","currency"}} to
+ *       report a different amount → 200 {@code {payment_id, channel_txn_id, notification_id,
+ *       callback_status}} (status of the first delivery attempt, null if none); paying a PAID
+ *       payment re-sends the same notification; 409 if closed or expired; 404 unknown.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/close} → 200 with the same shape as GET: status
+ *       CLOSED (idempotent), or PAID with its channel_txn_id if it was paid first; 404 unknown.
+ *   <li>{@code GET /sandbox/v1/statements/{yyyy-MM-dd}?page_token=&page_size=} → 200 JSON lines
+ *       ({@code application/x-ndjson}), next page token in header {@code X-Next-Page-Token}; see
+ *       {@link SimulatorStatementApi} for the line shape.
+ *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
+ *   <li>{@code POST /sandbox/v1/admin/mode} → sets a {@link SandboxMode} globally or per payment
+ *       (body on {@link SimulatorAdminApi}): callbacks dropped or delayed, queries slowed or
+ *       answering 503. The pay answer also carries {@code callback_mode}.
+ * </ul>
+ *
+ * <p>Register, query, close and statement calls may carry an {@code Idempotency-Key} header; the
+ * simulator records them ({@link #idempotencyKeys}) and answers a repeated register or close with
+ * the same key and body by replaying the first answer (header {@code Idempotent-Replayed: true}).
+ *
+ * <p>The simulator keeps several merchant accounts ({@link
+ * SandboxSimulatorConfig#merchantSecrets()}), accepts registrations for each, and signs each
+ * payment's callbacks with its own merchant's secret. Callbacks are {@link SandboxNotification}s
+ * signed by {@link SandboxSignature} and retried per {@link
+ * SandboxSimulatorConfig#callbackRetryDelays()}. State lives in memory only.
+ */
+public final class SandboxSimulator implements AutoCloseable {
+
+  private final SandboxSimulatorConfig config;
+  private final SimulatedPayments payments;
+  private final ScheduledExecutorService retries;
+  private final SimulatedStatement statement;
+  private final IdempotencyLog keys = new IdempotencyLog();
+  private final SimulatorModes modes = new SimulatorModes();
+  private final SimulatorRoutes routes;
+  private Javalin server;
+
+  /**
+   * @param config bind address, merchant, secret and callback retry policy
+   * @param clock the time source for expiry, paid_at and callback timestamps
+   * @param httpClient the client callbacks are delivered with
+   */
+  public SandboxSimulator(SandboxSimulatorConfig config, Clock clock, HttpClient httpClient) {
+    this.config = config;
+    this.payments = new SimulatedPayments(clock);
+    this.retries =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("sandbox-callback-retry").daemon().factory());
+    Map<String, SandboxSignature> signers = new HashMap<>();
+    config
+        .merchantSecrets()
+        .forEach(
+            (merchant, secret) ->
+                signers.put(
+                    merchant,
+                    new SandboxSignature(secret, SandboxSignature.DEFAULT_TOLERANCE, clock)));
+    CallbackDeliverer deliverer =
+        new CallbackDeliverer(
+            httpClient, signers, retries, config.callbackRetryDelays(), config.callbackTimeout());
+    this.statement = new SimulatedStatement(payments);
+    this.routes =
+        new SimulatorRoutes(
+            payments,
+            statement,
+            deliverer,
+            keys,
+            modes,
+            config.merchantSecrets().keySet(),
+            this::baseUrl);
+  }
+
+  /**
+   * Binds {@code host:port} and starts serving.
+   *
+   * @return the bound port (the ephemeral one when configured with 0)
+   * @throws IllegalStateException if already started
+   */
+  public synchronized int start() {
+    if (server != null) {
+      throw new IllegalStateException("sandbox simulator already started");
+    }
+    Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
+    routes.install(app);
+    server = app.start(config.host(), config.port());
+    return server.port();
+  }
+
+  /**
+   * The bound port.
+   *
+   * @throws IllegalStateException if not started
+   */
+  public synchronized int port() {
+    if (server == null) {
+      throw new IllegalStateException("sandbox simulator not started");
+    }
+    return server.port();
+  }
+
+  /** {@code http://host:port}, the base URL a {@link SandboxChannelConfig} points at. */
+  public URI baseUrl() {
+    return URI.create("http://" + config.host() + ":" + port());
+  }
+
+  /** The simulator's current view of a payment (expiry applied), for tests and tools. */
+  public Optional<SimulatedPayment> payment(String paymentId) {
+    return payments.find(paymentId);
+  }
+
+  /** Sets the global {@link SandboxMode}; payments with their own mode keep it. */
+  public void setMode(SandboxMode mode) {
+    modes.set(mode);
+  }
+
+  /** Sets one payment's own {@link SandboxMode}, which wins over the global one. */
+  public void setMode(String paymentId, SandboxMode mode) {
+    modes.set(paymentId, mode);
+  }
+
+  /** Drops one payment's own mode, so the global one applies to it again. */
+  public void clearMode(String paymentId) {
+    modes.clear(paymentId);
+  }
+
+  /**
+   * The {@code Idempotency-Key}s of the register, query and close calls for a payment, in arrival
+   * order, repeats included (payrelay's derive from the payment, so retries repeat them).
+   */
+  public List<String> idempotencyKeys(String paymentId) {
+    return keys.seen(paymentId);
+  }
+
+  /** The {@code Idempotency-Key}s of statement calls for {@code date}, in arrival order. */
+  public List<String> statementIdempotencyKeys(LocalDate date) {
+    return keys.seen(IdempotencyLog.statementScope(date));
+  }
+
+  /**
+   * Adds a line to the statement of {@code date}, next to the payments the simulator itself saw
+   * paid that day: e.g. a transaction payrelay never heard of, another amount, a REFUND. The line
+   * is listed as given (its occurred_at need not fall on {@code date}), in occurred_at order.
+   */
+  public void addStatementLine(LocalDate date, StatementLine line) {
+    statement.add(date, line);
+  }
+
+  /** Stops the server and drops pending callback retries. Idempotent. */
+  @Override
+  public synchronized void close() {
+    retries.shutdownNow();
+    if (server != null) {
+      server.stop();
+    }
+  }
+}

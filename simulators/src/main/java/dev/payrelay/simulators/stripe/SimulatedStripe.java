@@ -1,0 +1,234 @@
+package dev.payrelay.simulators.stripe;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.payrelay.channels.stripe.StripeAmounts;
+import dev.payrelay.channels.stripe.StripeApi;
+import dev.payrelay.domain.Money;
+import dev.payrelay.simulators.SimulatorIds;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The simulator's in-memory Stripe account: PaymentIntents, Charges, Refunds and balance
+ * transactions ({@link StripeObjects}' shapes) and the state changes Stripe makes to them.
+ * Thread-safe (every method is synchronized).
+ */
+public final class SimulatedStripe {
+
+  /**
+   * Statuses from which Stripe lets an intent be canceled
+   * (https://docs.stripe.com/api/payment_intents/cancel).
+   */
+  private static final Set<String> CANCELABLE =
+      Set.of(
+          "requires_payment_method",
+          "requires_capture",
+          "requires_confirmation",
+          "requires_action",
+          "processing");
+
+  private final ObjectMapper json;
+  private final StripeObjects objects;
+  private final Clock clock;
+  private final Map<String, ObjectNode> intents = new LinkedHashMap<>();
+  private final Map<String, ObjectNode> charges = new HashMap<>();
+  private final Map<String, ObjectNode> refunds = new HashMap<>();
+  private final List<ObjectNode> balance = new ArrayList<>();
+
+  public SimulatedStripe(ObjectMapper json, Clock clock) {
+    this.json = json;
+    this.objects = new StripeObjects(json);
+    this.clock = clock;
+  }
+
+  /** {@code POST /v1/payment_intents}: amount, currency, description, {@code metadata[k]}. */
+  public synchronized ObjectNode createIntent(Map<String, String> form) {
+    long amount = positiveAmount(form.get("amount"));
+    String currency = form.get("currency");
+    Money money;
+    try {
+      money = StripeAmounts.toMoney(amount, currency);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw StripeSimulatorException.invalid(400, "parameter_invalid_string", e.getMessage());
+    }
+    if (StripeAmounts.stripeDecimals(money.currency()) == 3 && amount % 10 != 0) {
+      throw StripeSimulatorException.invalid(
+          400, "amount_invalid", "three-decimal amounts must end in 0: " + amount);
+    }
+    String id = nextId("pi");
+    ObjectNode pi = objects.intent(id, amount, currency.toLowerCase(Locale.ROOT), form, now());
+    intents.put(id, pi);
+    return pi.deepCopy();
+  }
+
+  /** The intent, or 404 {@code resource_missing}. */
+  synchronized ObjectNode intent(String id) {
+    return existing(id).deepCopy();
+  }
+
+  /** Intents whose {@code metadata[key]} equals {@code value}, oldest first. */
+  synchronized List<ObjectNode> searchByMetadata(String key, String value) {
+    List<ObjectNode> found = new ArrayList<>();
+    for (ObjectNode pi : intents.values()) {
+      if (value.equals(pi.path("metadata").path(key).asText(null))) {
+        found.add(pi.deepCopy());
+      }
+    }
+    return found;
+  }
+
+  /**
+   * {@code POST /v1/payment_intents/{id}/cancel}, or 400 {@code payment_intent_unexpected_state}.
+   */
+  synchronized ObjectNode cancel(String id) {
+    ObjectNode pi = existing(id);
+    String status = pi.get("status").asText();
+    if (!CANCELABLE.contains(status)) {
+      throw StripeSimulatorException.invalid(
+          400,
+          StripeApi.UNEXPECTED_STATE,
+          "You cannot cancel this PaymentIntent because it has a status of " + status + ".");
+    }
+    pi.put("status", "canceled").put("canceled_at", now());
+    return pi.deepCopy();
+  }
+
+  /** Sets an intent's status as Stripe's lifecycle would (e.g. processing, requires_action). */
+  synchronized ObjectNode setStatus(String id, String status) {
+    return existing(id).put("status", status).deepCopy();
+  }
+
+  /** The buyer paid: intent succeeded, one Charge and its {@code charge} balance transaction. */
+  public synchronized ObjectNode succeed(String id) {
+    ObjectNode pi = existing(id);
+    ObjectNode charge = objects.charge(nextId("ch"), pi, now());
+    String chargeId = charge.get("id").asText();
+    long amount = charge.get("amount").asLong();
+    charges.put(chargeId, charge);
+    pi.put("status", "succeeded").put("amount_received", amount).put("latest_charge", chargeId);
+    addBalance("charge", chargeId, amount, charge.get("currency").asText());
+    return pi.deepCopy();
+  }
+
+  /** A full refund of the intent's charge: the Charge (refunded) and a {@code refund} line. */
+  public synchronized ObjectNode refund(String id) {
+    ObjectNode charge = latestCharge(id);
+    ObjectNode refund = objects.refund(nextId("re"), charge, now());
+    String refundId = refund.get("id").asText();
+    long amount = refund.get("amount").asLong();
+    String currency = refund.get("currency").asText();
+    refunds.put(refundId, refund);
+    charge.put("amount_refunded", amount).put("refunded", true);
+    addBalance("refund", refundId, -amount, currency);
+    return charge.deepCopy();
+  }
+
+  /** A dispute (chargeback) opened on the intent's charge. */
+  public synchronized ObjectNode dispute(String id) {
+    ObjectNode charge = latestCharge(id);
+    ObjectNode dispute = objects.dispute(nextId("dp"), charge, now());
+    return dispute;
+  }
+
+  /**
+   * {@code GET /v1/balance_transactions}: newest first, {@code created} in [gte, lt), after {@code
+   * startingAfter}, at most {@code limit}; sources expanded on request.
+   */
+  public synchronized ObjectNode balanceTransactions(
+      long gte, long lt, int limit, String startingAfter, boolean source, boolean sourceIntent) {
+    List<ObjectNode> matching = new ArrayList<>();
+    for (int i = balance.size() - 1; i >= 0; i--) {
+      long created = balance.get(i).get("created").asLong();
+      if (created >= gte && created < lt) {
+        matching.add(balance.get(i));
+      }
+    }
+    int from = 0;
+    if (startingAfter != null) {
+      from = indexOf(matching, startingAfter) + 1;
+    }
+    List<ObjectNode> page = matching.subList(from, Math.min(matching.size(), from + limit));
+    ObjectNode list = json.createObjectNode();
+    list.put("object", "list").put("url", "/v1/balance_transactions");
+    list.put("has_more", from + page.size() < matching.size());
+    ArrayNode data = list.putArray("data");
+    for (ObjectNode txn : page) {
+      data.add(expand(txn.deepCopy(), source, sourceIntent));
+    }
+    return list;
+  }
+
+  private ObjectNode expand(ObjectNode txn, boolean source, boolean sourceIntent) {
+    if (source || sourceIntent) {
+      String sourceId = txn.get("source").asText();
+      ObjectNode object =
+          (sourceId.startsWith("ch_") ? charges.get(sourceId) : refunds.get(sourceId)).deepCopy();
+      if (sourceIntent) {
+        object.set("payment_intent", intents.get(object.get("payment_intent").asText()).deepCopy());
+      }
+      txn.set("source", object);
+    }
+    return txn;
+  }
+
+  private static int indexOf(List<ObjectNode> txns, String id) {
+    for (int i = 0; i < txns.size(); i++) {
+      if (txns.get(i).get("id").asText().equals(id)) {
+        return i;
+      }
+    }
+    throw StripeSimulatorException.invalid(
+        400, "resource_missing", "No such balance transaction: '" + id + "'");
+  }
+
+  private void addBalance(String type, String sourceId, long amount, String currency) {
+    ObjectNode txn =
+        objects.balanceTransaction(nextId("txn"), type, sourceId, amount, currency, now());
+    balance.add(txn);
+  }
+
+  private ObjectNode latestCharge(String intentId) {
+    String chargeId = existing(intentId).path("latest_charge").asText(null);
+    if (chargeId == null || !charges.containsKey(chargeId)) {
+      throw StripeSimulatorException.invalid(400, "charge_missing", intentId + " has no charge");
+    }
+    return charges.get(chargeId);
+  }
+
+  private ObjectNode existing(String id) {
+    ObjectNode pi = intents.get(id);
+    if (pi == null) {
+      throw StripeSimulatorException.invalid(
+          404, "resource_missing", "No such payment_intent: '" + id + "'");
+    }
+    return pi;
+  }
+
+  private static long positiveAmount(String text) {
+    if (text == null || !text.matches("[1-9][0-9]{0,17}")) {
+      throw StripeSimulatorException.invalid(
+          400, "parameter_invalid_integer", "Invalid positive integer: " + text);
+    }
+    return Long.parseLong(text);
+  }
+
+  /**
+   * Stripe's id shape, a type prefix, {@code _} and 24 alphanumerics; random so that a new
+   * simulator never hands out an id an earlier one gave a payment still in our database.
+   */
+  private static String nextId(String prefix) {
+    return prefix + "_" + SimulatorIds.alphanumeric(24);
+  }
+
+  private long now() {
+    return clock.instant().getEpochSecond();
+  }
+}
