@@ -13,9 +13,9 @@
 #                  on whitespace with no quoting (one line); as the last flags, an -Xmx there wins over
 #                  PAYRELAY_HEAP. A flag that logs must write to stderr or a file (-Xlog:gc:stderr):
 #                  payrelay's commands print their results on stdout. Both defaults are measured in
-#                  BENCHMARKS.md ("2026-12-01 (third session)"): on 2 cores they kept each process
-#                  under 512 MiB RSS and cost no throughput, where the optimizing compiler spent
-#                  30-40% of a process's CPU compiling.
+#                  docs/benchmarks.md ("2026-12-01 (third session)"): on 2 cores they kept each
+#                  process under 512 MiB RSS and cost no throughput, where the optimizing compiler
+#                  spent 30-40% of a process's CPU compiling.
 
 MIN_JAVA=21
 

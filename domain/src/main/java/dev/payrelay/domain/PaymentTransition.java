@@ -32,7 +32,7 @@ public enum PaymentTransition {
    * An operator's {@code ACCEPT_AS_PAID} of a PAID_AFTER_CLOSE exception: the buyer paid after we
    * closed or expired the payment, and the operator keeps the money rather than refunding it. The
    * one move out of CLOSED or EXPIRED; consumers see {@code PaymentConfirmed} after {@code
-   * PaymentClosed} (README, "Fixing a payment"). A callback never makes it.
+   * PaymentClosed} (docs/operations.md, "Fixing a payment"). A callback never makes it.
    */
   REOPEN_AS_PAID(By.OPERATOR, PAID, CLOSED, EXPIRED),
 

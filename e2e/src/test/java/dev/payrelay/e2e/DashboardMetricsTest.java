@@ -23,7 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +41,9 @@ class DashboardMetricsTest {
   private static final Path DASHBOARD =
       Path.of("..", "deploy", "grafana", "payrelay-dashboard.json");
   private static final Path ALERTS = Path.of("..", "deploy", "prometheus", "alerts.yml");
-  private static final Path README = Path.of("..", "README.md");
+
+  /** The runbook that holds the Metrics table the alert rules follow. */
+  private static final Path OPERATIONS = MarkdownDocs.ROOT.resolve("docs/operations.md");
 
   /** Series Prometheus makes itself for every target, never in a scrape (Prometheus docs). */
   private static final Set<String> PROMETHEUS_OWN = Set.of("up");
@@ -162,11 +163,6 @@ class DashboardMetricsTest {
   void everyAlertRule_hasForSeverityAndRunbook_andQueriesOnlyMetricsOfARealScrape()
       throws Exception {
     JsonNode rules = YamlFiles.parse(Files.readString(ALERTS)).path("groups").path(0).path("rules");
-    Set<String> headings =
-        Files.readAllLines(README).stream()
-            .filter(l -> l.startsWith("#"))
-            .map(l -> l.replaceFirst("^#+ ", ""))
-            .collect(Collectors.toSet());
     Set<String> referenced = new TreeSet<>();
     for (JsonNode rule : rules) {
       String alert = rule.path("alert").asText();
@@ -177,17 +173,25 @@ class DashboardMetricsTest {
           .isIn("critical", "warning");
       JsonNode annotations = rule.path("annotations");
       assertThat(annotations.path("summary").asText()).as(alert).isNotBlank();
+      // The runbook is a docs file and a heading's anchor, e.g. docs/operations.md#health; the
+      // description names the same file and heading in words.
       String runbook = annotations.path("runbook").asText();
-      assertThat(headings).as(alert + " runbook: a README heading").contains(runbook);
+      assertThat(runbook).as(alert + " runbook").matches("docs/[a-z-]+\\.md#[a-z0-9_-]+");
+      String file = runbook.substring(0, runbook.indexOf('#'));
+      Path doc = MarkdownDocs.ROOT.resolve(file);
+      assertThat(doc).as(alert + " runbook file").isRegularFile();
+      MarkdownDocs.Heading heading =
+          MarkdownDocs.read(doc).heading(runbook.substring(runbook.indexOf('#') + 1));
+      assertThat(heading).as(alert + " runbook: a heading of " + file).isNotNull();
       assertThat(annotations.path("description").asText())
           .as(alert)
-          .contains("README \"" + runbook + "\"");
+          .contains(file + " \"" + heading.text() + "\"");
       Set<String> names = metricNames(rule.path("expr").asText());
       assertThat(names).as(alert + " metrics").isNotEmpty();
       referenced.addAll(names);
     }
-    // Every metric of README's table with an "alert when" has a rule.
-    for (String metric : readmeAlertMetrics()) {
+    // Every metric of the runbook's Metrics table with an "alert when" has a rule.
+    for (String metric : alertMetrics()) {
       assertThat(referenced).as("a rule on " + metric).anyMatch(n -> n.startsWith(metric));
     }
     referenced.removeAll(PROMETHEUS_OWN);
@@ -234,14 +238,14 @@ class DashboardMetricsTest {
   }
 
   /**
-   * The metrics of README's Metrics table whose "alert when" column says something, as named in its
-   * first column ({@code `hikaricp_connections_acquire_seconds_*{pool}`} gives {@code
-   * hikaricp_connections_acquire_seconds_}).
+   * The metrics of the Metrics table in {@code docs/operations.md} whose "alert when" column says
+   * something, as named in its first column ({@code `hikaricp_connections_acquire_seconds_*{pool}`}
+   * gives {@code hikaricp_connections_acquire_seconds_}).
    */
-  private static Set<String> readmeAlertMetrics() throws IOException {
-    List<String> lines = Files.readAllLines(README);
-    int from = lines.indexOf("### Metrics");
-    assertThat(from).as("README ### Metrics").isNotNegative();
+  private static Set<String> alertMetrics() throws IOException {
+    List<String> lines = Files.readAllLines(OPERATIONS);
+    int from = lines.indexOf("## Metrics");
+    assertThat(from).as("docs/operations.md ## Metrics").isNotNegative();
     Set<String> metrics = new TreeSet<>();
     Pattern name = Pattern.compile("`([a-z_]+)[^`]*`");
     for (String line : lines.subList(from + 1, lines.size())) {
@@ -256,7 +260,7 @@ class DashboardMetricsTest {
       assertThat(m.find()).as(line).isTrue();
       metrics.add(m.group(1));
     }
-    assertThat(metrics).as("README alert metrics").hasSizeGreaterThan(10);
+    assertThat(metrics).as("docs/operations.md alert metrics").hasSizeGreaterThan(10);
     return metrics;
   }
 

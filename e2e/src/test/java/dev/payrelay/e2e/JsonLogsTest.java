@@ -92,7 +92,8 @@ class JsonLogsTest {
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(
             () -> {
-              // README "Logs": jq 'select(.mdc.paymentId == "pay_…" or .mdc.WorkflowId ==
+              // docs/operations.md "Logs": jq 'select(.mdc.paymentId == "pay_…" or .mdc.WorkflowId
+              // ==
               // "payment-pay_…")'
               List<JsonNode> found =
                   jsonLines().stream()

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The on-call walkthrough of the README's "Temporal UI" section in a real browser (headless Debian
- * Chromium) on the real Temporal dev server's Web UI: find a payment that needs attention by its
- * {@code PaymentState}, read its search attributes and {@code state} query, resolve it with the
- * Temporal CLI and watch it leave the list. Screenshots go to {@code target/temporal-ui/}.
+ * The on-call walkthrough of docs/temporal-ui.md in a real browser (headless Debian Chromium) on
+ * the real Temporal dev server's Web UI: find a payment that needs attention by its {@code
+ * PaymentState}, read its search attributes and {@code state} query, resolve it with the Temporal
+ * CLI and watch it leave the list. Screenshots go to {@code target/temporal-ui/}.
  */
 class TemporalUiBrowserTest {
 

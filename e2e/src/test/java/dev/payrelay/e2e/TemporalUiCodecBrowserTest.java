@@ -19,10 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's codec endpoint walkthrough in a real browser: payrelay with payload encryption on a
- * dev server started with {@code --ui-codec-endpoint} pointing at payrelay's API; the Web UI (its
- * own origin, so CORS and the preflight are the browser's) shows a query answer that payrelay's
- * worker encrypted, decoded. Screenshots go to {@code target/temporal-ui-codec/}.
+ * The codec endpoint walkthrough of docs/configuration.md ("Temporal: TLS, API key, payload
+ * encryption, codec endpoint") in a real browser: payrelay with payload encryption on a dev server
+ * started with {@code --ui-codec-endpoint} pointing at payrelay's API; the Web UI (its own origin,
+ * so CORS and the preflight are the browser's) shows a query answer that payrelay's worker
+ * encrypted, decoded. Screenshots go to {@code target/temporal-ui-codec/}.
  */
 class TemporalUiCodecBrowserTest {
 

@@ -39,9 +39,9 @@ public final class Database implements AutoCloseable {
    * each transaction (payrelay changes them only through JDBC, never by SQL text). A server that
    * refuses a prepare (its {@code max_prepared_stmt_count}, 16,382 by default, reached) gets that
    * statement client-side instead, Connector/J's {@code emulateUnsupportedPstmts}, on by default.
-   * Measured by {@code payrelay bench} in {@code api} mode (BENCHMARKS.md, fifth session): 22–28%
-   * more callbacks per second, with less CPU per callback in both the {@code api} and MariaDB. A
-   * key the JDBC URL names is left to the URL.
+   * Measured by {@code payrelay bench} in {@code api} mode (docs/benchmarks.md, fifth session):
+   * 22–28% more callbacks per second, with less CPU per callback in both the {@code api} and
+   * MariaDB. A key the JDBC URL names is left to the URL.
    */
   static final Map<String, String> DRIVER_PROPERTIES =
       Map.of(

@@ -21,7 +21,7 @@ import org.jooq.impl.DSL;
  * A jOOQ query rendered to SQL once and then executed many times over JDBC with new bind values.
  * The jOOQ manual ("Performance considerations") names rendering as a cost of every execution and
  * suggests caching the SQL jOOQ generated. Flight recordings under load put rendering at 23% of the
- * API's CPU samples in a callback and 7% of the worker's (BENCHMARKS.md).
+ * API's CPU samples in a callback and 7% of the worker's (docs/benchmarks.md).
  *
  * <p>The query is still written with the generated classes, so the schema stays its source; the
  * values that change per call are named parameters ({@code DSL.param("paymentId", String.class)})

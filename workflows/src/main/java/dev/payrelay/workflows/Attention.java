@@ -49,8 +49,8 @@ final class Attention {
   }
 
   /**
-   * The signal that closes {@code cause}, as the README's runbook names it ({@code payrelay} CLI,
-   * the admin API or the Temporal UI's signal form).
+   * The signal that closes {@code cause}, as the runbook (docs/operations.md) names it ({@code
+   * payrelay} CLI, the admin API or the Temporal UI's signal form).
    */
   static String fixFor(String cause) {
     if (cause.startsWith("dead:")) {

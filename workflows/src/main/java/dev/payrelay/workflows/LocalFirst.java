@@ -18,10 +18,10 @@ import org.slf4j.Logger;
  * <p>Why: a regular activity costs the server an activity task and the workflow a second workflow
  * task (seven history events); a local activity is one marker event in the workflow task that ran
  * it. On the happy path a payment's run goes from six workflow tasks and four activity tasks to two
- * workflow tasks (BENCHMARKS.md). Temporal's guidance for local activities: short (seconds), no
- * heartbeat, and idempotent, because a worker that crashes mid-task runs the workflow task, and so
- * the local activity, again ({@code docs.temporal.io}, "Local Activity"). Each of these steps is:
- * the read has no effect, a publish is keyed by event id, a grant by business keys.
+ * workflow tasks (docs/benchmarks.md). Temporal's guidance for local activities: short (seconds),
+ * no heartbeat, and idempotent, because a worker that crashes mid-task runs the workflow task, and
+ * so the local activity, again ({@code docs.temporal.io}, "Local Activity"). Each of these steps
+ * is: the read has no effect, a publish is keyed by event id, a grant by business keys.
  *
  * <p>Failures keep their durable semantics: the local attempt is never retried locally; a failure
  * of a permanent type is thrown as the durable activity would throw it, and any other failure (a
@@ -32,7 +32,7 @@ import org.slf4j.Logger;
  *
  * <p>Deploying it: a run that recorded the marker cannot be replayed by a worker from before it, so
  * the workers of the previous release stop before the new ones start, and a rollback past this
- * change needs the runs it started to finish first (README, "Upgrading").
+ * change needs the runs it started to finish first (docs/operations.md, "Upgrading").
  *
  * <p>Added as {@code Workflow.getVersion("local-first")}: runs that began without the marker keep
  * scheduling regular activities, as their histories say.

@@ -47,7 +47,7 @@ public final class PaymentWorkflowStarts {
 
   /**
    * What the Temporal UI shows under the run's "Details" for every payment: where its live reason
-   * is and which signals fix what (README, "On call").
+   * is and which signals fix what (docs/temporal-ui.md, "See why it needs attention").
    */
   static final String STATIC_DETAILS =
       "One payment's story: its outbox events published in order, the buyer's entitlements"

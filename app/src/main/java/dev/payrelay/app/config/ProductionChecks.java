@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public final class ProductionChecks {
 
-  /** The sandbox secret's default, published in the README and the source. */
+  /** The sandbox secret's default, published in docs/configuration.md and the source. */
   public static final String DEFAULT_SECRET = "sandbox-dev-secret-change-me";
 
   /**
@@ -30,7 +30,7 @@ public final class ProductionChecks {
 
   /** The line the long-running roles' help gives production mode, within 80 columns. */
   public static final String HELP =
-      "Refuses unsafe settings in production mode (README: Production mode).";
+      "Refuses unsafe settings in production mode (docs/configuration.md: Production mode).";
 
   private ProductionChecks() {}
 

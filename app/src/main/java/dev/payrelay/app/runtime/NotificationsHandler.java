@@ -35,7 +35,8 @@ final class NotificationsHandler implements MessageHandler {
 
   @Override
   public void handle(ConsumedMessage message, DSLContext tx) {
-    // The AMQP type, else its twin header event_type (README "Ordering"); neither: no event at all.
+    // The AMQP type, else its twin header event_type (docs/consumers.md "Ordering"); neither: no
+    // event at all.
     String type =
         message.eventType() != null
             ? message.eventType()

@@ -37,8 +37,8 @@ public final class ProcessMetrics implements AutoCloseable {
 
   /**
    * The bucket bounds of every {@code temporal_*} timer: 5 ms to 60 s. The alert on workflow task
-   * schedule-to-start p99 is at 5 s (README "Metrics"), activity timeouts are up to 30 s, and a
-   * long poll lasts 60 s; what takes longer is counted in {@code +Inf}.
+   * schedule-to-start p99 is at 5 s (docs/operations.md "Metrics"), activity timeouts are up to 30
+   * s, and a long poll lasts 60 s; what takes longer is counted in {@code +Inf}.
    */
   public static final List<Duration> TEMPORAL_BUCKETS =
       List.of(

@@ -34,7 +34,7 @@ public final class TemporalDevServer implements AutoCloseable {
    * https://www.sqlite.org/pragma.html#pragma_synchronous): a commit appends to the log and no
    * longer waits for an fsync of a rollback journal. A killed server loses nothing; an
    * operating-system crash or power loss may lose its last commits. On our 2-core machines it more
-   * than doubled the server's one-activity workflow rate (21 to 49 per second, BENCHMARKS.md).
+   * than doubled the server's one-activity workflow rate (21 to 49 per second, docs/benchmarks.md).
    */
   static final List<String> SQLITE_PRAGMAS =
       List.of("--sqlite-pragma", "journal_mode=wal", "--sqlite-pragma", "synchronous=normal");

@@ -16,8 +16,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What the soak's queue received per payment, held to the order contract of README "Ordering" and
- * to one confirmation per paid payment:
+ * What the soak's queue received per payment, held to the order contract of docs/consumers.md
+ * "Ordering" and to one confirmation per paid payment:
  *
  * <ul>
  *   <li>{@code ORDER}: a payment's outbox events, by {@code payment_seq}, are not 1, 2, … n, do not
@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * A first copy that arrived after a later event of its payment (by {@code payment_seq}) is counted
  * as {@link Result#outOfOrder()}, not a violation: payrelay does not hold a later event back until
  * the earlier ones are sent, so after a fault one payment's messages can reach the queue out of
- * order, and consumers put them back by {@code payment_seq} (README "Ordering").
+ * order, and consumers put them back by {@code payment_seq} (docs/consumers.md "Ordering").
  */
 final class SoakDeliveries {
 
