@@ -3,7 +3,7 @@ package dev.payrelay.activities;
 import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationRun;
 import dev.payrelay.sql.RunStatus;
-import dev.payrelay.workflows.ReconciliationStarts;
+import dev.payrelay.temporal.client.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
 import dev.payrelay.workflows.activities.DailyReconciliationActivities;
 import dev.payrelay.workflows.activities.DailyStartResult;

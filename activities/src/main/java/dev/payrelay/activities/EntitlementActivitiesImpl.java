@@ -2,12 +2,12 @@ package dev.payrelay.activities;
 
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.domain.failure.GrantFailure;
 import dev.payrelay.sql.EntitlementStore;
 import dev.payrelay.sql.GrantOutcome;
 import dev.payrelay.sql.PaymentNotPaidException;
 import dev.payrelay.workflows.activities.EntitlementActivities;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
-import dev.payrelay.workflows.activities.GrantFailure;
 import dev.payrelay.workflows.activities.GrantResult;
 import io.temporal.failure.ApplicationFailure;
 import org.slf4j.Logger;

@@ -1,12 +1,13 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.activities.amqp.ConfirmingPublisher;
-import dev.payrelay.activities.amqp.OutboundMessage;
-import dev.payrelay.activities.amqp.PublishException;
+import dev.payrelay.amqp.publish.ConfirmingPublisher;
+import dev.payrelay.amqp.publish.OutboundMessage;
+import dev.payrelay.amqp.publish.PublishException;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.domain.failure.PublishFailure;
 import dev.payrelay.sql.DeadEvents;
 import dev.payrelay.sql.OutboxRow;
 import dev.payrelay.sql.OutboxStore;
@@ -15,7 +16,6 @@ import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OutboxActivities;
-import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
 import io.micrometer.core.instrument.MeterRegistry;

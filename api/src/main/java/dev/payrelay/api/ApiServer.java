@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.payrelay.sql.DatabaseUnavailableException;
 import dev.payrelay.sql.IdempotencyConflictException;
-import dev.payrelay.workflows.PaymentListing;
+import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.workflows.ResolveSignal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;

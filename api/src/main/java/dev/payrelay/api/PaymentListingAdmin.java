@@ -1,9 +1,9 @@
 package dev.payrelay.api;
 
-import dev.payrelay.workflows.PaymentListing;
-import dev.payrelay.workflows.PaymentListingFilter;
-import dev.payrelay.workflows.PaymentListingPage;
-import dev.payrelay.workflows.PaymentListingUnavailableException;
+import dev.payrelay.temporal.client.PaymentListing;
+import dev.payrelay.temporal.client.PaymentListingFilter;
+import dev.payrelay.temporal.client.PaymentListingPage;
+import dev.payrelay.temporal.client.PaymentListingUnavailableException;
 
 /**
  * Listing payments by workflow state for the admin API and the CLI ({@code payrelay admin

@@ -3,7 +3,7 @@ package dev.payrelay.api;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.sql.Reconciliation;
 import dev.payrelay.sql.ReconciliationReport;
-import dev.payrelay.workflows.ReconciliationStarts;
+import dev.payrelay.temporal.client.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
 import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowClient;

@@ -1,11 +1,11 @@
 package dev.payrelay.api;
 
 import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.temporal.client.PaymentWorkflowStarts;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
-import dev.payrelay.workflows.PaymentWorkflowStarts;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import dev.payrelay.workflows.ResolveSignal;
 import io.temporal.client.WorkflowClient;

@@ -3,7 +3,7 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.payrelay.workflows.PaymentListing;
+import dev.payrelay.temporal.client.PaymentListing;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;

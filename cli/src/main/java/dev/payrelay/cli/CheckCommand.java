@@ -15,7 +15,7 @@ import dev.payrelay.sql.Database;
 import dev.payrelay.sql.DatabaseUnavailableException;
 import dev.payrelay.sql.PaymentChecks;
 import dev.payrelay.sql.PaymentFinding;
-import dev.payrelay.workflows.PaymentListingUnavailableException;
+import dev.payrelay.temporal.client.PaymentListingUnavailableException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.payrelay.devstack;
 
-import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;

@@ -85,6 +85,9 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
+            "dev.payrelay.temporal..",
+            "dev.payrelay.amqp..",
+            "dev.payrelay.simulators..",
             "dev.payrelay.sql..",
             "dev.payrelay.activities..",
             "dev.payrelay.channels..",
@@ -93,6 +96,39 @@ class ArchitectureTest {
             "dev.payrelay.cli..",
             "dev.payrelay.devstack..",
             "dev.payrelay.tools..")
+        .check(classes);
+  }
+
+  @Test
+  void amqp_dependsOnlyOnTheLedgerAndDomain() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.payrelay.amqp..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.payrelay.workflows..",
+            "dev.payrelay.temporal..",
+            "dev.payrelay.activities..",
+            "dev.payrelay.channels..",
+            "dev.payrelay.api..",
+            "dev.payrelay.app..",
+            "dev.payrelay.cli..")
+        .check(classes);
+  }
+
+  @Test
+  void temporalClient_neverImportsActivitiesApiOrApp() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.payrelay.temporal..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.payrelay.activities..",
+            "dev.payrelay.api..",
+            "dev.payrelay.app..",
+            "dev.payrelay.cli..")
         .check(classes);
   }
 

@@ -28,7 +28,7 @@ import dev.payrelay.sql.WebhookInboxStore;
 import dev.payrelay.sql.testing.BrokenStates;
 import dev.payrelay.sql.testing.Payments;
 import dev.payrelay.sql.testing.TestDatabase;
-import dev.payrelay.workflows.PaymentListing;
+import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;

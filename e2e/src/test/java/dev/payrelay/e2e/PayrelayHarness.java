@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
-import dev.payrelay.activities.amqp.ConfirmingPublisher;
+import dev.payrelay.amqp.publish.ConfirmingPublisher;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.Sizing;
 import dev.payrelay.app.runtime.WorkerRuntime;

@@ -1,8 +1,8 @@
 package dev.payrelay.workflows;
 
+import dev.payrelay.domain.failure.PublishFailure;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
 import dev.payrelay.workflows.activities.OutboxActivities;
-import dev.payrelay.workflows.activities.PublishFailure;
 import dev.payrelay.workflows.activities.PublishRequest;
 import dev.payrelay.workflows.activities.PublishResult;
 import io.temporal.activity.ActivityOptions;

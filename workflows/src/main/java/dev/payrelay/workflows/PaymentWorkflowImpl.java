@@ -7,9 +7,9 @@ import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
 import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
 
 import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.failure.GrantFailure;
 import dev.payrelay.workflows.activities.EntitlementActivities;
 import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
-import dev.payrelay.workflows.activities.GrantFailure;
 import dev.payrelay.workflows.activities.GrantResult;
 import dev.payrelay.workflows.activities.LedgerView;
 import io.temporal.activity.ActivityOptions;

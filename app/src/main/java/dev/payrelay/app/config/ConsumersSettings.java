@@ -1,7 +1,7 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.activities.amqp.ConsumerQueues;
-import dev.payrelay.activities.amqp.ConsumerSettings;
+import dev.payrelay.amqp.consume.ConsumerQueues;
+import dev.payrelay.amqp.consume.ConsumerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.activities.amqp.AmqpTopology;
-import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.amqp.AmqpTopology;
+import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.HttpLimits;
 import dev.payrelay.app.jobs.LeaseDeadline;

@@ -1,6 +1,6 @@
 package dev.payrelay.app.jobs;
 
-import dev.payrelay.workflows.PaymentListingFilter;
+import dev.payrelay.temporal.client.PaymentListingFilter;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package dev.payrelay.app.runtime;
 
-import dev.payrelay.activities.amqp.AmqpConfig;
-import dev.payrelay.activities.amqp.ConsumerQuarantine;
+import dev.payrelay.amqp.AmqpConfig;
+import dev.payrelay.amqp.consume.ConsumerQuarantine;
 import dev.payrelay.api.AdminService;
 import dev.payrelay.api.ApiHandlers;
 import dev.payrelay.api.ApiKeys;
@@ -25,7 +25,7 @@ import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.sql.PaymentAudit;
 import dev.payrelay.sql.QuarantineReplays;
-import dev.payrelay.workflows.PaymentListing;
+import dev.payrelay.temporal.client.PaymentListing;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package dev.payrelay.app.runtime;
 
-import dev.payrelay.activities.amqp.ConsumerQuarantine;
-import dev.payrelay.activities.amqp.QuarantinePeek;
-import dev.payrelay.activities.amqp.QuarantineReplay;
-import dev.payrelay.activities.amqp.UnknownConsumerException;
+import dev.payrelay.amqp.consume.ConsumerQuarantine;
+import dev.payrelay.amqp.consume.QuarantinePeek;
+import dev.payrelay.amqp.consume.QuarantineReplay;
+import dev.payrelay.amqp.consume.UnknownConsumerException;
 import dev.payrelay.api.BadRequestException;
 import dev.payrelay.api.NotFoundException;
 import dev.payrelay.api.QuarantineAdmin;

@@ -1,7 +1,7 @@
 package dev.payrelay.app.runtime;
 
-import dev.payrelay.activities.amqp.AmqpConfig;
-import dev.payrelay.activities.amqp.InboxConsumer;
+import dev.payrelay.amqp.AmqpConfig;
+import dev.payrelay.amqp.consume.InboxConsumer;
 import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.jobs.OutboxMaintenance;

@@ -1,8 +1,8 @@
 package dev.payrelay.app.runtime;
 
-import dev.payrelay.activities.amqp.ConsumedMessage;
-import dev.payrelay.activities.amqp.MessageHandler;
-import dev.payrelay.activities.amqp.PoisonMessageException;
+import dev.payrelay.amqp.consume.ConsumedMessage;
+import dev.payrelay.amqp.consume.MessageHandler;
+import dev.payrelay.amqp.consume.PoisonMessageException;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentConfirmed;

@@ -1,7 +1,7 @@
 package dev.payrelay.app.runtime;
 
-import dev.payrelay.activities.amqp.AmqpConfig;
-import dev.payrelay.activities.amqp.BrokerProbe;
+import dev.payrelay.amqp.AmqpConfig;
+import dev.payrelay.amqp.BrokerProbe;
 import dev.payrelay.api.DependencyCheck;
 import dev.payrelay.api.Readiness;
 import dev.payrelay.app.config.PayrelayConfig;

@@ -3,7 +3,7 @@ package dev.payrelay.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.payrelay.activities.amqp.ConsumerSettings;
+import dev.payrelay.amqp.consume.ConsumerSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

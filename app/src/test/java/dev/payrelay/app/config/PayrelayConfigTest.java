@@ -3,7 +3,7 @@ package dev.payrelay.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.payrelay.activities.amqp.QueueBinding;
+import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.HttpLimits;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;

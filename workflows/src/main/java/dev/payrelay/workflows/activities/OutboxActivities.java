@@ -1,5 +1,6 @@
 package dev.payrelay.workflows.activities;
 
+import dev.payrelay.domain.failure.PublishFailure;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 

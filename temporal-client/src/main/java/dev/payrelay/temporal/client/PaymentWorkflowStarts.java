@@ -1,0 +1,88 @@
+package dev.payrelay.temporal.client;
+
+import dev.payrelay.workflows.PaymentSearchAttributes;
+import dev.payrelay.workflows.PaymentWorkflow;
+import dev.payrelay.workflows.PaymentWorkflowInput;
+import dev.payrelay.workflows.PaymentWorkflowState;
+import dev.payrelay.workflows.TaskQueues;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.client.BatchRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
+import io.temporal.workflow.Functions;
+import java.util.function.BiConsumer;
+
+/**
+ * Client-side helper (not workflow code): signals a payment's workflow with signalWithStart, so a
+ * signal reaches it whether it is running, finished or never started (workflow id {@code
+ * payment-{paymentId}} is the business key; repeats are harmless because the workflow dedupes).
+ */
+public final class PaymentWorkflowStarts {
+
+  private PaymentWorkflowStarts() {}
+
+  /**
+   * Starts the payment's workflow if needed and sends one signal.
+   *
+   * @param signal e.g. {@code PaymentWorkflow::onOutboxEvent}
+   * @param argument the signal's record argument
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public static <A> void signalWithStart(
+      WorkflowClient client,
+      PaymentWorkflowInput input,
+      BiConsumer<PaymentWorkflow, A> signal,
+      A argument) {
+    PaymentWorkflow workflow =
+        client.newWorkflowStub(
+            PaymentWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(WorkflowIds.payment(input.paymentId()))
+                .setTaskQueue(TaskQueues.PAYMENTS)
+                .setTypedSearchAttributes(searchAttributes(input))
+                .setStaticSummary(summary(input))
+                .setStaticDetails(STATIC_DETAILS)
+                .build());
+    BatchRequest request = client.newSignalWithStartRequest();
+    request.add(workflow::run, input);
+    Functions.Proc1<A> send = a -> signal.accept(workflow, a);
+    request.add(send, argument);
+    client.signalWithStart(request);
+  }
+
+  /**
+   * What the Temporal UI shows under the run's "Details" for every payment: where its live reason
+   * is and which signals fix what (docs/temporal-ui.md, "See why it needs attention").
+   */
+  static final String STATIC_DETAILS =
+      "One payment's story: its outbox events published in order, the buyer's entitlements"
+          + " granted once it is PAID, its channel asked while no callback came, and closed or"
+          + " expired at its deadline. \"Current details\" say what the run waits for now and, when"
+          + " it shows NEEDS_ATTENTION, why and the signal that fixes it (resolve, replayEvent,"
+          + " discardEvent, requery, extendDeadline); the state query carries the same fields.";
+
+  /**
+   * The run's summary in the Temporal UI's list and page: which payment, order, tenant, channel.
+   */
+  static String summary(PaymentWorkflowInput input) {
+    return "Payment "
+        + input.paymentId()
+        + " for order "
+        + input.orderId()
+        + " of tenant "
+        + input.tenantId()
+        + " via "
+        + input.channel();
+  }
+
+  private static SearchAttributes searchAttributes(PaymentWorkflowInput input) {
+    return SearchAttributes.newBuilder()
+        .set(PaymentSearchAttributes.PAYMENT_ID, input.paymentId())
+        .set(PaymentSearchAttributes.ORDER_ID, input.orderId())
+        .set(PaymentSearchAttributes.TENANT_ID, input.tenantId())
+        .set(PaymentSearchAttributes.CHANNEL, input.channel())
+        .set(PaymentSearchAttributes.PAYMENT_STATE, PaymentWorkflowState.AWAITING_PAYMENT.name())
+        .build();
+  }
+}
