@@ -1,8 +1,8 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.ReconciliationRun;
-import dev.payrelay.sql.RunStatus;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.reconciliation.ReconciliationRun;
+import dev.payrelay.ledger.reconciliation.RunStatus;
 import dev.payrelay.temporal.client.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
 import dev.payrelay.workflows.activities.DailyReconciliationActivities;

@@ -2,9 +2,9 @@ package dev.payrelay.activities;
 
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
-import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.EventOperationOutcome;
-import dev.payrelay.sql.OperatorAction;
+import dev.payrelay.ledger.operator.OperatorAction;
+import dev.payrelay.ledger.outbox.DeadEvents;
+import dev.payrelay.ledger.outbox.EventOperationOutcome;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import org.slf4j.Logger;

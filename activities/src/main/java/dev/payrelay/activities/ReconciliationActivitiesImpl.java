@@ -1,11 +1,11 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.sql.EntitlementStore;
-import dev.payrelay.sql.PaymentLedger;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.RunStatus;
+import dev.payrelay.ledger.payment.EntitlementStore;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.reconciliation.RunStatus;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.activities.ComparedOurSide;
 import dev.payrelay.workflows.activities.ComparedPage;

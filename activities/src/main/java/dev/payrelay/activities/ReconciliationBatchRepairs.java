@@ -1,6 +1,6 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.sql.Reconciliation;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
 import dev.payrelay.workflows.activities.RepairBatchRequest;
 import dev.payrelay.workflows.activities.RepairBatchResult;

@@ -1,7 +1,7 @@
 package dev.payrelay.activities;
 
-import dev.payrelay.sql.ReconciliationReport;
-import dev.payrelay.sql.ReconciliationRun;
+import dev.payrelay.ledger.reconciliation.ReconciliationReport;
+import dev.payrelay.ledger.reconciliation.ReconciliationRun;
 import dev.payrelay.workflows.ReconciliationSummary;
 import java.util.Map;
 import java.util.stream.Collectors;

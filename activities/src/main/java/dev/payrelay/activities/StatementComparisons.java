@@ -2,10 +2,10 @@ package dev.payrelay.activities;
 
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.StatementPage;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.ReconciliationGap;
-import dev.payrelay.sql.ReconciliationItem;
-import dev.payrelay.sql.RepairStatus;
+import dev.payrelay.ledger.checks.RepairStatus;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.reconciliation.ReconciliationGap;
+import dev.payrelay.ledger.reconciliation.ReconciliationItem;
 import dev.payrelay.workflows.activities.ReconcilePageRequest;
 import dev.payrelay.workflows.activities.ReconciliationDay;
 import io.temporal.activity.Activity;

@@ -1,7 +1,7 @@
 package dev.payrelay.activities;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
@@ -11,12 +11,12 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentLedger;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
 import java.util.List;

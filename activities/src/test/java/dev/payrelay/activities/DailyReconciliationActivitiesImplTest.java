@@ -1,16 +1,16 @@
 package dev.payrelay.activities;
 
-import static dev.payrelay.sql.generated.Tables.RECONCILIATION_RUN;
+import static dev.payrelay.ledger.db.generated.Tables.RECONCILIATION_RUN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.RunStatus;
-import dev.payrelay.sql.SqlTime;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.reconciliation.RunStatus;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.workflows.ReconciliationInput;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.ReconciliationWorkflow;

@@ -1,7 +1,7 @@
 package dev.payrelay.activities;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.RECONCILIATION_ITEM;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.RECONCILIATION_ITEM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -14,15 +14,15 @@ import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.sql.EntitlementStore;
-import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentLedger;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.SqlTime;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.EntitlementStore;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.workflows.activities.ReconciliationActivities;
 import dev.payrelay.workflows.activities.RepairBatchRequest;
 import dev.payrelay.workflows.activities.RepairBatchResult;

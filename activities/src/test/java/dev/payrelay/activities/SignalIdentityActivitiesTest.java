@@ -1,8 +1,8 @@
 package dev.payrelay.activities;
 
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
@@ -11,16 +11,16 @@ import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.domain.operator.SignalTokens;
-import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.OutboxStore;
-import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentDeadlines;
-import dev.payrelay.sql.PaymentLedger;
-import dev.payrelay.sql.PaymentResolutions;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.operator.PaymentResolutions;
+import dev.payrelay.ledger.outbox.DeadEvents;
+import dev.payrelay.ledger.outbox.OutboxStore;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.PaymentDeadlines;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.OperatorRequest;

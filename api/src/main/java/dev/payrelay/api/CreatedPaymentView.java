@@ -1,6 +1,6 @@
 package dev.payrelay.api;
 
-import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentRow;
 
 /**
  * Answer of {@code POST /v1/payments}.

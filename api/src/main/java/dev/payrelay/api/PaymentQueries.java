@@ -1,12 +1,12 @@
 package dev.payrelay.api;
 
-import dev.payrelay.sql.EntitlementRow;
-import dev.payrelay.sql.EntitlementStore;
-import dev.payrelay.sql.OutboxRow;
-import dev.payrelay.sql.OutboxStore;
-import dev.payrelay.sql.PaymentAudit;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.ledger.outbox.OutboxRow;
+import dev.payrelay.ledger.outbox.OutboxStore;
+import dev.payrelay.ledger.payment.EntitlementRow;
+import dev.payrelay.ledger.payment.EntitlementStore;
+import dev.payrelay.ledger.payment.PaymentAudit;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentStore;
 import java.util.List;
 import java.util.Optional;
 

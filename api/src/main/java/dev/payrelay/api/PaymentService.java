@@ -9,10 +9,10 @@ import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.PaymentChannel;
-import dev.payrelay.sql.CreatedPayment;
-import dev.payrelay.sql.NewPayment;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.PaymentStore;
+import dev.payrelay.ledger.payment.CreatedPayment;
+import dev.payrelay.ledger.payment.NewPayment;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentStore;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -56,7 +56,7 @@ public final class PaymentService {
    * it with its channel. Registration is idempotent at the channel, so a retry re-registers safely.
    *
    * @throws BadRequestException for invalid fields
-   * @throws dev.payrelay.sql.IdempotencyConflictException for a reused key with another body
+   * @throws dev.payrelay.ledger.db.IdempotencyConflictException for a reused key with another body
    * @throws ChannelUnavailableException if the channel could not register the stored payment
    */
   public CreatedPaymentView create(CreatePaymentRequest request, String idempotencyKey) {

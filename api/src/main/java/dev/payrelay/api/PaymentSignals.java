@@ -1,6 +1,6 @@
 package dev.payrelay.api;
 
-import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 

@@ -1,8 +1,8 @@
 package dev.payrelay.api;
 
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.ReconciliationReport;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.reconciliation.ReconciliationReport;
 import dev.payrelay.temporal.client.ReconciliationStarts;
 import dev.payrelay.workflows.WorkflowIds;
 import io.grpc.StatusRuntimeException;

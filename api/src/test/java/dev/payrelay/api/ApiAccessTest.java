@@ -1,12 +1,12 @@
 package dev.payrelay.api;
 
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.testing.Payments;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Set;

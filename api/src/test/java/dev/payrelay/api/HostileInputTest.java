@@ -1,6 +1,6 @@
 package dev.payrelay.api;
 
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;

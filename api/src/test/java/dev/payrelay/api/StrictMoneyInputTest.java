@@ -1,13 +1,13 @@
 package dev.payrelay.api;
 
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.testing.Payments;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

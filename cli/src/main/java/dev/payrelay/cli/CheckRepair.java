@@ -1,9 +1,9 @@
 package dev.payrelay.cli;
 
 import dev.payrelay.app.dispatch.WorkflowHandoff;
-import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.PaymentFinding;
-import dev.payrelay.sql.PaymentResolutions;
+import dev.payrelay.ledger.checks.PaymentFinding;
+import dev.payrelay.ledger.operator.PaymentResolutions;
+import dev.payrelay.ledger.outbox.DeadEvents;
 
 /**
  * The safe repairs of {@code payrelay check --repair}. Each hands an outbox event that already

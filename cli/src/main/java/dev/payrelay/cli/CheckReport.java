@@ -22,8 +22,8 @@ import java.util.List;
  *
  * @param checkedAt when the check started, by the database clock (UTC, ISO-8601)
  * @param olderThanSeconds the age ({@code --older-than}) in seconds
- * @param findings every finding, database checks first, in {@link dev.payrelay.sql.FindingKind}
- *     order
+ * @param findings every finding, database checks first, in {@link
+ *     dev.payrelay.ledger.checks.FindingKind} order
  * @param repaired how many findings {@code --repair} repaired (signal sent and audited)
  * @param limitReached the finding kinds that reached {@code --limit}: more of them may exist (run
  *     again after repairing, or with a higher limit); empty when every check saw all it looked for
@@ -40,7 +40,7 @@ record CheckReport(
    * One finding.
    *
    * @param paymentId the payment; null when a CALLBACK_NOT_DECIDED names none that can be read
-   * @param kind a {@link dev.payrelay.sql.FindingKind} name
+   * @param kind a {@link dev.payrelay.ledger.checks.FindingKind} name
    * @param reason what was found
    * @param eventId the outbox event it concerns or that re-drives it, or null
    * @param repair {@code REGRANT}, {@code REPUBLISH} or {@code REDRIVE} when a safe repair exists

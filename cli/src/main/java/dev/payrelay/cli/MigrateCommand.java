@@ -1,8 +1,8 @@
 package dev.payrelay.cli;
 
 import dev.payrelay.app.config.PayrelayConfig;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 

@@ -1,9 +1,9 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 
 import dev.payrelay.domain.event.OutboxStatus;
-import dev.payrelay.sql.SqlTime;
+import dev.payrelay.ledger.db.SqlTime;
 import java.time.Duration;
 import java.util.UUID;
 import org.jooq.DSLContext;

@@ -1,16 +1,16 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.devstack.ChannelSimulators;
+import dev.payrelay.ledger.db.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.simulators.alipay.AlipaySimulator;
 import dev.payrelay.simulators.alipay.SimulatedNotification;
-import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;

@@ -33,7 +33,7 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "dev.payrelay.sql..",
+            "dev.payrelay.ledger..",
             "dev.payrelay.channels..",
             "dev.payrelay.workflows..",
             "dev.payrelay.activities..",
@@ -49,7 +49,7 @@ class ArchitectureTest {
   void sqlAndChannels_dependOnlyOnDomain() {
     noClasses()
         .that()
-        .resideInAnyPackage("dev.payrelay.sql..", "dev.payrelay.channels..")
+        .resideInAnyPackage("dev.payrelay.ledger..", "dev.payrelay.channels..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
@@ -63,7 +63,7 @@ class ArchitectureTest {
         .check(classes);
     noClasses()
         .that()
-        .resideInAPackage("dev.payrelay.sql..")
+        .resideInAPackage("dev.payrelay.ledger..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.payrelay.channels..")
@@ -73,7 +73,7 @@ class ArchitectureTest {
         .resideInAPackage("dev.payrelay.channels..")
         .should()
         .dependOnClassesThat()
-        .resideInAPackage("dev.payrelay.sql..")
+        .resideInAPackage("dev.payrelay.ledger..")
         .check(classes);
   }
 
@@ -88,7 +88,7 @@ class ArchitectureTest {
             "dev.payrelay.temporal..",
             "dev.payrelay.amqp..",
             "dev.payrelay.simulators..",
-            "dev.payrelay.sql..",
+            "dev.payrelay.ledger..",
             "dev.payrelay.activities..",
             "dev.payrelay.channels..",
             "dev.payrelay.api..",

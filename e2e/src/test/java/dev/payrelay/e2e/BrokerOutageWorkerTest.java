@@ -1,7 +1,7 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,10 +13,10 @@ import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.Notifications;
-import dev.payrelay.sql.PaymentRow;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.payment.Notifications;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.FaultProxy;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -16,12 +16,12 @@ import com.rabbitmq.client.GetResponse;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.ledger.payment.Notifications;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.simulators.sandbox.SandboxMode;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
 import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
-import dev.payrelay.sql.Notifications;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
 import dev.payrelay.tools.soak.ChildPayrelay;
 import java.io.IOException;
 import java.net.URI;

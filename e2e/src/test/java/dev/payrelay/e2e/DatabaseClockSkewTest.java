@@ -1,19 +1,19 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.dispatch.OutboxDispatcher;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.ClaimedEvent;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.DatabaseConfig;
-import dev.payrelay.sql.SqlTime;
-import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.db.DatabaseConfig;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.db.generated.tables.records.OutboxEventRecord;
+import dev.payrelay.ledger.outbox.ClaimedEvent;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

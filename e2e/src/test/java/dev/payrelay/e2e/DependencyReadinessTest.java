@@ -11,7 +11,7 @@ import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.temporal.MetricsListener;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.app.temporal.TemporalDevServer;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.FaultProxy;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;

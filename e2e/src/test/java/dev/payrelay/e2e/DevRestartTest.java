@@ -1,15 +1,15 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.temporal.TemporalDevServer;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.ChildPayrelay;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.PaymentView;

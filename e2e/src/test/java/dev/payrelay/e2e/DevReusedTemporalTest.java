@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.app.temporal.TemporalDevServer;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.ChildPayrelay;
 import java.net.URI;
 import java.net.http.HttpClient;

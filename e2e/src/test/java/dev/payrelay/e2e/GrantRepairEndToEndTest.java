@@ -1,12 +1,12 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;

@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.api.ApiKeys;
@@ -8,7 +8,7 @@ import dev.payrelay.api.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;
 import dev.payrelay.app.runtime.Services;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,18 +1,18 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.JOB_LEASE;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.JOB_LEASE;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.app.config.InboxRetentionSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.jobs.InboxRetentionJob;
-import dev.payrelay.sql.InboxCompletion;
-import dev.payrelay.sql.JobLeases;
-import dev.payrelay.sql.ReceivedCallback;
-import dev.payrelay.sql.WebhookInboxRetention;
-import dev.payrelay.sql.WebhookInboxStore;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.JobLeases;
+import dev.payrelay.ledger.inbox.InboxCompletion;
+import dev.payrelay.ledger.inbox.ReceivedCallback;
+import dev.payrelay.ledger.inbox.WebhookInboxRetention;
+import dev.payrelay.ledger.inbox.WebhookInboxStore;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.LocalDateTime;

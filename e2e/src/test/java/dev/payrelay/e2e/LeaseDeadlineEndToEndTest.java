@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,12 +11,12 @@ import dev.payrelay.app.jobs.PagedJob;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.ClaimedEvent;
-import dev.payrelay.sql.JobLeases;
-import dev.payrelay.sql.PageCursor;
-import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.JobLeases;
+import dev.payrelay.ledger.db.PageCursor;
+import dev.payrelay.ledger.db.generated.tables.records.OutboxEventRecord;
+import dev.payrelay.ledger.outbox.ClaimedEvent;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.FaultProxy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.CONSUMER_INBOX;
-import static dev.payrelay.sql.generated.Tables.NOTIFICATION;
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.CONSUMER_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.NOTIFICATION;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,8 +13,8 @@ import com.rabbitmq.client.GetResponse;
 import dev.payrelay.amqp.consume.ConsumerQueues;
 import dev.payrelay.amqp.consume.InboxConsumer;
 import dev.payrelay.app.config.ConsumersSettings;
-import dev.payrelay.sql.Notifications;
-import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
+import dev.payrelay.ledger.db.generated.tables.records.OutboxEventRecord;
+import dev.payrelay.ledger.payment.Notifications;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.payrelay.e2e;
 
 import dev.payrelay.domain.Money;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.testing.Payments;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.testing.Payments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,11 +10,11 @@ import dev.payrelay.app.jobs.OutboxMaintenance;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.OutboxStatus;
-import dev.payrelay.sql.OutboxRetention;
-import dev.payrelay.sql.OutboxStatistics;
-import dev.payrelay.sql.SqlTime;
-import dev.payrelay.sql.testing.Payments;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.outbox.OutboxRetention;
+import dev.payrelay.ledger.outbox.OutboxStatistics;
+import dev.payrelay.ledger.testing.Payments;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -1,17 +1,17 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.cli.CheckCommand;
-import dev.payrelay.sql.SqlTime;
-import dev.payrelay.sql.generated.tables.records.OperatorActionRecord;
-import dev.payrelay.sql.testing.BrokenStates;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.db.generated.tables.records.OperatorActionRecord;
+import dev.payrelay.ledger.testing.BrokenStates;
 import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.temporal.client.PaymentListingRow;
 import java.time.Duration;

@@ -15,7 +15,7 @@ import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
 import dev.payrelay.app.config.SignalTokenSettings;
 import dev.payrelay.cli.PayrelayCommand;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.ChildPayrelay;
 import java.nio.file.Files;
 import java.nio.file.Path;

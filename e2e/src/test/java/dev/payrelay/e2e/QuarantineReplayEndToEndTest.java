@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.rabbitmq.client.AMQP;
@@ -20,8 +20,8 @@ import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.cli.AdminClient;
-import dev.payrelay.sql.generated.tables.records.OperatorActionRecord;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.generated.tables.records.OperatorActionRecord;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;

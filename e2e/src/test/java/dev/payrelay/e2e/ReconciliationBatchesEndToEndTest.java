@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.RECONCILIATION_ITEM;
+import static dev.payrelay.ledger.db.generated.Tables.RECONCILIATION_ITEM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;

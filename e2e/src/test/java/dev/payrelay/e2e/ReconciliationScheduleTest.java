@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.app.jobs.DailyReconciliationTrigger;
 import dev.payrelay.app.runtime.WorkerRuntime;
-import dev.payrelay.sql.RunStatus;
+import dev.payrelay.ledger.reconciliation.RunStatus;
 import dev.payrelay.workflows.DailyReconciliationInput;
 import dev.payrelay.workflows.ReconciliationSummary;
 import dev.payrelay.workflows.TaskQueues;

@@ -1,8 +1,8 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,9 +12,9 @@ import com.stripe.Stripe;
 import com.stripe.net.Webhook;
 import dev.payrelay.devstack.ChannelSimulators;
 import dev.payrelay.domain.PaymentIds;
+import dev.payrelay.ledger.db.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.simulators.stripe.StripeSimulator;
 import dev.payrelay.simulators.stripe.StripeWebhookEvent;
-import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

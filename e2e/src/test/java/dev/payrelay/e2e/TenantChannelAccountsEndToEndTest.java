@@ -1,18 +1,18 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.devstack.ChannelSimulators;
+import dev.payrelay.ledger.db.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.simulators.RsaKeyPair;
 import dev.payrelay.simulators.wechatpay.SimulatedWechatNotification;
 import dev.payrelay.simulators.wechatpay.WechatPaySimulator;
 import dev.payrelay.simulators.wechatpay.WechatPaySimulatorConfig;
-import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,8 +12,8 @@ import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;
 import dev.payrelay.app.temporal.TemporalConnection;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.ArrayList;

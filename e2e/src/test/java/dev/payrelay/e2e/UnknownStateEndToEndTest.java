@@ -1,15 +1,15 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.ENTITLEMENT;
-import static dev.payrelay.sql.generated.Tables.OPERATOR_ACTION;
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.simulators.sandbox.SandboxMode;
-import dev.payrelay.sql.testing.Payments;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -185,12 +185,12 @@ class UnknownStateEndToEndTest {
         .isEqualTo(1);
     assertThat(
             dsl.fetchCount(
-                dev.payrelay.sql.generated.Tables.OPERATOR_ACTION,
-                dev.payrelay.sql.generated.Tables.OPERATOR_ACTION
+                dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION,
+                dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION
                     .TARGET_ID
                     .eq(paymentId)
                     .and(
-                        dev.payrelay.sql.generated.Tables.OPERATOR_ACTION.OPERATOR_NAME.eq(
+                        dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION.OPERATOR_NAME.eq(
                             "payrelay-sweeper"))))
         .isGreaterThanOrEqualTo(1);
   }

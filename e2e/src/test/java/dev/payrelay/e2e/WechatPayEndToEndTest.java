@@ -1,9 +1,9 @@
 package dev.payrelay.e2e;
 
-import static dev.payrelay.sql.generated.Tables.OUTBOX_EVENT;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_EXCEPTION;
-import static dev.payrelay.sql.generated.Tables.PAYMENT_ORDER;
-import static dev.payrelay.sql.generated.Tables.WEBHOOK_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,10 +13,10 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.GetResponse;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.devstack.ChannelSimulators;
+import dev.payrelay.ledger.db.generated.tables.records.OutboxEventRecord;
+import dev.payrelay.ledger.db.generated.tables.records.WebhookInboxRecord;
 import dev.payrelay.simulators.wechatpay.SimulatedWechatNotification;
 import dev.payrelay.simulators.wechatpay.WechatPaySimulator;
-import dev.payrelay.sql.generated.tables.records.OutboxEventRecord;
-import dev.payrelay.sql.generated.tables.records.WebhookInboxRecord;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

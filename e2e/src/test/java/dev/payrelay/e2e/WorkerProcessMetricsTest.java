@@ -10,7 +10,7 @@ import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ProcessMetrics;
 import dev.payrelay.domain.event.OutboxStatus;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.tools.soak.ChildPayrelay;
 import java.net.URI;
 import java.net.http.HttpClient;

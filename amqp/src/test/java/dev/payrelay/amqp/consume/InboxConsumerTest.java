@@ -1,6 +1,6 @@
 package dev.payrelay.amqp.consume;
 
-import static dev.payrelay.sql.generated.Tables.CONSUMER_INBOX;
+import static dev.payrelay.ledger.db.generated.Tables.CONSUMER_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,9 +11,9 @@ import dev.payrelay.amqp.AmqpConfig;
 import dev.payrelay.amqp.RabbitFixture;
 import dev.payrelay.amqp.Rabbitmqctl;
 import dev.payrelay.domain.crash.CrashPoints;
-import dev.payrelay.sql.ConsumerInbox;
-import dev.payrelay.sql.Notifications;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.inbox.ConsumerInbox;
+import dev.payrelay.ledger.payment.Notifications;
+import dev.payrelay.ledger.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;

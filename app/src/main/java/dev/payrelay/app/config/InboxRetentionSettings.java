@@ -1,10 +1,10 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.sql.WebhookInboxStore;
+import dev.payrelay.ledger.inbox.WebhookInboxStore;
 import java.time.Duration;
 
 /**
- * The webhook inbox's retention ({@link dev.payrelay.sql.WebhookInboxRetention}).
+ * The webhook inbox's retention ({@link dev.payrelay.ledger.inbox.WebhookInboxRetention}).
  *
  * @param rejectedBodyBytes {@code PAYRELAY_INBOX_REJECTED_BODY_BYTES} (4096, 0 to 65536): how much
  *     of the body a callback refused without a verified signature keeps, with its headers and the

@@ -7,7 +7,7 @@ import dev.payrelay.api.HttpLimits;
 import dev.payrelay.app.jobs.LeaseDeadline;
 import dev.payrelay.app.jobs.ReconciliationSchedule;
 import dev.payrelay.domain.crash.CrashPoints;
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
@@ -591,7 +591,7 @@ public record PayrelayConfig(
                     "PAYRELAY_PAYMENT_TTL_SECONDS",
                     1800,
                     1,
-                    (int) dev.payrelay.sql.PaymentDeadlines.MAX_EXTENSION.toSeconds())),
+                    (int) dev.payrelay.ledger.payment.PaymentDeadlines.MAX_EXTENSION.toSeconds())),
             e.integer("PAYRELAY_WEBHOOK_MAX_BYTES", 65_536),
             Duration.ofSeconds(
                 e.between(
@@ -739,7 +739,7 @@ public record PayrelayConfig(
             "PAYRELAY_INBOX_REJECTED_BODY_BYTES",
             InboxRetentionSettings.DEFAULT_REJECTED_BODY_BYTES,
             0,
-            dev.payrelay.sql.WebhookInboxStore.MAX_REJECTED_BODY_BYTES),
+            dev.payrelay.ledger.inbox.WebhookInboxStore.MAX_REJECTED_BODY_BYTES),
         Duration.ofDays(
             e.between(
                 "PAYRELAY_INBOX_REJECTED_RETENTION_DAYS",

@@ -1,6 +1,6 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

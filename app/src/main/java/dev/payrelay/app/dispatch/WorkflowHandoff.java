@@ -1,8 +1,8 @@
 package dev.payrelay.app.dispatch;
 
 import dev.payrelay.domain.operator.SignalTokens;
-import dev.payrelay.sql.EventHandoff;
-import dev.payrelay.sql.PaymentRow;
+import dev.payrelay.ledger.outbox.EventHandoff;
+import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.temporal.client.PaymentWorkflowStarts;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.OperatorSignal;

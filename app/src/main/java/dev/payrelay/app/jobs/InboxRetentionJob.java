@@ -1,8 +1,8 @@
 package dev.payrelay.app.jobs;
 
 import dev.payrelay.app.config.InboxRetentionSettings;
-import dev.payrelay.sql.JobLeases;
-import dev.payrelay.sql.WebhookInboxRetention;
+import dev.payrelay.ledger.db.JobLeases;
+import dev.payrelay.ledger.inbox.WebhookInboxRetention;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

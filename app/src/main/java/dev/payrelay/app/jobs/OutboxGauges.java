@@ -1,8 +1,8 @@
 package dev.payrelay.app.jobs;
 
 import dev.payrelay.domain.event.OutboxStatus;
-import dev.payrelay.sql.OutboxSnapshot;
-import dev.payrelay.sql.OutboxStatistics;
+import dev.payrelay.ledger.outbox.OutboxSnapshot;
+import dev.payrelay.ledger.outbox.OutboxStatistics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicReference;

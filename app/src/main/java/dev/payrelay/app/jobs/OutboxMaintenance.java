@@ -1,7 +1,7 @@
 package dev.payrelay.app.jobs;
 
 import dev.payrelay.app.config.PayrelayConfig;
-import dev.payrelay.sql.OutboxRetention;
+import dev.payrelay.ledger.outbox.OutboxRetention;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

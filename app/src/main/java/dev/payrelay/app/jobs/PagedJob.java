@@ -1,7 +1,7 @@
 package dev.payrelay.app.jobs;
 
-import dev.payrelay.sql.JobLeases;
-import dev.payrelay.sql.PageCursor;
+import dev.payrelay.ledger.db.JobLeases;
+import dev.payrelay.ledger.db.PageCursor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;

@@ -1,12 +1,12 @@
 package dev.payrelay.app.jobs;
 
-import dev.payrelay.sql.Ages;
-import dev.payrelay.sql.CheckScope;
-import dev.payrelay.sql.FindingKind;
-import dev.payrelay.sql.PageCursor;
-import dev.payrelay.sql.PaidPayment;
-import dev.payrelay.sql.PaymentChecks;
-import dev.payrelay.sql.PaymentFinding;
+import dev.payrelay.ledger.checks.Ages;
+import dev.payrelay.ledger.checks.CheckScope;
+import dev.payrelay.ledger.checks.FindingKind;
+import dev.payrelay.ledger.checks.PaymentChecks;
+import dev.payrelay.ledger.checks.PaymentFinding;
+import dev.payrelay.ledger.db.PageCursor;
+import dev.payrelay.ledger.payment.PaidPayment;
 import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.temporal.client.PaymentListingPage;
 import dev.payrelay.temporal.client.PaymentListingRow;

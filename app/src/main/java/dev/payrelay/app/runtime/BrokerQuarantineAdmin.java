@@ -8,7 +8,7 @@ import dev.payrelay.api.BadRequestException;
 import dev.payrelay.api.NotFoundException;
 import dev.payrelay.api.QuarantineAdmin;
 import dev.payrelay.api.ServiceUnavailableException;
-import dev.payrelay.sql.QuarantineReplays;
+import dev.payrelay.ledger.inbox.QuarantineReplays;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -6,8 +6,8 @@ import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.jobs.OutboxMaintenance;
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.sql.ConsumerInbox;
-import dev.payrelay.sql.Database;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.inbox.ConsumerInbox;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -45,7 +45,7 @@ final class ConsumerRuntime implements AutoCloseable {
    * Opens the pool, starts consuming (connecting now, or as soon as the broker answers) and
    * schedules the purge.
    *
-   * @throws dev.payrelay.sql.DatabaseUnavailableException when the database cannot be reached
+   * @throws dev.payrelay.ledger.db.DatabaseUnavailableException when the database cannot be reached
    */
   static ConsumerRuntime start(
       PayrelayConfig config, String owner, MeterRegistry metrics, EventJson json) {

@@ -6,7 +6,7 @@ import dev.payrelay.amqp.consume.PoisonMessageException;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentConfirmed;
-import dev.payrelay.sql.Notifications;
+import dev.payrelay.ledger.payment.Notifications;
 import java.nio.charset.StandardCharsets;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;

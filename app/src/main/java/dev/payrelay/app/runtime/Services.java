@@ -3,18 +3,18 @@ package dev.payrelay.app.runtime;
 import dev.payrelay.app.config.Sizing;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.DatabaseConfig;
-import dev.payrelay.sql.DeadEvents;
-import dev.payrelay.sql.EntitlementStore;
-import dev.payrelay.sql.OutboxStore;
-import dev.payrelay.sql.OutboxWriter;
-import dev.payrelay.sql.PaymentDeadlines;
-import dev.payrelay.sql.PaymentLedger;
-import dev.payrelay.sql.PaymentResolutions;
-import dev.payrelay.sql.PaymentStore;
-import dev.payrelay.sql.Reconciliation;
-import dev.payrelay.sql.WebhookInboxStore;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.db.DatabaseConfig;
+import dev.payrelay.ledger.inbox.WebhookInboxStore;
+import dev.payrelay.ledger.operator.PaymentResolutions;
+import dev.payrelay.ledger.outbox.DeadEvents;
+import dev.payrelay.ledger.outbox.OutboxStore;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.EntitlementStore;
+import dev.payrelay.ledger.payment.PaymentDeadlines;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.reconciliation.Reconciliation;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -98,7 +98,7 @@ public record Services(
    * Opens {@code config}'s pool, its {@code hikaricp_*} metrics in {@code metrics}, and builds the
    * stores over it.
    *
-   * @throws dev.payrelay.sql.DatabaseUnavailableException if the database cannot be reached
+   * @throws dev.payrelay.ledger.db.DatabaseUnavailableException if the database cannot be reached
    */
   public static Services open(DatabaseConfig config, PrometheusMeterRegistry metrics) {
     return open(config, metrics, CrashPoints.none());

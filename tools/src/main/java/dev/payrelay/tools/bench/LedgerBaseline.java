@@ -1,6 +1,6 @@
 package dev.payrelay.tools.bench;
 
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package dev.payrelay.tools.bench;
 
-import dev.payrelay.sql.Database;
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.Database;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -2,7 +2,7 @@ package dev.payrelay.tools.soak;
 
 import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
-import dev.payrelay.sql.LedgerSnapshot;
+import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import java.io.PrintWriter;
 import java.net.URI;

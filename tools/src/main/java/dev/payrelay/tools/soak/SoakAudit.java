@@ -2,8 +2,8 @@ package dev.payrelay.tools.soak;
 
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
-import dev.payrelay.sql.LedgerSnapshot;
-import dev.payrelay.sql.Notifications;
+import dev.payrelay.ledger.payment.LedgerSnapshot;
+import dev.payrelay.ledger.payment.Notifications;
 import dev.payrelay.tools.soak.SoakBuyers.Pay;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package dev.payrelay.tools.soak;
 
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.event.EventType;
-import dev.payrelay.sql.LedgerSnapshot;
+import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import dev.payrelay.tools.soak.SoakTap.Delivery;
 import java.util.ArrayList;

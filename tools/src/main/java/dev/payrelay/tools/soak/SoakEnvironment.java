@@ -2,7 +2,7 @@ package dev.payrelay.tools.soak;
 
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.Role;
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;

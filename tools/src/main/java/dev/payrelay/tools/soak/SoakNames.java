@@ -1,6 +1,6 @@
 package dev.payrelay.tools.soak;
 
-import dev.payrelay.sql.DatabaseConfig;
+import dev.payrelay.ledger.db.DatabaseConfig;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;

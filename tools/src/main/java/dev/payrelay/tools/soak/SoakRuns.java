@@ -2,7 +2,7 @@ package dev.payrelay.tools.soak;
 
 import dev.payrelay.app.jobs.WorkflowStateCheck;
 import dev.payrelay.domain.PaymentStatus;
-import dev.payrelay.sql.LedgerSnapshot;
+import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.temporal.client.PaymentListingRow;
 import dev.payrelay.temporal.client.PaymentListingUnavailableException;

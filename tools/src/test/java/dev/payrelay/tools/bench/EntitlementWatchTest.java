@@ -2,8 +2,8 @@ package dev.payrelay.tools.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.sql.DatabaseConfig;
-import dev.payrelay.sql.testing.TestDatabase;
+import dev.payrelay.ledger.db.DatabaseConfig;
+import dev.payrelay.ledger.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

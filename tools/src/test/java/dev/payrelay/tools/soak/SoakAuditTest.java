@@ -3,11 +3,11 @@ package dev.payrelay.tools.soak;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.payrelay.sql.LedgerSnapshot;
-import dev.payrelay.sql.LedgerSnapshot.Event;
-import dev.payrelay.sql.LedgerSnapshot.Grant;
-import dev.payrelay.sql.LedgerSnapshot.Notification;
-import dev.payrelay.sql.LedgerSnapshot.Payment;
+import dev.payrelay.ledger.payment.LedgerSnapshot;
+import dev.payrelay.ledger.payment.LedgerSnapshot.Event;
+import dev.payrelay.ledger.payment.LedgerSnapshot.Grant;
+import dev.payrelay.ledger.payment.LedgerSnapshot.Notification;
+import dev.payrelay.ledger.payment.LedgerSnapshot.Payment;
 import dev.payrelay.temporal.client.PaymentListingRow;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import dev.payrelay.tools.soak.SoakBuyers.Pay;

@@ -1,0 +1,49 @@
+package dev.payrelay.ledger.checks;
+
+/**
+ * What {@code payrelay check} found wrong with a payment: each kind is a broken rule of DESIGN.md,
+ * named for the operator. The database checks ({@link PaymentChecks}) find all but the last three;
+ * the worker finds those: {@link #CALLBACK_NOT_DECIDED} by reading a stored callback with its
+ * channel's adapter, the last two by comparing with the payment's workflow (Temporal visibility).
+ */
+public enum FindingKind {
+  /**
+   * PAID without its {@code PaymentConfirmed} outbox event (invariant 3: they commit together), so
+   * consumers were never told. Looked for only among payments paid within the SENT retention (older
+   * events may have been purged).
+   */
+  PAID_WITHOUT_CONFIRMED_EVENT,
+  /** An outbox event still PENDING or DISPATCHED, written longer ago than the age. */
+  EVENT_NOT_SENT,
+  /** An outbox event DEAD longer ago than the age: only an operator's replay or discard ends it. */
+  EVENT_DEAD,
+  /** PAID longer ago than the age with a purchased course not granted to the buyer. */
+  PAID_WITHOUT_ENTITLEMENT,
+  /**
+   * An entitlement on a PAID purchase that is not one the purchase owes: a course it did not buy,
+   * or another user than the buyer (a duplicate effect; the grant key allows one per user).
+   */
+  ENTITLEMENT_NOT_PURCHASED,
+  /**
+   * An open {@code DOUBLE_PAYMENT} exception: the channel took this payment's money a second time
+   * with another transaction, and nobody has decided on the refund yet.
+   */
+  PAID_TWICE,
+  /** PENDING, CLOSED or EXPIRED, yet entitlements were granted on it. */
+  ENTITLED_NOT_PAID,
+  /**
+   * A callback stored in {@code webhook_inbox} longer ago than the age and never decided (outcome
+   * still RECEIVED: the process stopped, or lost the database, between storing and deciding it, so
+   * the channel got no answer), whose payment is not decided either: still PENDING, unknown, or not
+   * readable from the stored bytes. Once its payment is decided (the channel's retry, or the
+   * payment's channel watch asking the channel) the row is no longer a finding.
+   */
+  CALLBACK_NOT_DECIDED,
+  /** PAID longer ago than the age, and Temporal has no workflow {@code payment-{paymentId}}. */
+  PAID_WITHOUT_WORKFLOW,
+  /**
+   * PAID longer ago than the age, and the payment's latest workflow run shows a {@code
+   * PaymentState} that contradicts it: AWAITING_PAYMENT, CLOSED or EXPIRED.
+   */
+  WORKFLOW_STATE_MISMATCH
+}

@@ -1,0 +1,348 @@
+package dev.payrelay.ledger.payment;
+
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+
+import dev.payrelay.domain.PaymentTransition;
+import dev.payrelay.domain.channel.CallbackDecision;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.ledger.db.RenderedQuery;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.db.Transactions;
+import dev.payrelay.ledger.db.UniqueKeys;
+import dev.payrelay.ledger.inbox.InboxCompletion;
+import dev.payrelay.ledger.inbox.WebhookInboxStore;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+/**
+ * The ledger's confirm: applies a verified channel callback to our payment.
+ *
+ * <p>DESIGN invariant 3: one local transaction runs {@code UPDATE payment_order SET status='PAID'
+ * ... WHERE status='PENDING' AND amount_minor=? AND currency=?} (the {@link
+ * PaymentTransition#CONFIRM} move) and, only when exactly one row changed, inserts the {@code
+ * PaymentConfirmed} outbox event. A callback that disagrees with our row is recorded as a {@code
+ * payment_exception} and never changes the payment.
+ */
+public final class PaymentLedger {
+
+  /**
+   * The confirm's move (DESIGN invariant 3): PENDING to PAID only where amount, currency, merchant
+   * and channel match. Every confirming callback runs it, so it is rendered once.
+   */
+  private static final RenderedQuery CONFIRM =
+      RenderedQuery.of(
+          PaymentTransitions.moveQuery(
+              DSL.param("paymentId", String.class),
+              PaymentTransition.CONFIRM,
+              PAYMENT_ORDER
+                  .AMOUNT_MINOR
+                  .eq(DSL.param("amountMinor", Long.class))
+                  .and(PAYMENT_ORDER.CURRENCY.eq(DSL.param("currency", String.class)))
+                  .and(PAYMENT_ORDER.MERCHANT_ID.eq(DSL.param("merchantId", String.class)))
+                  .and(PAYMENT_ORDER.CHANNEL.eq(DSL.param("channel", String.class))),
+              Map.of(
+                  PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class),
+                  PAYMENT_ORDER.PAID_AT, SqlTime.now())),
+          "paymentId",
+          "amountMinor",
+          "currency",
+          "merchantId",
+          "channel",
+          "channelTxnId");
+
+  private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
+  private static final int MAX_DECISIONS = 3;
+
+  /** The {@code source} of a confirmation that came in a channel's callback. */
+  public static final String CALLBACK = "CALLBACK";
+
+  /** The {@code source} of a channel's answer to our query. */
+  public static final String QUERY = "QUERY";
+
+  private final DSLContext dsl;
+  private final PaymentStore payments;
+  private final PaymentTransitions transitions;
+  private final PaymentExceptions exceptions;
+  private final CrashPoints crashPoints;
+
+  /** A ledger over {@code dsl}. */
+  public PaymentLedger(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
+    this(dsl, payments, outbox, CrashPoints.none());
+  }
+
+  /**
+   * A ledger over {@code dsl} that passes {@link CrashPoint#WEBHOOK_BEFORE_COMMIT} inside a
+   * callback's confirm transaction, after its writes and before its commit.
+   */
+  public PaymentLedger(
+      DSLContext dsl, PaymentStore payments, OutboxWriter outbox, CrashPoints crashPoints) {
+    this.dsl = dsl;
+    this.payments = payments;
+    this.transitions = new PaymentTransitions(outbox);
+    this.exceptions = new PaymentExceptions(dsl, outbox);
+    this.crashPoints = crashPoints;
+  }
+
+  /**
+   * A payment as it stands, read to choose the merchant account whose secret verifies a callback
+   * naming it (so one merchant account's secret cannot confirm another account's payment) and then
+   * handed to {@link #applyCallback} as its first read.
+   *
+   * @return empty when there is no payment with this id
+   */
+  public Optional<PaymentRow> payment(String paymentId) {
+    return payments.find(paymentId);
+  }
+
+  /**
+   * Decides and applies one verified answer of the payment's own channel (a query, a statement, a
+   * repair): as {@link #apply(String, VerifiedCallback, Long, String)} at the channel the payment
+   * was created at.
+   */
+  public LedgerResult apply(VerifiedCallback callback, Long inboxId, String source) {
+    return apply(null, callback, inboxId, source);
+  }
+
+  /**
+   * Decides and applies one verified callback. Safe under any concurrency: the conditional update
+   * lets exactly one of many identical callbacks confirm; the others re-read and find DUPLICATE.
+   *
+   * @param channel the channel whose signature the callback carried; a payment created at another
+   *     channel is {@link CallbackOutcome#OTHER_CHANNEL} and stays untouched. Null: the payment's
+   *     own channel (our own query or reconciliation of it)
+   * @param callback the verified callback
+   * @param inboxId the {@code webhook_inbox} row it arrived in, or null (e.g. from a query)
+   * @param source how the confirmation reached us, written into the event: CALLBACK or QUERY
+   * @return the outcome, exactly one per call
+   */
+  public LedgerResult apply(
+      String channel, VerifiedCallback callback, Long inboxId, String source) {
+    return apply(new Speaker(channel, null), callback, inboxId, source, null, null);
+  }
+
+  /**
+   * Applies a channel's callback stored in {@code webhook_inbox} row {@code inboxId}, as {@link
+   * #apply(String, VerifiedCallback, Long, String)} with source {@link #CALLBACK}; a CONFIRMED
+   * outcome also completes that inbox row (signature valid, outcome CONFIRMED, {@code
+   * confirmedReplyStatus}) inside the ledger's transaction, so a confirming callback commits twice
+   * (its inbox row, then the ledger) instead of three times. Any other outcome leaves the row for
+   * the caller to complete ({@link WebhookInboxStore#complete}).
+   *
+   * @param account the merchant id of the account whose secret or key verified the callback: a
+   *     payment of another account of this channel is {@link CallbackOutcome#OTHER_ACCOUNT} and
+   *     stays untouched, with nothing recorded against it
+   * @param confirmedReplyStatus the HTTP status the channel is answered with when its callback
+   *     confirmed the payment
+   * @param read the callback's payment as {@link #payment} returned it a moment ago, decided on
+   *     first; null (or another payment's row): read it now. A read that is stale by then is
+   *     harmless: the confirm's conditional update finds the row changed, and the next decision
+   *     reads it again
+   */
+  public LedgerResult applyCallback(
+      String channel,
+      String account,
+      VerifiedCallback callback,
+      long inboxId,
+      int confirmedReplyStatus,
+      PaymentRow read) {
+    Objects.requireNonNull(account, "account");
+    return apply(
+        new Speaker(channel, account),
+        callback,
+        inboxId,
+        CALLBACK,
+        read != null && read.paymentId().equals(callback.paymentId()) ? read : null,
+        new InboxCompletion(
+            true,
+            CallbackOutcome.CONFIRMED.name(),
+            confirmedDetail(CALLBACK),
+            confirmedReplyStatus,
+            callback.paymentId(),
+            callback.notificationId()));
+  }
+
+  /**
+   * Who speaks for a payment: the channel whose signature a callback carried, and the merchant
+   * account that verified it. A null component means "the payment's own" (our own query or
+   * reconciliation of it, made with the payment's own account).
+   */
+  private record Speaker(String channel, String account) {}
+
+  /**
+   * As the public {@code apply}; a non-null {@code firstRead} is the first decision's row, a
+   * non-null {@code confirmedInbox} completes the inbox row.
+   */
+  private LedgerResult apply(
+      Speaker speaker,
+      VerifiedCallback callback,
+      Long inboxId,
+      String source,
+      PaymentRow firstRead,
+      InboxCompletion confirmedInbox) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<PaymentRow> ours =
+          attempt == 1 && firstRead != null
+              ? Optional.of(firstRead)
+              : payments.find(callback.paymentId());
+      Optional<LedgerResult> notItsOwn = ours.flatMap(row -> notSpokenFor(speaker, row));
+      if (notItsOwn.isPresent()) {
+        return notItsOwn.get();
+      }
+      CallbackOutcome outcome =
+          CallbackDecision.decide(ours.map(PaymentRow::snapshot).orElse(null), callback);
+      if (outcome != CallbackOutcome.CONFIRMED) {
+        return record(outcome, ours.orElse(null), callback, inboxId);
+      }
+      Optional<LedgerResult> confirmed =
+          tryConfirm(ours.get(), callback, source, inboxId, confirmedInbox);
+      if (confirmed.isPresent()) {
+        return confirmed.get();
+      }
+      if (attempt == MAX_DECISIONS) {
+        throw new IllegalStateException(
+            "payment " + callback.paymentId() + " kept changing under callback; giving up");
+      }
+    }
+  }
+
+  /**
+   * OTHER_CHANNEL when {@code row} was created at another channel than the speaker's, OTHER_ACCOUNT
+   * when with another merchant account; empty when the speaker may speak for it. Neither changes
+   * anything nor records anything against the payment.
+   */
+  private static Optional<LedgerResult> notSpokenFor(Speaker speaker, PaymentRow row) {
+    if (speaker.channel() != null && !row.channel().equals(speaker.channel())) {
+      return Optional.of(
+          untouched(
+              CallbackOutcome.OTHER_CHANNEL,
+              row,
+              "was created at " + row.channel() + ", not " + speaker.channel()));
+    }
+    if (speaker.account() != null && !row.merchantId().equals(speaker.account())) {
+      return Optional.of(
+          untouched(
+              CallbackOutcome.OTHER_ACCOUNT,
+              row,
+              "belongs to another merchant account than "
+                  + speaker.account()
+                  + ", whose secret verified the callback"));
+    }
+    return Optional.empty();
+  }
+
+  private static LedgerResult untouched(CallbackOutcome outcome, PaymentRow row, String why) {
+    return new LedgerResult(
+        outcome,
+        row.paymentId(),
+        null,
+        null,
+        outcome + ": payment " + row.paymentId() + " " + why + "; nothing changed");
+  }
+
+  /** Runs the confirm transaction; empty when another writer changed the row first. */
+  private Optional<LedgerResult> tryConfirm(
+      PaymentRow row,
+      VerifiedCallback cb,
+      String source,
+      Long inboxId,
+      InboxCompletion confirmedInbox) {
+    try {
+      return Transactions.run(
+          dsl, cfg -> confirm(cfg.dsl(), row, cb, source, inboxId, confirmedInbox));
+    } catch (DataAccessException e) {
+      if (!UniqueKeys.isViolationOf(e, CHANNEL_TXN_KEY)) {
+        throw e;
+      }
+      return Optional.of(record(CallbackOutcome.TXN_CONFLICT, row, cb, inboxId));
+    }
+  }
+
+  private Optional<LedgerResult> confirm(
+      DSLContext tx,
+      PaymentRow row,
+      VerifiedCallback cb,
+      String source,
+      Long inboxId,
+      InboxCompletion confirmedInbox) {
+    boolean moved =
+        PaymentTransitions.moved(
+            row.paymentId(),
+            CONFIRM.execute(
+                tx,
+                row.paymentId(),
+                cb.amount().minorUnits(),
+                cb.amount().currencyCode(),
+                cb.merchantId(),
+                row.channel(),
+                cb.channelTxnId()));
+    if (!moved) {
+      return Optional.empty();
+    }
+    String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);
+    if (confirmedInbox != null) {
+      WebhookInboxStore.complete(tx, inboxId, confirmedInbox);
+    }
+    if (CALLBACK.equals(source)) {
+      crashPoints.reach(CrashPoint.WEBHOOK_BEFORE_COMMIT);
+    }
+    return Optional.of(
+        new LedgerResult(
+            CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, confirmedDetail(source)));
+  }
+
+  private static String confirmedDetail(String source) {
+    return "marked PAID by " + source;
+  }
+
+  private LedgerResult record(
+      CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb, Long inboxId) {
+    String detail = describe(outcome, ours, cb);
+    if (!outcome.isException()) {
+      return new LedgerResult(outcome, cb.paymentId(), null, null, detail);
+    }
+    PaymentExceptions.Recorded recorded =
+        exceptions.record(ours.paymentId(), outcome.name(), cb, detail, inboxId);
+    return new LedgerResult(outcome, ours.paymentId(), recorded.eventId(), recorded.id(), detail);
+  }
+
+  private static String describe(CallbackOutcome outcome, PaymentRow ours, VerifiedCallback cb) {
+    String theirs =
+        "channel says "
+            + cb.status()
+            + " "
+            + cb.amount()
+            + " txn "
+            + cb.channelTxnId()
+            + " merchant "
+            + cb.merchantId();
+    if (outcome == CallbackOutcome.TXN_CONFLICT) {
+      return outcome
+          + ": channel transaction "
+          + cb.channelTxnId()
+          + " already paid another payment; "
+          + theirs;
+    }
+    if (ours == null) {
+      return outcome + ": no payment " + cb.paymentId() + "; " + theirs;
+    }
+    return outcome
+        + ": ours "
+        + ours.status()
+        + " "
+        + ours.amount()
+        + " txn "
+        + ours.channelTxnId()
+        + " merchant "
+        + ours.merchantId()
+        + "; "
+        + theirs;
+  }
+}
