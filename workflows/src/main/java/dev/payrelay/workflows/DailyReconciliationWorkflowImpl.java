@@ -5,7 +5,6 @@ import dev.payrelay.workflows.activities.DailyStartResult;
 import dev.payrelay.workflows.activities.ReconciliationDay;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
 import io.temporal.activity.ActivityOptions;
-import io.temporal.common.RetryOptions;
 import io.temporal.common.SearchAttributeKey;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
@@ -28,19 +27,10 @@ public class DailyReconciliationWorkflowImpl implements DailyReconciliationWorkf
 
   /** One database read and one workflow start. */
   private static final ActivityOptions START_OPTIONS =
-      ActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // About 8 minutes of an outage; then this action fails and the Schedule's next
-                  // hourly action tries the day again, so no action outlives its hour.
-                  .setMaximumAttempts(10)
-                  .setDoNotRetry(ReconciliationFailure.INVALID_REQUEST.name())
-                  .build())
-          .build();
+      // About 8 minutes of an outage (10 attempts); then this action fails and the Schedule's next
+      // hourly action tries the day again, so no action outlives its hour.
+      DatabaseActivityOptions.withAttempts(
+          Duration.ofSeconds(30), 10, ReconciliationFailure.INVALID_REQUEST.name());
 
   private static final Logger log = Workflow.getLogger(DailyReconciliationWorkflowImpl.class);
 

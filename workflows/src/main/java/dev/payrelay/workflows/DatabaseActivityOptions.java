@@ -21,6 +21,19 @@ final class DatabaseActivityOptions {
    * @param permanent failure types that are not retried
    */
   static ActivityOptions untilTheDatabaseAnswers(Duration startToClose, String... permanent) {
+    return withAttempts(startToClose, 0, permanent);
+  }
+
+  /**
+   * The same backoff (1 s doubling to a 1 min cap), for at most {@code attempts} attempts: for an
+   * activity whose caller tries again later anyway (a Schedule's next action), so one action must
+   * not outlive its turn.
+   *
+   * @param startToClose how long one attempt may take
+   * @param attempts the most attempts; 0 is unbounded
+   * @param permanent failure types that are not retried
+   */
+  static ActivityOptions withAttempts(Duration startToClose, int attempts, String... permanent) {
     return ActivityOptions.newBuilder()
         .setStartToCloseTimeout(startToClose)
         .setRetryOptions(
@@ -28,7 +41,7 @@ final class DatabaseActivityOptions {
                 .setInitialInterval(Duration.ofSeconds(1))
                 .setBackoffCoefficient(2)
                 .setMaximumInterval(Duration.ofMinutes(1))
-                .setMaximumAttempts(0)
+                .setMaximumAttempts(attempts)
                 .setDoNotRetry(permanent)
                 .build())
         .build();

@@ -306,43 +306,51 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
           story.needsAttention(Attention.GRANT, "grant failed: " + reason);
           return;
         }
-        Duration pause = grantPauseAfter(round);
-        story.needsAttention(
-            Attention.GRANT,
-            "grant not committed after "
-                + round
-                + " round(s) of "
-                + GRANT_ROUND.toMinutes()
-                + " min ("
-                + reason
-                + "); trying again in "
-                + pause.toMinutes()
-                + " min");
-        granting = false;
-        story.waitingFor(
-            "grant round "
-                + (round + 1)
-                + " at "
-                + Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(pause)
-                + " (the buyer paid; the last round failed: "
-                + reason
-                + ")");
-        Workflow.newTimer(
-                pause,
-                TimerOptions.newBuilder()
-                    .setSummary(
-                        "payment "
-                            + input.paymentId()
-                            + ": grant round "
-                            + (round + 1)
-                            + " after a pause")
-                    .build())
-            .get();
-        story.waitingFor(null);
+        pauseAfterFailedRound(round, reason);
       } finally {
         granting = false;
       }
     }
+  }
+
+  /**
+   * After round {@code round} failed for {@code reason}: says so (attention, what the run waits
+   * for) and sleeps the pause before the next round ({@link #grantPauseAfter}).
+   */
+  private void pauseAfterFailedRound(int round, String reason) {
+    Duration pause = grantPauseAfter(round);
+    story.needsAttention(
+        Attention.GRANT,
+        "grant not committed after "
+            + round
+            + " round(s) of "
+            + GRANT_ROUND.toMinutes()
+            + " min ("
+            + reason
+            + "); trying again in "
+            + pause.toMinutes()
+            + " min");
+    granting = false;
+    story.waitingFor(
+        "grant round "
+            + (round + 1)
+            + " at "
+            + Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(pause)
+            + " (the buyer paid; the last round failed: "
+            + reason
+            + ")");
+    Workflow.newTimer(
+            pause,
+            TimerOptions.newBuilder()
+                .setSummary(
+                    "payment "
+                        + input.paymentId()
+                        + ": grant round "
+                        + (round + 1)
+                        + " after a pause")
+                .build())
+        .get();
+    story.waitingFor(null);
   }
 
   /** One round: before {@link SettledLifecycle}, attempts without end. */

@@ -68,19 +68,7 @@ public class ReconciliationWorkflowImpl implements ReconciliationWorkflow {
 
   /** Run bookkeeping is one short write; a database outage delays it but never drops it. */
   private static final ActivityOptions RUN_OPTIONS =
-      ActivityOptions.newBuilder()
-          .setStartToCloseTimeout(Duration.ofSeconds(30))
-          .setRetryOptions(
-              RetryOptions.newBuilder()
-                  .setInitialInterval(Duration.ofSeconds(1))
-                  .setBackoffCoefficient(2)
-                  // A recovering database is probed at least once a minute.
-                  .setMaximumInterval(Duration.ofMinutes(1))
-                  // Unbounded (0): only an outage fails it, and that passes.
-                  .setMaximumAttempts(0)
-                  .setDoNotRetry(permanent())
-                  .build())
-          .build();
+      DatabaseActivityOptions.untilTheDatabaseAnswers(Duration.ofSeconds(30), permanent());
 
   /**
    * A batch repairs up to {@link ReconciliationLimits#repairBatch()} items (100 by default), each
