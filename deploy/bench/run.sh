@@ -177,7 +177,7 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
     --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal --log-level warn \
     --search-attribute PaymentId=Keyword --search-attribute OrderId=Keyword \
     --search-attribute TenantId=Keyword --search-attribute Channel=Keyword \
-    --search-attribute PaymentState=Keyword \
+    --search-attribute PaymentState=Keyword --search-attribute PaymentAttention=Keyword \
     >"$LOGS/temporal.log" 2>&1 &
   TEMPORAL_PID=$!
   started "$TEMPORAL_PID" temporal

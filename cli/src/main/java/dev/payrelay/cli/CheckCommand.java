@@ -3,6 +3,7 @@ package dev.payrelay.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.dispatch.WorkflowHandoff;
+import dev.payrelay.app.jobs.ChannelQueryCheck;
 import dev.payrelay.app.jobs.UndecidedCallbackCheck;
 import dev.payrelay.app.jobs.WorkflowStateCheck;
 import dev.payrelay.app.runtime.ApiRuntime;
@@ -158,6 +159,7 @@ public final class CheckCommand implements Callable<Integer> {
       try (TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
         try {
           found.addAll(new WorkflowStateCheck(checks, temporal.client()).run(scope));
+          found.addAll(new ChannelQueryCheck(temporal.client()).run(scope));
         } catch (PaymentListingUnavailableException e) {
           temporalProblem = e.getMessage();
         }

@@ -85,6 +85,12 @@ enum CheckRepair {
                   + " first); for a purged one, ./payrelay reconcile --date <the day it was paid>"
                   + " re-grants it (ENTITLEMENT_MISSING)";
           case EVENT_NOT_SENT -> "hand the event over again: ./payrelay check --repair";
+          case CHANNEL_QUERIES_FAILING ->
+              "none while the channel recovers (the next answer clears it); else fix what the"
+                  + " error names (the channel's status, our credentials), then requery, extend"
+                  + " the deadline or ./payrelay resolve "
+                  + id
+                  + " --action CLOSE --reason <why>";
           case CALLBACK_NOT_DECIDED ->
               "nothing to redo while the channel still retries a callback it got no answer for,"
                   + " and a PENDING payment's channel watch asks the channel after its deadline;"

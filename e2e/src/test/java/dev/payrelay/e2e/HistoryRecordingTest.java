@@ -1,5 +1,6 @@
 package dev.payrelay.e2e;
 
+import static dev.payrelay.workflows.PaymentWorkflowState.AWAITING_PAYMENT;
 import static dev.payrelay.workflows.PaymentWorkflowState.CLOSED;
 import static dev.payrelay.workflows.PaymentWorkflowState.EXPIRED;
 import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
@@ -281,6 +282,40 @@ class HistoryRecordingTest {
           "LedgerConfirmFromChannel",
           "ChannelClose",
           "LedgerExpire");
+    }
+  }
+
+  /**
+   * Version {@code query-attention}: the callback is dropped and the first 9 queries (3 activities
+   * of 3 attempts) answer 503, so the payment needs attention; the next query answers (not paid)
+   * and clears it; then the buyer pays and a query confirms.
+   */
+  @Test
+  void channelQueriesFailingThenAnswering_recordedOnShortQueryIntervals() throws Exception {
+    Map<String, String> env =
+        with(
+            QUIET,
+            Map.of(
+                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
+                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
+                "PAYRELAY_QUERY_MAX_SECONDS", "2",
+                "PAYRELAY_PAYMENT_TTL_SECONDS", "120",
+                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), env)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      String paymentId = payrelay.createPayment(1050, "USD", "c1");
+      payrelay
+          .stack
+          .sandbox()
+          .setMode(paymentId, SandboxMode.NORMAL.droppingCallbacks().failingQueries(9));
+      Run run = histories.awaitRunning(paymentId, NEEDS_ATTENTION);
+      histories.awaitActivities(run, "ChannelQuery", EVENT_TYPE_ACTIVITY_TASK_COMPLETED, 1);
+      histories.awaitRunning(paymentId, AWAITING_PAYMENT);
+      payrelay.payAtSandbox(paymentId, "{}");
+
+      histories.awaitCompleted(run, FULFILLED);
+      histories.write(
+          "payment-channel-queries-failing", run, "ChannelQuery", "LedgerConfirmFromChannel");
     }
   }
 

@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * Why a payment needs an operator: one entry per open cause (an open exception, a DEAD event, a
- * failed grant). The payment shows NEEDS_ATTENTION while any is open; each is closed by the
- * operator action that fixes it. Insertion-ordered, so deterministic.
+ * failed grant or close, channel queries failing in a row). The payment shows NEEDS_ATTENTION while
+ * any is open; each is closed by the operator action that fixes it. Insertion-ordered, so
+ * deterministic.
  */
 final class Attention {
 
@@ -21,6 +22,12 @@ final class Attention {
 
   /** The cause for a failed grant, closed by an applied {@code resolve}. */
   static final String GRANT = "grant";
+
+  /**
+   * The cause for channel queries failing in a row ({@link QueryAttention}), closed by the next
+   * answer or the payment settling.
+   */
+  static final String CHANNEL_QUERY = "channel-query";
 
   private final Map<String, String> causes = new LinkedHashMap<>();
 
@@ -64,6 +71,10 @@ final class Attention {
           "resolve with MARK_FOR_REFUND (give the money back) or ACCEPT_AS_PAID (grant as paid);"
               + " ACKNOWLEDGE for a REFUNDED or DISPUTED report";
       case CLOSE -> "requery once the channel answers, extendDeadline, or resolve CLOSE";
+      case CHANNEL_QUERY ->
+          "none while the channel recovers (the next answer clears this); if it does not, check"
+              + " the channel's status and our credentials for it (docs/operations.md), then"
+              + " requery, extendDeadline, or resolve CLOSE";
       case GRANT ->
           "a transient failure is retried by the run; for a permanent one fix its cause (the"
               + " error above), then payrelay check --repair --operator <you> grants it again"

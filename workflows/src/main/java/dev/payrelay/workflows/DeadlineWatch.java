@@ -50,6 +50,7 @@ final class DeadlineWatch {
 
   private final ChannelWatch watch;
   private final PaymentStory story;
+  private final QueryAttention queryAttention;
   private Instant deadline;
   private boolean requeryAsked;
   private boolean answered;
@@ -68,6 +69,7 @@ final class DeadlineWatch {
   DeadlineWatch(ChannelWatch watch, PaymentStory story) {
     this.watch = watch;
     this.story = story;
+    this.queryAttention = new QueryAttention(story);
   }
 
   /** The payment's deadline, or null while none was set (no watch, no extension). */
@@ -78,6 +80,14 @@ final class DeadlineWatch {
   /** Sets the deadline: at the start of a watched run, or by an operator's applied extension. */
   void extendTo(Instant next) {
     deadline = next;
+  }
+
+  /**
+   * Before the run continues as new: an open {@link QueryAttention} cause is closed, since the next
+   * run counts failed queries from zero (its search attribute would otherwise be carried over).
+   */
+  void beforeContinueAsNew() {
+    queryAttention.clear();
   }
 
   /** An operator's applied {@code requery}: ask the channel now. */
@@ -120,6 +130,12 @@ final class DeadlineWatch {
    * applies.
    */
   void watch(PaymentWorkflowInput input, int lifecycle, boolean settledLifecycle) {
+    watchUntilSettled(input, lifecycle, settledLifecycle);
+    queryAttention.clear();
+  }
+
+  private void watchUntilSettled(
+      PaymentWorkflowInput input, int lifecycle, boolean settledLifecycle) {
     this.lifecycle = lifecycle;
     this.settledLifecycle = settledLifecycle;
     paymentId = input.paymentId();
@@ -135,6 +151,8 @@ final class DeadlineWatch {
     int queries = 0;
     while (!settled()) {
       if (!now().isBefore(deadline)) {
+        // Past the deadline the payment is closed, not queried: a failing close is its own cause.
+        queryAttention.clear();
         if (closeAtDeadline(policy)) {
           return;
         }
@@ -152,8 +170,10 @@ final class DeadlineWatch {
       }
       requeryAsked = false;
       busy = true;
-      applyChannelAnswer(watch.query(paymentId, channel));
+      ChannelStatus answer = watch.query(paymentId, channel);
+      applyChannelAnswer(answer);
       busy = false;
+      queryAttention.after(paymentId, answer == null ? watch.lastFailure() : null);
       queries++;
       Instant seen = deadline;
       Duration wait = min(policy.delayAfter(queries), Duration.between(now(), deadline));

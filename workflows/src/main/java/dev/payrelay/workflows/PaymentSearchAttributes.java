@@ -29,9 +29,20 @@ public final class PaymentSearchAttributes {
   public static final SearchAttributeKey<String> PAYMENT_STATE =
       SearchAttributeKey.forKeyword("PaymentState");
 
+  /**
+   * Why a payment in NEEDS_ATTENTION waits, where no event of its own says so: {@code
+   * channel-query} while its channel queries fail in a row ({@link QueryAttention}); unset
+   * otherwise.
+   */
+  public static final SearchAttributeKey<String> PAYMENT_ATTENTION =
+      SearchAttributeKey.forKeyword("PaymentAttention");
+
+  /** {@link #PAYMENT_ATTENTION}'s value while the payment's channel queries fail in a row. */
+  public static final String CHANNEL_QUERY_FAILING = "channel-query";
+
   /** Every key, for registration on a namespace. */
   public static final List<SearchAttributeKey<String>> ALL =
-      List.of(PAYMENT_ID, ORDER_ID, TENANT_ID, CHANNEL, PAYMENT_STATE);
+      List.of(PAYMENT_ID, ORDER_ID, TENANT_ID, CHANNEL, PAYMENT_STATE, PAYMENT_ATTENTION);
 
   private PaymentSearchAttributes() {}
 }

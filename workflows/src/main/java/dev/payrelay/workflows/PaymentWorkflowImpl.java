@@ -174,6 +174,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
             "payment {}: continuing as new after {} history events",
             input.paymentId(),
             Workflow.getInfo().getHistoryLength());
+        deadlineWatch.beforeContinueAsNew();
         Workflow.continueAsNew(nextRunInput());
       }
       Optional<OutboxEventSignal> next = delivery.take();

@@ -569,6 +569,83 @@ class PaymentWorkflowImplTest {
   }
 
   @Test
+  void queriesFailingThreeTimesInARow_needAttentionWithTheLastError_untilTheNextAnswerClearsIt() {
+    ApplicationFailure unavailable =
+        ApplicationFailure.newFailure("sandbox answered 503", "CHANNEL_UNAVAILABLE");
+    int tries = ChannelWatch.CHANNEL_ATTEMPTS;
+    AtomicReference<Integer> calls = new AtomicReference<>(0);
+    when(channel.query(any()))
+        .thenAnswer(
+            call -> {
+              calls.set(calls.get() + 1);
+              if (calls.get() <= QueryAttention.FAILED_QUERIES * tries) {
+                throw unavailable;
+              }
+              return new ChannelStatus("PENDING", null, 1050L, "USD");
+            });
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofDays(1)), CREATED);
+    env.start();
+
+    // grace 30 s, then 30 s and 60 s between queries (each up to 3 s of quick retries)
+    env.sleep(Duration.ofSeconds(30 + 30 + 60 + 20));
+    assertThat(calls.get()).isEqualTo(QueryAttention.FAILED_QUERIES * tries);
+    PaymentView stuck = workflow.state();
+    assertThat(stuck.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
+    assertThat(stuck.lastError())
+        .contains("the channel query failed 3 times in a row")
+        .contains("sandbox answered 503")
+        .contains("stays AWAITING_PAYMENT");
+    assertThat(workflow.state().details()).contains("none while the channel recovers");
+    assertThat(attention(workflow)).isEqualTo(PaymentSearchAttributes.CHANNEL_QUERY_FAILING);
+
+    env.sleep(Duration.ofMinutes(2)); // the next query (120 s later) answers
+    assertThat(calls.get()).isEqualTo(QueryAttention.FAILED_QUERIES * tries + 1);
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    assertThat(attention(workflow)).isNull();
+  }
+
+  @Test
+  void oneFailedQuery_raisesNothing() {
+    when(channel.query(any()))
+        .thenThrow(ApplicationFailure.newFailure("blip", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("blip", "CHANNEL_UNAVAILABLE"))
+        .thenThrow(ApplicationFailure.newFailure("blip", "CHANNEL_UNAVAILABLE"))
+        .thenReturn(new ChannelStatus("PENDING", null, 1050L, "USD"));
+    PaymentWorkflow workflow =
+        PaymentWorkflowTesting.signalWithStart(
+            client, options, watchedInput(Duration.ofDays(1)), CREATED);
+    env.start();
+    env.sleep(Duration.ofMinutes(10));
+
+    assertThat(workflow.state().state()).isEqualTo(PaymentWorkflowState.AWAITING_PAYMENT);
+    assertThat(attention(workflow)).isNull();
+  }
+
+  /** The run's {@code PaymentAttention} search attribute, as visibility sees it. */
+  private String attention(PaymentWorkflow workflow) {
+    String workflowId = WorkflowStub.fromTyped(workflow).getExecution().getWorkflowId();
+    return client.fetchHistory(workflowId).getHistory().getEventsList().stream()
+        .filter(e -> e.hasUpsertWorkflowSearchAttributesEventAttributes())
+        .map(
+            e ->
+                e.getUpsertWorkflowSearchAttributesEventAttributes()
+                    .getSearchAttributes()
+                    .getIndexedFieldsMap()
+                    .get(PaymentSearchAttributes.PAYMENT_ATTENTION.getName()))
+        .filter(java.util.Objects::nonNull)
+        .reduce((first, second) -> second)
+        .map(
+            payload ->
+                payload.getData().isEmpty() || payload.getData().toStringUtf8().equals("null")
+                    ? null
+                    : io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE
+                        .fromPayload(payload, String.class, String.class))
+        .orElse(null);
+  }
+
+  @Test
   void runForAPaymentTheLedgerHoldsPaid_neverQueriesOrClosesTheChannel_grantsAndFulfills() {
     ledgerStatus.set("PAID");
     PaymentWorkflow workflow =
@@ -926,11 +1003,14 @@ class PaymentWorkflowImplTest {
 
     PaymentView view = workflow.state();
     assertThat(view.state()).isEqualTo(PaymentWorkflowState.NEEDS_ATTENTION);
-    assertThat(view.causes())
-        .singleElement()
-        .asString()
+    assertThat(view.causes()).hasSize(2);
+    assertThat(view.causes().get(0))
         .contains("AMOUNT_MISMATCH: ours PENDING 10.50 USD; channel PAID 10.00 USD")
         .contains("fix: resolve with MARK_FOR_REFUND");
+    assertThat(view.causes().get(1))
+        .contains("the channel query failed 3 times in a row")
+        .contains("last: query: CHANNEL_UNAVAILABLE: channel answered 503")
+        .contains("fix: none while the channel recovers");
     assertThat(view.waitingFor())
         .contains("next channel query")
         .contains("the last channel call failed: query: CHANNEL_UNAVAILABLE");

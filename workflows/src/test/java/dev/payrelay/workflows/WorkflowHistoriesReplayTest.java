@@ -83,6 +83,11 @@ class WorkflowHistoriesReplayTest {
                           // mismatch is open, then MARK_FOR_REFUND and EXPIRED.
                           "payment-underpaid-marked-for-refund-expired"))
                   .map(b -> b + "--with-settled-lifecycle"),
+              // Version query-attention: 3 failed channel queries in a row raise NEEDS_ATTENTION
+              // (PaymentAttention "channel-query"), the next answer clears it, then a query
+              // confirms. Every recording above predates it: their queries answered, or failed
+              // without the marker (its default branch).
+              Stream.of("payment-channel-queries-failing--with-query-attention"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the

@@ -25,13 +25,21 @@ import org.slf4j.LoggerFactory;
  * ExecutionStatus = "Running"} (a run continued as new keeps its last attribute; only the open run
  * counts). Visibility is eventually consistent: the count trails a state change by a moment.
  *
- * <p>Before the first count, and after a failed one (Temporal unreachable), the gauge reads NaN
+ * <p>{@code payrelay.payments.channel_query_failing} counts, the same way, the running payments
+ * among them whose channel queries fail in a row ({@code PaymentAttention = "channel-query"}, set
+ * by the workflow's {@code QueryAttention}): a paid order whose callback was lost and whose channel
+ * does not answer, which no event of its own reports.
+ *
+ * <p>Before the first count, and after a failed one (Temporal unreachable), the gauges read NaN
  * (unknown), never a stale number.
  */
 public final class AttentionGauge implements AutoCloseable {
 
   /** The gauge's name. */
   public static final String NAME = "payrelay.payments.needs_attention";
+
+  /** The gauge of payments whose channel queries fail in a row. */
+  public static final String QUERY_FAILING = "payrelay.payments.channel_query_failing";
 
   /** Pause between counts: one cheap visibility call per worker, often enough for an alert. */
   public static final Duration EVERY = Duration.ofSeconds(15);
@@ -40,7 +48,9 @@ public final class AttentionGauge implements AutoCloseable {
 
   private final WorkflowClient client;
   private final String query;
+  private final String queryFailingQuery;
   private final AtomicReference<Double> last = new AtomicReference<>(Double.NaN);
+  private final AtomicReference<Double> queryFailing = new AtomicReference<>(Double.NaN);
   private volatile boolean failing;
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(
@@ -55,6 +65,11 @@ public final class AttentionGauge implements AutoCloseable {
     Gauge.builder(NAME, last, AtomicReference::get)
         .description(
             "Running payment workflows in NEEDS_ATTENTION (Temporal visibility, PaymentState)")
+        .register(registry);
+    this.queryFailingQuery = PaymentListingFilter.channelQueriesFailing();
+    Gauge.builder(QUERY_FAILING, queryFailing, AtomicReference::get)
+        .description(
+            "Running payment workflows whose channel queries fail in a row (PaymentAttention)")
         .register(registry);
   }
 
@@ -90,9 +105,11 @@ public final class AttentionGauge implements AutoCloseable {
     try {
       long count = client.countWorkflows(query).getCount();
       last.set((double) count);
+      queryFailing.set((double) client.countWorkflows(queryFailingQuery).getCount());
       return count;
     } catch (RuntimeException e) {
       last.set(Double.NaN);
+      queryFailing.set(Double.NaN);
       throw e;
     }
   }

@@ -2,9 +2,9 @@ package dev.payrelay.ledger.checks;
 
 /**
  * What {@code payrelay check} found wrong with a payment: each kind is a broken rule of DESIGN.md,
- * named for the operator. The database checks ({@link PaymentChecks}) find all but the last three;
+ * named for the operator. The database checks ({@link PaymentChecks}) find all but the last four;
  * the worker finds those: {@link #CALLBACK_NOT_DECIDED} by reading a stored callback with its
- * channel's adapter, the last two by comparing with the payment's workflow (Temporal visibility).
+ * channel's adapter, the last three from the payments' workflows (Temporal visibility).
  */
 public enum FindingKind {
   /**
@@ -45,5 +45,11 @@ public enum FindingKind {
    * PAID longer ago than the age, and the payment's latest workflow run shows a {@code
    * PaymentState} that contradicts it: AWAITING_PAYMENT, CLOSED or EXPIRED.
    */
-  WORKFLOW_STATE_MISMATCH
+  WORKFLOW_STATE_MISMATCH,
+  /**
+   * The payment's running workflow shows its channel queries failing in a row ({@code
+   * PaymentAttention = "channel-query"}): no callback came and the channel does not answer, so
+   * whether the buyer paid is unknown. Listed whatever its age.
+   */
+  CHANNEL_QUERIES_FAILING
 }

@@ -130,6 +130,22 @@ public record PaymentListingFilter(
         + ")";
   }
 
+  /**
+   * The List Filter of the running payments whose channel queries fail in a row ({@code
+   * PaymentAttention = "channel-query"}, set by the workflow's {@code QueryAttention}): {@code
+   * WorkflowType = "PaymentWorkflow" AND ExecutionStatus = "Running" AND PaymentAttention =
+   * "channel-query"}.
+   */
+  public static String channelQueriesFailing() {
+    return equal("WorkflowType", WORKFLOW_TYPE)
+        + " AND "
+        + equal("ExecutionStatus", "Running")
+        + " AND "
+        + equal(
+            PaymentSearchAttributes.PAYMENT_ATTENTION.getName(),
+            PaymentSearchAttributes.CHANNEL_QUERY_FAILING);
+  }
+
   private static String equal(String key, String value) {
     return key + " = \"" + value + "\"";
   }
