@@ -49,11 +49,11 @@ class HistoryRecordingTest {
       with(
           QUIET,
           Map.of(
-              "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-              "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-              "PAYRELAY_QUERY_MAX_SECONDS", "2",
-              "PAYRELAY_PAYMENT_TTL_SECONDS", "8",
-              "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+              "PAYRELAY_QUERY_GRACE", "1s",
+              "PAYRELAY_QUERY_INITIAL", "1s",
+              "PAYRELAY_QUERY_MAX", "2s",
+              "PAYRELAY_PAYMENT_TTL", "8s",
+              "PAYRELAY_EXPIRY_SWEEP", "0s"));
 
   /**
    * The happy path, ACCEPT_AS_PAID and MARK_FOR_REFUND. CLOSE is recorded by {@link

@@ -65,7 +65,8 @@ class JsonLogsTest {
               List<JsonNode> lines = jsonLines();
               assertThat(paymentLines(lines, "dev.payrelay.api.WebhookService", paymentId))
                   .anySatisfy(line -> assertIds(line, paymentId, workflowId));
-              assertThat(paymentLines(lines, "dev.payrelay.app.dispatch.OutboxDispatcher", paymentId))
+              assertThat(
+                      paymentLines(lines, "dev.payrelay.app.dispatch.OutboxDispatcher", paymentId))
                   .anySatisfy(line -> assertIds(line, paymentId, workflowId));
               assertThat(
                       paymentLines(
