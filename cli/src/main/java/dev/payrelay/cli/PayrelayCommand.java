@@ -1,8 +1,10 @@
 package dev.payrelay.cli;
 
-import dev.payrelay.app.config.OperationsSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
+import dev.payrelay.app.config.binder.Binder;
+import dev.payrelay.app.config.binder.Binding;
+import dev.payrelay.app.config.binder.Choice;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -137,29 +139,37 @@ public final class PayrelayCommand implements Runnable {
   }
 
   /**
-   * Reads the configuration and hands its log format and level to logback, before anything logs.
+   * Reads the configuration and hands its log format and level to logback, before anything logs:
+   * the settings are bound first (the binder logs nothing and starts no library that does), the
+   * records are built after, since building some (TLS contexts) starts Netty, whose logging starts
+   * logback.
    *
    * @return false when the configuration is refused and {@code args} name a command that needs it;
    *     the problems are printed, one per line
    */
   boolean prepareLogging(String[] args) {
-    OperationsSettings operations;
+    String format = "text";
+    String level = "info";
     try {
-      operations = configuration().operations();
+      Binding binding = Binder.bind(env);
+      format = Choice.word(binding.mapping().log().format());
+      level = Choice.word(binding.mapping().log().level());
+      System.setProperty("PAYRELAY_LOG_FORMAT", format);
+      System.setProperty("PAYRELAY_LOG_LEVEL", level);
+      loaded = PayrelayConfig.from(binding);
+      return true;
     } catch (IllegalArgumentException e) {
+      System.setProperty("PAYRELAY_LOG_FORMAT", format);
+      System.setProperty("PAYRELAY_LOG_LEVEL", level);
       boolean tolerated =
           args.length == 0
               || List.of("config", "help").contains(args[0])
               || java.util.Arrays.stream(args).anyMatch(HELP_OPTIONS::contains);
       if (!tolerated) {
         System.err.println("payrelay: " + e.getMessage());
-        return false;
       }
-      operations = null;
+      return tolerated;
     }
-    System.setProperty("PAYRELAY_LOG_FORMAT", operations == null ? "text" : operations.logFormat());
-    System.setProperty("PAYRELAY_LOG_LEVEL", operations == null ? "info" : operations.logLevel());
-    return true;
   }
 
   /** The configuration from this process's environment: the one place that reads it. */

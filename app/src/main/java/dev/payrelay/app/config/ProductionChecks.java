@@ -255,7 +255,7 @@ public final class ProductionChecks {
   private static String reason(PayrelayConfig config) {
     return config.profile() == Profile.PROD
         ? "PAYRELAY_PROFILE=prod"
-        : config.temporal().addressSource() + " is set (a Temporal address)";
+        : config.temporal().addressSource() + " is set";
   }
 
   /** Production mode met a broken rule; the message lists them all, one per line. */

@@ -69,6 +69,15 @@ class BinderTest {
   }
 
   @Test
+  void valuesAreTaken_asWritten_withoutExpandingExpressions() {
+    PayrelayConfig c =
+        PayrelayConfig.fromEnv(
+            Map.of("PAYRELAY_DB_PASSWORD", " pa${ss}word\\, ", "PAYRELAY_API_HOST", ""));
+    assertThat(c.database().password()).isEqualTo("pa${ss}word\\,");
+    assertThat(c.api().host()).as("blank is unset").isEqualTo("127.0.0.1");
+  }
+
+  @Test
   void booleans_areTrueOrFalseInAnyCase_andNothingElse() {
     assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_STRIPE_ENABLED", "TRUE")).stripe().enabled())
         .isTrue();
