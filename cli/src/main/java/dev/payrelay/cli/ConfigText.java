@@ -25,7 +25,10 @@ final class ConfigText {
               out.printf(
                   "  %-10s %s  (%s)%n", field, v.value() == null ? "-" : v.value(), v.source()));
     }
-    List<EffectiveSettings.Row> rows = EffectiveSettings.of(binding);
+    List<EffectiveSettings.Row> rows =
+        EffectiveSettings.of(binding).stream()
+            .sorted(java.util.Comparator.comparing(EffectiveSettings.Row::env))
+            .toList();
     int width = rows.stream().mapToInt(r -> r.env().length()).max().orElse(0);
     for (EffectiveSettings.Row r : rows) {
       String source =

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -40,7 +41,15 @@ public final class ConfigurationReference {
     StringBuilder md = new StringBuilder();
     md.append(ReferenceText.HEAD.replace("{regenerate}", REGENERATE));
     String group = null;
-    for (Setting s : SettingsModel.settings()) {
+    // The top-level settings first, then each group's, each in name order.
+    List<Setting> ordered =
+        SettingsModel.settings().stream()
+            .sorted(
+                Comparator.comparing((Setting s) -> group(s.property()).contains("."))
+                    .thenComparing(s -> group(s.property()))
+                    .thenComparing(Setting::property))
+            .toList();
+    for (Setting s : ordered) {
       String g = group(s.property());
       if (!g.equals(group)) {
         group = g;
