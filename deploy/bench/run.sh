@@ -10,7 +10,7 @@
 #   e.g.   deploy/bench/run.sh split c16 --warmup 300 --payments 1500 --callers 16 --baselines
 #
 # Each run gets a fresh database bench_<label>_<timestamp>, a fresh data directory, the exchange
-# payrelay.bench.<label> with its own queues (deleted afterwards), PAYRELAY_QUERY_GRACE_SECONDS=3600
+# payrelay.bench.<label> with its own queues (deleted afterwards), PAYRELAY_QUERY_GRACE=1h
 # and an API key of its own. Results go to $PAYRELAY_BENCH_DIR (default .bench)/<label>-<timestamp>/:
 # <label>.json (bench --out), bench.log and logs/ (each process's output). Every process started
 # here is stopped at the end, on error and on Ctrl-C.
@@ -95,7 +95,7 @@ export PAYRELAY_DATA_DIR="$RUN_DIR/data"
 export PAYRELAY_AMQP_EXCHANGE="$EXCHANGE"
 export PAYRELAY_AMQP_QUEUES="$EXCHANGE.payment-events=payment.#"
 export PAYRELAY_CONSUMER_QUEUE_PREFIX="$EXCHANGE"
-export PAYRELAY_QUERY_GRACE_SECONDS=3600
+export PAYRELAY_QUERY_GRACE=1h
 export PAYRELAY_API_HOST=127.0.0.1 PAYRELAY_API_PORT="$API_PORT"
 export PAYRELAY_PUBLIC_URL="http://127.0.0.1:$API_PORT"
 export PAYRELAY_SANDBOX_BIND=127.0.0.1 PAYRELAY_SANDBOX_PORT="$SANDBOX_PORT"

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Print a signal's JSON with a token signed for your API key, for the Temporal UI or CLI.",
       "Sends nothing. The token is good for this payment's workflow, this action and this",
-      "target only, until it expires (PAYRELAY_SIGNAL_TOKEN_TTL_SECONDS on the server). In",
+      "target only, until it expires (PAYRELAY_SIGNAL_TOKEN_TTL on the server). In",
       "production mode a money-moving fix without one is refused (docs/temporal-ui.md)."
     })
 final class AdminSignSignalCommand implements Callable<Integer> {

@@ -2,6 +2,9 @@ package dev.payrelay.cli;
 
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
+import dev.payrelay.app.config.binder.Binder;
+import dev.payrelay.app.config.binder.Binding;
+import dev.payrelay.app.config.binder.Choice;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +18,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code payrelay} command. Configuration comes from {@code PAYRELAY_*} environment variables
- * (see {@link PayrelayConfig}); with none set it runs against local MySQL/MariaDB and RabbitMQ with
- * the Temporal CLI's dev server.
+ * over the configuration file ({@code PAYRELAY_CONFIG_FILE} or {@code ./payrelay.yaml}; see {@link
+ * PayrelayConfig}); with none set it runs against local MySQL/MariaDB and RabbitMQ with the
+ * Temporal CLI's dev server. {@link #main} reads and checks the configuration before anything logs.
  */
 @Command(
     name = "payrelay",
@@ -34,6 +38,8 @@ public final class PayrelayCommand implements Runnable {
   public static final int CONFIGURATION_ERROR = 2;
 
   private final Map<String, String> env;
+
+  private PayrelayConfig loaded;
 
   /** The command over this process's environment. */
   public PayrelayCommand() {
@@ -61,6 +67,7 @@ public final class PayrelayCommand implements Runnable {
           ConsumersCommand.class,
           ReconcileCommand.class,
           CheckCommand.class,
+          ConfigCommand.class,
           AdminCommand.class,
           ApiKeyCommand.class);
 
@@ -101,15 +108,68 @@ public final class PayrelayCommand implements Runnable {
     return cli;
   }
 
-  /** Runs the command line and exits with its code. */
+  /**
+   * The options that run with a configuration that is refused, as {@code config} (which reports it)
+   * and {@code help} do: help and version need none.
+   */
+  private static final List<String> HELP_OPTIONS = List.of("-h", "--help", "-V", "--version");
+
+  /**
+   * Runs the command line and exits with its code. The configuration is read and checked first,
+   * before the first log line: a refused one stops every command but {@code config} and help with
+   * every problem listed, and the log format and level reach logback from it (logback.xml reads
+   * them as the system properties set here, which win over the variables of the same name).
+   */
   public static void main(String[] args) {
-    CommandLine cli = commandLine(new PayrelayCommand());
+    // SmallRye Config logs through JBoss Logging, which would start logback with its first logger,
+    // before the configuration that sets logback's format is read; JUL keeps it apart, as gRPC's.
+    System.setProperty(
+        "org.jboss.logging.provider", System.getProperty("org.jboss.logging.provider", "jdk"));
+    PayrelayCommand root = new PayrelayCommand();
+    if (!root.prepareLogging(args)) {
+      System.exit(CONFIGURATION_ERROR);
+    }
+    CommandLine cli = commandLine(root);
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           commandLine.getErr().println("payrelay: " + e.getMessage());
           return 2;
         });
     System.exit(cli.execute(args));
+  }
+
+  /**
+   * Reads the configuration and hands its log format and level to logback, before anything logs:
+   * the settings are bound first (the binder logs nothing and starts no library that does), the
+   * records are built after, since building some (TLS contexts) starts Netty, whose logging starts
+   * logback.
+   *
+   * @return false when the configuration is refused and {@code args} name a command that needs it;
+   *     the problems are printed, one per line
+   */
+  boolean prepareLogging(String[] args) {
+    String format = "text";
+    String level = "info";
+    try {
+      Binding binding = Binder.bind(env);
+      format = Choice.word(binding.mapping().log().format());
+      level = Choice.word(binding.mapping().log().level());
+      System.setProperty("PAYRELAY_LOG_FORMAT", format);
+      System.setProperty("PAYRELAY_LOG_LEVEL", level);
+      loaded = PayrelayConfig.from(binding);
+      return true;
+    } catch (IllegalArgumentException e) {
+      System.setProperty("PAYRELAY_LOG_FORMAT", format);
+      System.setProperty("PAYRELAY_LOG_LEVEL", level);
+      boolean tolerated =
+          args.length == 0
+              || List.of("config", "help").contains(args[0])
+              || java.util.Arrays.stream(args).anyMatch(HELP_OPTIONS::contains);
+      if (!tolerated) {
+        System.err.println("payrelay: " + e.getMessage());
+      }
+      return tolerated;
+    }
   }
 
   /** The configuration from this process's environment: the one place that reads it. */
@@ -119,10 +179,16 @@ public final class PayrelayCommand implements Runnable {
 
   /**
    * The configuration from this command's environment, for subcommands that reach it as their
-   * {@code @ParentCommand}.
+   * {@code @ParentCommand}: read once, then the same.
+   *
+   * @throws IllegalArgumentException listing every problem when it is refused ({@link
+   *     dev.payrelay.app.config.binder.ConfigProblems})
    */
   public PayrelayConfig configuration() {
-    return PayrelayConfig.fromEnv(env);
+    if (loaded == null) {
+      loaded = PayrelayConfig.fromEnv(env);
+    }
+    return loaded;
   }
 
   /**

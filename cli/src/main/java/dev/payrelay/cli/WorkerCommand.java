@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
       "Run the Temporal worker and the outbox dispatcher.",
       "Payment workflows with their publish and grant activities, and the outbox hand-off to them.",
       "Connects to PAYRELAY_TEMPORAL_ADDRESS; without it, to the local Temporal dev server (started if not running).",
-      "With PAYRELAY_WORKER_METRICS_PORT set (0 = off, the default), serves /metrics, /health/live and /health/ready on PAYRELAY_WORKER_METRICS_HOST (default 127.0.0.1); ready while the database, RabbitMQ and Temporal answer (each may fail for PAYRELAY_READINESS_GRACE_SECONDS).",
+      "With PAYRELAY_WORKER_METRICS_PORT set (0 = off, the default), serves /metrics, /health/live and /health/ready on PAYRELAY_WORKER_METRICS_HOST (default 127.0.0.1); ready while the database, RabbitMQ and Temporal answer (each may fail for PAYRELAY_READINESS_GRACE).",
       ProductionChecks.HELP
     })
 final class WorkerCommand implements Callable<Integer> {

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
       "PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set. Prints where",
       "each part listens and the UI link of each payment it hands to Temporal.",
       "Stops (exit 3) when that local server exits or, started or reused, has not",
-      "answered for PAYRELAY_READINESS_GRACE_SECONDS (10).",
+      "answered for PAYRELAY_READINESS_GRACE (10).",
       "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672",
       "(./payrelay runs deploy/local/setup.sh to install and start them)."
     })

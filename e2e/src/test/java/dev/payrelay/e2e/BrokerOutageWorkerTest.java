@@ -56,7 +56,7 @@ class BrokerOutageWorkerTest {
     env.put("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:" + broker.port() + "/%2f");
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
     env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
-    env.put("PAYRELAY_AMQP_CONFIRM_TIMEOUT_MS", "2000");
+    env.put("PAYRELAY_AMQP_CONFIRM_TIMEOUT", "2s");
     env.putAll(RealTemporal.env(BrokerOutageWorkerTest.class));
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);

@@ -28,10 +28,10 @@ class ChannelQueriesFailingEndToEndTest {
         new PayrelayHarness(
             ChannelQueriesFailingEndToEndTest.class,
             Map.of(
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-                "PAYRELAY_QUERY_MAX_SECONDS", "2",
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "600",
+                "PAYRELAY_QUERY_GRACE", "1s",
+                "PAYRELAY_QUERY_INITIAL", "1s",
+                "PAYRELAY_QUERY_MAX", "2s",
+                "PAYRELAY_PAYMENT_TTL", "600s",
                 "PAYRELAY_RECONCILIATION_DAILY", "false"));
   }
 

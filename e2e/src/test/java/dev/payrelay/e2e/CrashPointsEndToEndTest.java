@@ -111,13 +111,13 @@ class CrashPointsEndToEndTest {
     env.put("PAYRELAY_API_KEY", PayrelayHarness.KEY.token());
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
-    env.put("PAYRELAY_DISPATCH_POLL_MAX_MS", "200");
-    env.put("PAYRELAY_DISPATCH_LEASE_SECONDS", "300");
-    env.put("PAYRELAY_DISPATCH_REDISPATCH_SECONDS", "600");
-    env.put("PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", "86400");
-    env.put("PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", "86400");
+    env.put("PAYRELAY_DISPATCH_POLL_MAX", "200ms");
+    env.put("PAYRELAY_DISPATCH_LEASE", "5m");
+    env.put("PAYRELAY_DISPATCH_REDISPATCH", "10m");
+    env.put("PAYRELAY_GRANT_REPAIR_AFTER", "1d");
+    env.put("PAYRELAY_EXPIRY_SWEEP_GRACE", "1d");
     // The channel is asked only where a test drops the callback (queryAnswer below).
-    env.put("PAYRELAY_QUERY_GRACE_SECONDS", "3600");
+    env.put("PAYRELAY_QUERY_GRACE", "1h");
     sandbox =
         new SandboxSimulator(
             SandboxSimulatorConfig.withDefaults("127.0.0.1", sandboxPort, "m_payrelay_dev", SECRET),
@@ -192,7 +192,7 @@ class CrashPointsEndToEndTest {
   void queryConfirmAfterCommit(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
     // The callback never comes: only the workflow's query of the channel can find it PAID.
-    Map<String, String> asking = Map.of("PAYRELAY_QUERY_GRACE_SECONDS", "1");
+    Map<String, String> asking = Map.of("PAYRELAY_QUERY_GRACE", "1s");
     api = start("api", Map.of());
     worker =
         start("worker", withCrash(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT, asking), "--owner", OWNER);

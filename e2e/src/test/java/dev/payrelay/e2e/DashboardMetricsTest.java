@@ -75,7 +75,7 @@ class DashboardMetricsTest {
     payrelay =
         new PayrelayHarness(
             DashboardMetricsTest.class,
-            Map.of("PAYRELAY_AMQP_QUEUES", "", "PAYRELAY_CONSUMER_NOTIFICATIONS", "true"));
+            Map.of("PAYRELAY_AMQP_QUEUES", "none", "PAYRELAY_CONSUMER_NOTIFICATIONS", "true"));
     // A message for the notifications consumer (a version it does not know: quarantined), so its
     // processing timer has a series. Payments' own events wait behind the unroutable
     // PaymentCreated.

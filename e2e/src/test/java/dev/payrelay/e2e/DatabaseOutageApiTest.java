@@ -66,8 +66,8 @@ class DatabaseOutageApiTest {
     env.put("PAYRELAY_DB_USER", db.config().user());
     env.put("PAYRELAY_DB_PASSWORD", db.config().password());
     env.put("PAYRELAY_API_PORT", "0");
-    env.put("PAYRELAY_API_LOCK_WAIT_SECONDS", "1");
-    env.put("PAYRELAY_READINESS_GRACE_SECONDS", "1");
+    env.put("PAYRELAY_API_LOCK_WAIT", "1s");
+    env.put("PAYRELAY_READINESS_GRACE", "1s");
     config = PayrelayConfig.fromEnv(env);
     services =
         Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));

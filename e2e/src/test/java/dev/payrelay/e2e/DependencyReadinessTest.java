@@ -71,7 +71,7 @@ class DependencyReadinessTest {
     env.put("PAYRELAY_TEMPORAL_ADDRESS", temporalServer.target());
     env.put("PAYRELAY_TEMPORAL_NAMESPACE", RealTemporal.namespace(DependencyReadinessTest.class));
     env.put("PAYRELAY_PROFILE", "dev");
-    env.put("PAYRELAY_READINESS_GRACE_SECONDS", "2");
+    env.put("PAYRELAY_READINESS_GRACE", "2s");
     PayrelayConfig config = PayrelayConfig.fromEnv(env);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     services = Services.open(config.workerDatabase(), metrics);

@@ -54,7 +54,7 @@ class DevReusedTemporalTest {
       env.put("PAYRELAY_DB_USER", db.config().user());
       env.put("PAYRELAY_DB_PASSWORD", db.config().password());
       env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
-      env.put("PAYRELAY_AMQP_QUEUES", "");
+      env.put("PAYRELAY_AMQP_QUEUES", "none");
       env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
       env.put("PAYRELAY_TEMPORAL_PORT", String.valueOf(temporalPort));
       env.put("PAYRELAY_TEMPORAL_UI_PORT", String.valueOf(PayrelayHarness.freePort()));
@@ -62,7 +62,7 @@ class DevReusedTemporalTest {
       env.put("PAYRELAY_API_PORT", String.valueOf(apiPort));
       env.put("PAYRELAY_SANDBOX_PORT", String.valueOf(PayrelayHarness.freePort()));
       env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
-      env.put("PAYRELAY_READINESS_GRACE_SECONDS", "2");
+      env.put("PAYRELAY_READINESS_GRACE", "2s");
       try (ChildPayrelay dev = ChildPayrelay.start(env, logs.resolve("dev.log"), "dev")) {
         dev.awaitLog("payrelay dev is running", Duration.ofSeconds(120));
         dev.awaitLog("a Temporal server already listens", Duration.ofSeconds(1));

@@ -37,12 +37,12 @@ class ExpirySweepEndToEndTest {
         new PayrelayHarness(
             ExpirySweepEndToEndTest.class,
             Map.of(
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "3",
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-                "PAYRELAY_QUERY_MAX_SECONDS", "2",
-                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "1",
-                "PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS", "1"));
+                "PAYRELAY_PAYMENT_TTL", "3s",
+                "PAYRELAY_QUERY_GRACE", "1s",
+                "PAYRELAY_QUERY_INITIAL", "1s",
+                "PAYRELAY_QUERY_MAX", "2s",
+                "PAYRELAY_EXPIRY_SWEEP", "1s",
+                "PAYRELAY_EXPIRY_SWEEP_GRACE", "1s"));
     dsl = payrelay.stack.services().database().dsl();
     client = payrelay.stack.temporal().client();
   }

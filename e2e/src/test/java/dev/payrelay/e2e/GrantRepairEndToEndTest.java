@@ -43,8 +43,8 @@ class GrantRepairEndToEndTest {
         new PayrelayHarness(
             GrantRepairEndToEndTest.class,
             Map.of(
-                "PAYRELAY_GRANT_REPAIR_SECONDS", "1",
-                "PAYRELAY_GRANT_REPAIR_AFTER_SECONDS", "2"));
+                "PAYRELAY_GRANT_REPAIR", "1s",
+                "PAYRELAY_GRANT_REPAIR_AFTER", "2s"));
     dsl = payrelay.stack.services().database().dsl();
   }
 

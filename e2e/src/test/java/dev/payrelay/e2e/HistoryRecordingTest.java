@@ -50,11 +50,11 @@ class HistoryRecordingTest {
       with(
           QUIET,
           Map.of(
-              "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-              "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-              "PAYRELAY_QUERY_MAX_SECONDS", "2",
-              "PAYRELAY_PAYMENT_TTL_SECONDS", "8",
-              "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+              "PAYRELAY_QUERY_GRACE", "1s",
+              "PAYRELAY_QUERY_INITIAL", "1s",
+              "PAYRELAY_QUERY_MAX", "2s",
+              "PAYRELAY_PAYMENT_TTL", "8s",
+              "PAYRELAY_EXPIRY_SWEEP", "0s"));
 
   /**
    * The happy path, ACCEPT_AS_PAID and MARK_FOR_REFUND. CLOSE is recorded by {@link
@@ -296,11 +296,11 @@ class HistoryRecordingTest {
         with(
             QUIET,
             Map.of(
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-                "PAYRELAY_QUERY_MAX_SECONDS", "2",
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "120",
-                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+                "PAYRELAY_QUERY_GRACE", "1s",
+                "PAYRELAY_QUERY_INITIAL", "1s",
+                "PAYRELAY_QUERY_MAX", "2s",
+                "PAYRELAY_PAYMENT_TTL", "120s",
+                "PAYRELAY_EXPIRY_SWEEP", "0s"));
     try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), env)) {
       HistoryRecorder histories = new HistoryRecorder(payrelay);
       String paymentId = payrelay.createPayment(1050, "USD", "c1");

@@ -32,7 +32,7 @@ class InboxFloodTest {
     byte[] body = new byte[65_536];
     Arrays.fill(body, (byte) 'x');
     PayrelayConfig config =
-        PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_REJECTED_BODY_BYTES", "1024"));
+        PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_REJECTED_BODY_SIZE", "1KiB"));
     try (TestDatabase db = TestDatabase.create(InboxFloodTest.class);
         ApiServer api =
             ApiRuntime.build(

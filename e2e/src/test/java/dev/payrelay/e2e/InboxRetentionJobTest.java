@@ -114,11 +114,11 @@ class InboxRetentionJobTest {
     assertThat(defaults.decidedRetention()).isEqualTo(Duration.ofDays(400));
     assertThat(defaults.purgeBatch()).isEqualTo(500);
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_REJECTED_BODY_BYTES", "65537")))
-        .hasMessage("PAYRELAY_INBOX_REJECTED_BODY_BYTES must be from 0 to 65536, got: 65537");
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_REJECTED_BODY_SIZE", "65537B")))
+        .hasMessage("PAYRELAY_INBOX_REJECTED_BODY_SIZE must be from 0B to 65536B, got: 65537B");
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_RETENTION_DAYS", "0")))
-        .hasMessageStartingWith("PAYRELAY_INBOX_RETENTION_DAYS must be from 1 to 36500");
+            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_RETENTION", "0s")))
+        .hasMessageStartingWith("PAYRELAY_INBOX_RETENTION must be from 1d to 36500d");
   }
 
   private static long rejected(int daysAgo) {

@@ -96,17 +96,16 @@ class OutboxMaintenanceTest {
     PayrelayConfig.OutboxMaintenanceSettings defaults = PayrelayConfig.fromEnv(Map.of()).outbox();
     PayrelayConfig.OutboxMaintenanceSettings set =
         PayrelayConfig.fromEnv(
-                Map.of(
-                    "PAYRELAY_OUTBOX_RETENTION_DAYS", "30", "PAYRELAY_OUTBOX_PURGE_BATCH", "100"))
+                Map.of("PAYRELAY_OUTBOX_RETENTION", "30d", "PAYRELAY_OUTBOX_PURGE_BATCH", "100"))
             .outbox();
 
     assertThat(defaults.sentRetention()).isEqualTo(Duration.ofDays(7));
     assertThat(defaults.purgeBatch()).isEqualTo(500);
     assertThat(set.sentRetention()).isEqualTo(Duration.ofDays(30));
     assertThat(set.purgeBatch()).isEqualTo(100);
-    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_OUTBOX_RETENTION_DAYS", "0")))
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_OUTBOX_RETENTION", "0s")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION_DAYS");
+        .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION");
   }
 
   private static OutboxMaintenance maintenance(

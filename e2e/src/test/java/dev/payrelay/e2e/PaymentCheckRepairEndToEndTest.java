@@ -48,7 +48,7 @@ class PaymentCheckRepairEndToEndTest {
         new PayrelayHarness(
             PaymentCheckRepairEndToEndTest.class,
             Map.of(
-                "PAYRELAY_GRANT_REPAIR_SECONDS", "0",
+                "PAYRELAY_GRANT_REPAIR", "0s",
                 // The check and its repairs alone: no reconciliation run recording exceptions.
                 "PAYRELAY_RECONCILIATION_DAILY", "false",
                 "PAYRELAY_PUBLISH_RETRY", "PaymentConfirmed=200ms/200ms/2"));

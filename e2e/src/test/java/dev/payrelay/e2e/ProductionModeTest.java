@@ -194,7 +194,7 @@ class ProductionModeTest {
     CliRun run = CliRun.of(Map.of("PAYRELAY_PROFILE", "staging"), "sandbox");
 
     assertThat(run.exit()).isEqualTo(PayrelayCommand.CONFIGURATION_ERROR);
-    assertThat(run.err()).contains("PAYRELAY_PROFILE must be dev or prod, got: staging");
+    assertThat(run.err()).contains("PAYRELAY_PROFILE must be one of dev, test, prod, got: staging");
   }
 
   @Test

@@ -60,8 +60,8 @@ class SmallPoolsLoadTest {
                 "PAYRELAY_DB_POOL_WORKER",
                 String.valueOf(WORKER_POOL),
                 // Only this load: no channel queries of payments being paid, no daily run.
-                "PAYRELAY_QUERY_GRACE_SECONDS",
-                "3600",
+                "PAYRELAY_QUERY_GRACE",
+                "1h",
                 "PAYRELAY_RECONCILIATION_DAILY",
                 "false"));
     dsl = payrelay.stack.services().database().dsl();

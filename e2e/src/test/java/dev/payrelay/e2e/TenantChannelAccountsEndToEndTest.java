@@ -96,8 +96,8 @@ class TenantChannelAccountsEndToEndTest {
     env.put("PAYRELAY_CHANNEL_ACCOUNTS_FILE", accounts.toString());
     env.put("ACME_WECHATPAY_KEY", merchant.privateKey());
     env.put("ACME_WECHATPAY_API_V3_KEY", TENANT_API_V3_KEY);
-    env.put("PAYRELAY_QUERY_GRACE_SECONDS", "3");
-    env.put("PAYRELAY_QUERY_INITIAL_SECONDS", "1");
+    env.put("PAYRELAY_QUERY_GRACE", "3s");
+    env.put("PAYRELAY_QUERY_INITIAL", "1s");
     payrelay = new PayrelayHarness(TenantChannelAccountsEndToEndTest.class, env);
     dsl = payrelay.stack.services().database().dsl();
   }

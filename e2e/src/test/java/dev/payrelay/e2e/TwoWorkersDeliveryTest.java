@@ -63,7 +63,7 @@ class TwoWorkersDeliveryTest {
     env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
     env.putAll(RealTemporal.env(TwoWorkersDeliveryTest.class));
     // Throughput only: these payments are never paid, so keep their workflows from querying.
-    env.put("PAYRELAY_QUERY_GRACE_SECONDS", "3600");
+    env.put("PAYRELAY_QUERY_GRACE", "1h");
     env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
     config = PayrelayConfig.fromEnv(env);
     temporal1 = TemporalConnection.open(config.temporal());

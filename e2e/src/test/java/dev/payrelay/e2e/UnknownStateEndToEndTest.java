@@ -35,18 +35,18 @@ class UnknownStateEndToEndTest {
         new PayrelayHarness(
             UnknownStateEndToEndTest.class,
             Map.of(
-                "PAYRELAY_QUERY_GRACE_SECONDS",
-                "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS",
-                "1",
-                "PAYRELAY_QUERY_MAX_SECONDS",
-                "2",
-                "PAYRELAY_PAYMENT_TTL_SECONDS",
-                "8",
-                "PAYRELAY_EXPIRY_SWEEP_SECONDS",
-                "2",
-                "PAYRELAY_EXPIRY_SWEEP_GRACE_SECONDS",
-                "1"));
+                "PAYRELAY_QUERY_GRACE",
+                "1s",
+                "PAYRELAY_QUERY_INITIAL",
+                "1s",
+                "PAYRELAY_QUERY_MAX",
+                "2s",
+                "PAYRELAY_PAYMENT_TTL",
+                "8s",
+                "PAYRELAY_EXPIRY_SWEEP",
+                "2s",
+                "PAYRELAY_EXPIRY_SWEEP_GRACE",
+                "1s"));
     dsl = payrelay.stack.services().database().dsl();
   }
 

@@ -52,8 +52,8 @@ class WechatPayEndToEndTest {
             WechatPayEndToEndTest.class,
             Map.of(
                 "PAYRELAY_WECHATPAY_ENABLED", "true",
-                "PAYRELAY_QUERY_GRACE_SECONDS", "5",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1"));
+                "PAYRELAY_QUERY_GRACE", "5s",
+                "PAYRELAY_QUERY_INITIAL", "1s"));
     wechatpay = payrelay.stack.simulators().wechatpay().orElseThrow();
     dsl = payrelay.stack.services().database().dsl();
   }

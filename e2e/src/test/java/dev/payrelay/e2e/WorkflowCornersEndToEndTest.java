@@ -43,14 +43,14 @@ class WorkflowCornersEndToEndTest {
         new PayrelayHarness(
             WorkflowCornersEndToEndTest.class,
             Map.of(
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "3600",
+                "PAYRELAY_PAYMENT_TTL", "1h",
                 // The watch asks once after 1 s, then waits 10 min: an extension replaces that
                 // wait, and a timer it does not cancel stays pending for the rest of the test.
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "600",
-                "PAYRELAY_QUERY_MAX_SECONDS", "600",
+                "PAYRELAY_QUERY_GRACE", "1s",
+                "PAYRELAY_QUERY_INITIAL", "10m",
+                "PAYRELAY_QUERY_MAX", "10m",
                 "PAYRELAY_RECONCILIATION_DAILY", "false",
-                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+                "PAYRELAY_EXPIRY_SWEEP", "0s"));
     dsl = payrelay.stack.services().database().dsl();
     client = payrelay.stack.temporal().client();
   }

@@ -42,11 +42,11 @@ class WorkflowLifecycleEndToEndTest {
         new PayrelayHarness(
             WorkflowLifecycleEndToEndTest.class,
             Map.of(
-                "PAYRELAY_PAYMENT_TTL_SECONDS", "4",
-                "PAYRELAY_QUERY_GRACE_SECONDS", "1",
-                "PAYRELAY_QUERY_INITIAL_SECONDS", "1",
-                "PAYRELAY_QUERY_MAX_SECONDS", "2",
-                "PAYRELAY_EXPIRY_SWEEP_SECONDS", "0"));
+                "PAYRELAY_PAYMENT_TTL", "4s",
+                "PAYRELAY_QUERY_GRACE", "1s",
+                "PAYRELAY_QUERY_INITIAL", "1s",
+                "PAYRELAY_QUERY_MAX", "2s",
+                "PAYRELAY_EXPIRY_SWEEP", "0s"));
     dsl = payrelay.stack.services().database().dsl();
     client = payrelay.stack.temporal().client();
   }

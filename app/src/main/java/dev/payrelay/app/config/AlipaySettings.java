@@ -1,31 +1,24 @@
 package dev.payrelay.app.config;
 
+import dev.payrelay.app.config.mapping.ChannelMapping;
 import dev.payrelay.channels.alipay.AlipayChannelConfig;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The Alipay channel ({@link dev.payrelay.channels.alipay.AlipayChannel}, public-key mode, RSA2):
  * one default merchant account, our app, and the tenants' own apps ({@link ChannelAccountsFile}).
+ * The settings ({@code PAYRELAY_ALIPAY_*}) are declared in {@link ChannelMapping.Alipay}.
  *
- * @param enabled {@code PAYRELAY_ALIPAY_ENABLED} ({@code true}/{@code false}); null when unset,
- *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
- *     harness) enabled on an in-process {@link dev.payrelay.channels.alipay.AlipaySimulator} with
+ * @param enabled true or false; null when unset, which means enabled when a credential is set, and
+ *     under {@code payrelay dev} (and the test harness) enabled on an in-process simulator with
  *     freshly generated keys when none is
- * @param appId {@code PAYRELAY_ALIPAY_APP_ID}: our app's {@code app_id}, the merchant id of every
- *     Alipay payment
- * @param appPrivateKey {@code PAYRELAY_ALIPAY_APP_PRIVATE_KEY} or the file {@code
- *     PAYRELAY_ALIPAY_APP_PRIVATE_KEY_FILE} names: the app's RSA private key, PKCS#8 DER in Base64
- *     without PEM armour
- * @param alipayPublicKey {@code PAYRELAY_ALIPAY_PUBLIC_KEY} or the file {@code
- *     PAYRELAY_ALIPAY_PUBLIC_KEY_FILE} names: Alipay's RSA public key from the app's console, X.509
- *     DER in Base64 without PEM armour
- * @param gatewayUrl {@code PAYRELAY_ALIPAY_GATEWAY_URL}, default {@code
- *     https://openapi.alipay.com/gateway.do}
- * @param accounts the tenants' own Alipay accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
- *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
- *     #forAccount}); empty when none
+ * @param appId our app's {@code app_id}, the merchant id of every Alipay payment
+ * @param appPrivateKey the app's RSA private key, PKCS#8 DER in Base64
+ * @param alipayPublicKey Alipay's RSA public key, X.509 DER in Base64
+ * @param gatewayUrl Alipay's gateway
+ * @param accounts the tenants' own Alipay accounts, each served by an adapter with its credentials
+ *     ({@link #forAccount}); empty when none
  */
 public record AlipaySettings(
     Boolean enabled,
@@ -65,15 +58,15 @@ public record AlipaySettings(
   /** Alipay's open platform gateway. */
   public static final URI ALIPAY_GATEWAY = URI.create("https://openapi.alipay.com/gateway.do");
 
-  /** Reads the settings. */
-  static AlipaySettings fromEnv(Map<String, String> env) {
-    String gateway = ChannelSettings.text(env, "PAYRELAY_ALIPAY_GATEWAY_URL");
+  /** The settings of {@code m}. */
+  static AlipaySettings from(ChannelMapping.Alipay m) {
     return new AlipaySettings(
-        ChannelSettings.enabled(env, "PAYRELAY_ALIPAY_ENABLED"),
-        ChannelSettings.text(env, "PAYRELAY_ALIPAY_APP_ID"),
-        SecretSetting.read(env, "PAYRELAY_ALIPAY_APP_PRIVATE_KEY"),
-        SecretSetting.read(env, "PAYRELAY_ALIPAY_PUBLIC_KEY"),
-        gateway == null ? ALIPAY_GATEWAY : URI.create(gateway),
+        m.enabled().orElse(null),
+        m.appId().orElse(null),
+        SecretSetting.read(
+            "PAYRELAY_ALIPAY_APP_PRIVATE_KEY", m.appPrivateKey(), m.appPrivateKeyFile()),
+        SecretSetting.read("PAYRELAY_ALIPAY_PUBLIC_KEY", m.publicKey(), m.publicKeyFile()),
+        m.gatewayUrl(),
         List.of());
   }
 

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -30,25 +29,6 @@ final class ChannelSettings {
   record Credential(String setting, Object value) {}
 
   private ChannelSettings() {}
-
-  /**
-   * {@code name}'s value: {@code true}, {@code false}, or null when unset or blank.
-   *
-   * @throws IllegalArgumentException naming the setting for any other value
-   */
-  static Boolean enabled(Map<String, String> env, String name) {
-    String value = text(env, name);
-    if (value != null && !value.equals("true") && !value.equals("false")) {
-      throw new IllegalArgumentException(name + " must be true or false, got: " + value);
-    }
-    return value == null ? null : Boolean.valueOf(value);
-  }
-
-  /** {@code name}'s value without surrounding blanks; null when unset or blank. */
-  static String text(Map<String, String> env, String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v.trim();
-  }
 
   /** Whether any of {@code credentials} is set. */
   static boolean anySet(List<Credential> credentials) {

@@ -2,34 +2,25 @@ package dev.payrelay.app.config;
 
 import dev.payrelay.amqp.consume.ConsumerQueues;
 import dev.payrelay.amqp.consume.ConsumerSettings;
+import dev.payrelay.app.config.binder.Syntax;
+import dev.payrelay.app.config.mapping.JobsMapping;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The worker's consumers: the reference {@code notifications} consumer on the consumer kit.
+ * The worker's consumers: the reference {@code notifications} consumer on the consumer kit. The
+ * settings are declared in {@link JobsMapping.Consumer} and {@code PAYRELAY_DB_POOL_CONSUMER}.
  *
- * @param notifications whether the worker runs it ({@code PAYRELAY_CONSUMER_NOTIFICATIONS}, {@code
- *     true})
- * @param pool connections of the consumers' own database pool ({@code PAYRELAY_DB_POOL_CONSUMER},
- *     4, 1..64); by the rule in {@link ConsumerSettings} it is also the consumer's concurrency, and
- *     the prefetch is {@value ConsumerSettings#PREFETCH_PER_CHANNEL} per channel
- * @param retryDelays the backoff before each retry ({@code PAYRELAY_CONSUMER_RETRY_DELAYS}, {@code
- *     1s,5s,30s,2m,10m}; units {@code ms}, {@code s}, {@code m}, {@code h}); a message is handled
- *     at most {@code size + 1} times, then quarantined
- * @param deliveryLimit the work queue's {@code x-delivery-limit} ({@code
- *     PAYRELAY_CONSUMER_DELIVERY_LIMIT}, 10)
- * @param inboxRetention inbox rows older than this are purged ({@code
- *     PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS}, 30); at least the outbox retention, so an event an
- *     operator can still replay from the outbox is still recognised as a duplicate
- * @param queuePrefix the first part of the consumers' queue names ({@code
- *     PAYRELAY_CONSUMER_QUEUE_PREFIX}, {@code payrelay}: {@code payrelay.consumer.notifications},
- *     its {@code .retry.<n>} delay queues and its {@code .quarantine}); set it when several
- *     installations share a vhost
+ * @param notifications whether the worker runs it
+ * @param pool connections of the consumers' own database pool; by the rule in {@link
+ *     ConsumerSettings} it is also the consumer's concurrency, and the prefetch is {@value
+ *     ConsumerSettings#PREFETCH_PER_CHANNEL} per channel
+ * @param retryDelays the backoff before each retry; a message is handled at most {@code size + 1}
+ *     times, then quarantined
+ * @param deliveryLimit the work queue's {@code x-delivery-limit}
+ * @param inboxRetention inbox rows older than this are purged; at least the outbox retention
+ * @param queuePrefix the first part of the consumers' queue names
  */
 public record ConsumersSettings(
     boolean notifications,
@@ -45,8 +36,6 @@ public record ConsumersSettings(
   /** The pool name of the consumers' pool, as in its metrics' {@code pool} tag. */
   public static final String POOL_NAME = "payrelay-consumer";
 
-  private static final Pattern DELAY = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
-
   /** Validates and copies. */
   public ConsumersSettings {
     retryDelays = List.copyOf(retryDelays);
@@ -56,26 +45,26 @@ public record ConsumersSettings(
   }
 
   /**
-   * Reads the settings from {@code env}.
+   * The settings of {@code m}, with the consumers' pool {@code pool}.
    *
    * @param outboxRetention the outbox retention the inbox retention must cover
-   * @throws IllegalArgumentException naming the variable whose value is malformed or too small
+   * @throws IllegalArgumentException naming both settings when the inbox retention is shorter
    */
-  public static ConsumersSettings fromEnv(Map<String, String> env, Duration outboxRetention) {
-    Duration retention =
-        Duration.ofDays(integer(env, "PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS", 30));
-    if (retention.compareTo(outboxRetention) < 0) {
+  static ConsumersSettings from(JobsMapping.Consumer m, int pool, Duration outboxRetention) {
+    if (m.inboxRetention().compareTo(outboxRetention) < 0) {
       throw new IllegalArgumentException(
-          "PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS (%d) must be at least PAYRELAY_OUTBOX_RETENTION_DAYS (%d): an event replayed from the outbox must still find its inbox row"
-              .formatted(retention.toDays(), outboxRetention.toDays()));
+          "PAYRELAY_CONSUMER_INBOX_RETENTION (%s) must be at least PAYRELAY_OUTBOX_RETENTION (%s): an event replayed from the outbox must still find its inbox row"
+              .formatted(
+                  Syntax.formatDuration(m.inboxRetention()),
+                  Syntax.formatDuration(outboxRetention)));
     }
     return new ConsumersSettings(
-        !"false".equalsIgnoreCase(text(env, "PAYRELAY_CONSUMER_NOTIFICATIONS", "true")),
-        integer(env, "PAYRELAY_DB_POOL_CONSUMER", 4),
-        delays(text(env, "PAYRELAY_CONSUMER_RETRY_DELAYS", "1s,5s,30s,2m,10m")),
-        integer(env, "PAYRELAY_CONSUMER_DELIVERY_LIMIT", ConsumerSettings.DEFAULT_DELIVERY_LIMIT),
-        retention,
-        text(env, "PAYRELAY_CONSUMER_QUEUE_PREFIX", ConsumerQueues.DEFAULT_PREFIX));
+        m.notifications(),
+        pool,
+        m.retryDelays().values(),
+        m.deliveryLimit(),
+        m.inboxRetention(),
+        m.queuePrefix());
   }
 
   /** The notifications consumer's kit settings: bound to {@code payment.confirmed}. */
@@ -100,51 +89,5 @@ public record ConsumersSettings(
       names.add(queues.retry(level));
     }
     return names;
-  }
-
-  /**
-   * Parses {@code 1s,5s,30s,2m} into durations; {@code none} or empty means no retry.
-   *
-   * @throws IllegalArgumentException naming {@code PAYRELAY_CONSUMER_RETRY_DELAYS}
-   */
-  static List<Duration> delays(String spec) {
-    List<Duration> delays = new ArrayList<>();
-    if (spec.isBlank() || spec.trim().equalsIgnoreCase("none")) {
-      return delays;
-    }
-    for (String part : spec.split(",")) {
-      Matcher m = DELAY.matcher(part.trim().toLowerCase(Locale.ROOT));
-      if (!m.matches()) {
-        throw new IllegalArgumentException(
-            "PAYRELAY_CONSUMER_RETRY_DELAYS must be like 1s,5s,30s,2m (units ms, s, m, h), got: "
-                + spec);
-      }
-      long n = Long.parseLong(m.group(1));
-      delays.add(
-          switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-          });
-    }
-    return delays;
-  }
-
-  private static int integer(Map<String, String> env, String name, int fallback) {
-    String value = text(env, name, null);
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " must be an integer, got: " + value, e);
-    }
-  }
-
-  private static String text(Map<String, String> env, String name, String fallback) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? fallback : v.trim();
   }
 }

@@ -10,12 +10,13 @@ import java.util.Optional;
 
 /**
  * The rules a long-running role ({@code api}, {@code worker}, {@code sandbox}) checks before it
- * starts in production mode ({@link PayrelayConfig#isProduction()}: {@code
- * PAYRELAY_TEMPORAL_ADDRESS} set or {@code PAYRELAY_PROFILE=prod}, and not {@code
- * PAYRELAY_PROFILE=dev}). The rules here refuse a credential that anyone can guess; {@link
- * ExposureChecks} refuses what exposes payrelay (admin routes on a public listener, payloads in
- * clear, http URLs, the sandbox). Each names the setting and never prints a secret. One-shot
- * commands ({@code migrate}, {@code check}, ...) and {@code dev} are not checked.
+ * starts in production mode ({@link PayrelayConfig#isProduction()}: a Temporal address set ({@code
+ * PAYRELAY_TEMPORAL_ADDRESS}, {@code TEMPORAL_ADDRESS} or a {@code temporal.toml} profile) or
+ * {@code PAYRELAY_PROFILE=prod}, and not {@code PAYRELAY_PROFILE=dev} or {@code test}). The rules
+ * here refuse a credential that anyone can guess; {@link ExposureChecks} refuses what exposes
+ * payrelay (admin routes on a public listener, payloads in clear, http URLs, the sandbox). Each
+ * names the setting and never prints a secret. One-shot commands ({@code migrate}, {@code check},
+ * ...) and {@code dev} are not checked.
  */
 public final class ProductionChecks {
 
@@ -254,7 +255,7 @@ public final class ProductionChecks {
   private static String reason(PayrelayConfig config) {
     return config.profile() == Profile.PROD
         ? "PAYRELAY_PROFILE=prod"
-        : "PAYRELAY_TEMPORAL_ADDRESS is set";
+        : config.temporal().addressSource() + " is set";
   }
 
   /** Production mode met a broken rule; the message lists them all, one per line. */

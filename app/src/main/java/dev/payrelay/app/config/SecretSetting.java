@@ -1,41 +1,38 @@
 package dev.payrelay.app.config;
 
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * A credential given either inline ({@code NAME}) or as a file ({@code NAME_FILE}, e.g. a mounted
- * Docker or Kubernetes secret), as {@code PAYRELAY_SANDBOX_SECRET} is.
+ * Docker or Kubernetes secret), the two declared side by side in the mapping. The one reader of
+ * every such pair.
  */
 final class SecretSetting {
 
   private SecretSetting() {}
 
   /**
-   * The value of {@code name}, or the content of the file {@code name_FILE} names (one trailing
-   * line break dropped).
+   * The inline value, or the content of the file (one trailing line break dropped, as {@code echo
+   * secret > file} leaves it).
    *
+   * @param name the inline setting's variable, e.g. {@code PAYRELAY_STRIPE_API_KEY}; the file's is
+   *     {@code name + "_FILE"}
    * @return null when neither is set
    * @throws IllegalArgumentException when both are set, or the file is missing, unreadable or empty
    */
-  static String read(Map<String, String> env, String name) {
-    String inline = blankToNull(env.get(name));
-    String file = blankToNull(env.get(name + "_FILE"));
-    if (file == null) {
-      return inline;
+  static String read(String name, Optional<String> inline, Optional<Path> file) {
+    if (file.isEmpty()) {
+      return inline.orElse(null);
     }
-    if (inline != null) {
+    if (inline.isPresent()) {
       throw new IllegalArgumentException("set " + name + " or " + name + "_FILE, not both");
     }
-    String secret = ChannelAccountsFile.readSecret(Path.of(file));
+    String secret = ChannelAccountsFile.readSecret(file.get());
     if (secret == null || secret.isEmpty()) {
       throw new IllegalArgumentException(
-          name + "_FILE " + file + " is missing, unreadable or empty");
+          name + "_FILE " + file.get() + " is missing, unreadable or empty");
     }
     return secret;
-  }
-
-  private static String blankToNull(String value) {
-    return value == null || value.isBlank() ? null : value.trim();
   }
 }

@@ -1,10 +1,10 @@
 package dev.payrelay.app.config;
 
+import dev.payrelay.app.config.mapping.AccessMapping;
 import dev.payrelay.domain.operator.SignalTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,11 +12,10 @@ import java.util.Optional;
  * ({@link SignalTokens}): the API signs them, the worker's activities verify them, so both read the
  * same secret.
  *
- * @param secret {@code PAYRELAY_SIGNAL_TOKEN_SECRET} (or {@code _FILE}): the HMAC-SHA256 key;
- *     default {@link #DEV_SECRET}, published, so production mode refuses it, an empty one and one
- *     shorter than 32 bytes
- * @param ttl {@code PAYRELAY_SIGNAL_TOKEN_TTL_SECONDS} (900, 30..86400): how long a token stays
- *     valid after it is signed; the activity must run within it
+ * @param secret the HMAC-SHA256 key ({@link AccessMapping.SignalToken#secret}); default {@link
+ *     #DEV_SECRET}, published, so production mode refuses it, an empty one and one shorter than 32
+ *     bytes
+ * @param ttl how long a token stays valid after it is signed; the activity must run within it
  */
 public record SignalTokenSettings(String secret, Duration ttl) {
 
@@ -26,11 +25,10 @@ public record SignalTokenSettings(String secret, Duration ttl) {
   /** The default secret, for dev only: published in the source. */
   public static final String DEV_SECRET = "payrelay-dev-signal-token-secret-change-me";
 
-  /** The settings in {@code env}; {@code ttlSeconds} already read and bounded. */
-  static SignalTokenSettings fromEnv(Map<String, String> env, int ttlSeconds) {
-    String secret = SecretSetting.read(env, VARIABLE);
-    return new SignalTokenSettings(
-        secret == null ? DEV_SECRET : secret, Duration.ofSeconds(ttlSeconds));
+  /** The settings of {@code m}. */
+  static SignalTokenSettings from(AccessMapping.SignalToken m) {
+    String secret = SecretSetting.read(VARIABLE, m.secret(), m.secretFile());
+    return new SignalTokenSettings(secret == null ? DEV_SECRET : secret, m.ttl());
   }
 
   /** Tokens signed and verified with this secret on the system clock. */

@@ -1,36 +1,28 @@
 package dev.payrelay.app.config;
 
+import dev.payrelay.app.config.mapping.ChannelMapping;
 import dev.payrelay.channels.stripe.StripeChannelConfig;
 import java.net.URI;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The Stripe channel ({@link dev.payrelay.channels.stripe.StripeChannel}): one default merchant
- * account, our Stripe account, and the tenants' own accounts ({@link ChannelAccountsFile}).
+ * account, our Stripe account, and the tenants' own accounts ({@link ChannelAccountsFile}). The
+ * settings ({@code PAYRELAY_STRIPE_*}) are declared in {@link ChannelMapping.Stripe}.
  *
- * @param enabled {@code PAYRELAY_STRIPE_ENABLED} ({@code true}/{@code false}); null when unset,
- *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
- *     harness) enabled on an in-process {@link dev.payrelay.channels.stripe.StripeSimulator} when
+ * @param enabled true or false; null when unset, which means enabled when a credential is set, and
+ *     under {@code payrelay dev} (and the test harness) enabled on an in-process simulator when
  *     none is
- * @param accountId {@code PAYRELAY_STRIPE_ACCOUNT_ID}: our account ({@code acct_...}), the merchant
- *     id of every Stripe payment
- * @param apiKey {@code PAYRELAY_STRIPE_API_KEY} or the file {@code PAYRELAY_STRIPE_API_KEY_FILE}
- *     names: the secret key ({@code sk_...})
- * @param webhookSecret {@code PAYRELAY_STRIPE_WEBHOOK_SECRET} or the file {@code
- *     PAYRELAY_STRIPE_WEBHOOK_SECRET_FILE} names: the signing secret ({@code whsec_...}) of the
- *     webhook endpoint {@code {PAYRELAY_PUBLIC_URL}/v1/webhooks/stripe} registered at Stripe
- * @param apiBase {@code PAYRELAY_STRIPE_API_BASE}, default {@code https://api.stripe.com}
- * @param payPageUrl {@code PAYRELAY_STRIPE_PAY_PAGE_URL}, default {@code
- *     {PAYRELAY_PUBLIC_URL}/pay/stripe}: the merchant's page mounting Stripe's Payment Element,
- *     served by the merchant's front end; payments' pay URLs point there
- * @param statementZone {@code PAYRELAY_STRIPE_STATEMENT_ZONE}, default {@code UTC}: the account's
- *     reporting time zone, in which a statement day runs
- * @param accounts the tenants' own Stripe accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
- *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
- *     #forAccount}); empty when none
+ * @param accountId our account ({@code acct_...}), the merchant id of every Stripe payment
+ * @param apiKey the secret key ({@code sk_...})
+ * @param webhookSecret the webhook endpoint's signing secret ({@code whsec_...})
+ * @param apiBase Stripe's API
+ * @param payPageUrl the merchant's page mounting Stripe's Payment Element
+ * @param statementZone the account's reporting time zone, in which a statement day runs
+ * @param accounts the tenants' own Stripe accounts, each served by an adapter with its credentials
+ *     ({@link #forAccount}); empty when none
  */
 public record StripeSettings(
     Boolean enabled,
@@ -79,21 +71,18 @@ public record StripeSettings(
   /** Stripe's API. */
   public static final URI STRIPE_API = URI.create("https://api.stripe.com");
 
-  /** Reads the settings; {@code publicUrl} is the base of the default pay page URL. */
-  static StripeSettings fromEnv(Map<String, String> env, URI publicUrl) {
-    String pay = ChannelSettings.text(env, "PAYRELAY_STRIPE_PAY_PAGE_URL");
-    String zone = ChannelSettings.text(env, "PAYRELAY_STRIPE_STATEMENT_ZONE");
-    String base = ChannelSettings.text(env, "PAYRELAY_STRIPE_API_BASE");
+  /** The settings of {@code m}; {@code publicUrl} is the base of the default pay page URL. */
+  static StripeSettings from(ChannelMapping.Stripe m, URI publicUrl) {
     return new StripeSettings(
-        ChannelSettings.enabled(env, "PAYRELAY_STRIPE_ENABLED"),
-        ChannelSettings.text(env, "PAYRELAY_STRIPE_ACCOUNT_ID"),
-        SecretSetting.read(env, "PAYRELAY_STRIPE_API_KEY"),
-        SecretSetting.read(env, "PAYRELAY_STRIPE_WEBHOOK_SECRET"),
-        base == null ? STRIPE_API : URI.create(base),
-        pay == null
-            ? URI.create(publicUrl.toString().replaceAll("/$", "") + "/pay/stripe")
-            : URI.create(pay),
-        zone == null ? ZoneId.of("UTC") : ZoneId.of(zone),
+        m.enabled().orElse(null),
+        m.accountId().orElse(null),
+        SecretSetting.read("PAYRELAY_STRIPE_API_KEY", m.apiKey(), m.apiKeyFile()),
+        SecretSetting.read(
+            "PAYRELAY_STRIPE_WEBHOOK_SECRET", m.webhookSecret(), m.webhookSecretFile()),
+        m.apiBase(),
+        m.payPageUrl()
+            .orElseGet(() -> URI.create(publicUrl.toString().replaceAll("/$", "") + "/pay/stripe")),
+        m.statementZone(),
         List.of());
   }
 

@@ -1,41 +1,31 @@
 package dev.payrelay.app.config;
 
+import dev.payrelay.app.config.mapping.ChannelMapping;
 import dev.payrelay.channels.wechatpay.WechatPayChannelConfig;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The WeChat Pay APIv3 channel ({@link dev.payrelay.channels.wechatpay.WechatPayChannel}, direct
  * merchant, Native payments, WeChat Pay public-key mode): one default merchant account, our {@code
  * mchid}, and the tenants' own merchants ({@link ChannelAccountsFile}). The names follow WeChat
- * Pay's APIv3 docs ("商户号 mchid", "商户API证书序列号", "APIv3密钥", "微信支付公钥ID").
+ * Pay's APIv3 docs; the settings ({@code PAYRELAY_WECHATPAY_*}) are declared in {@link
+ * ChannelMapping.Wechatpay}.
  *
- * @param enabled {@code PAYRELAY_WECHATPAY_ENABLED} ({@code true}/{@code false}); null when unset,
- *     which means enabled when a credential is set, and under {@code payrelay dev} (and the test
- *     harness) enabled on an in-process {@link dev.payrelay.channels.wechatpay.WechatPaySimulator}
- *     with freshly generated keys when none is
- * @param mchId {@code PAYRELAY_WECHATPAY_MCH_ID}: our {@code mchid}, the merchant id of every
- *     WeChat Pay payment
- * @param appId {@code PAYRELAY_WECHATPAY_APP_ID}: the {@code appid} bound to the merchant
- * @param merchantSerialNumber {@code PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER}: the serial number
- *     of the merchant API certificate whose private key signs our requests
- * @param merchantPrivateKey {@code PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY} or the file {@code
- *     PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY_FILE} names (e.g. {@code apiclient_key.pem}): that
- *     certificate's RSA private key, PKCS#8, PEM or bare Base64
- * @param apiV3Key {@code PAYRELAY_WECHATPAY_API_V3_KEY} or the file {@code
- *     PAYRELAY_WECHATPAY_API_V3_KEY_FILE} names: the APIv3 key, 32 ASCII characters, which decrypts
- *     notification resources (AES-256-GCM)
- * @param publicKeyId {@code PAYRELAY_WECHATPAY_PUBLIC_KEY_ID}: the WeChat Pay public key's id
- *     ({@code PUB_KEY_ID_...}), which notifications and answers name in {@code Wechatpay-Serial}
- * @param publicKey {@code PAYRELAY_WECHATPAY_PUBLIC_KEY} or the file {@code
- *     PAYRELAY_WECHATPAY_PUBLIC_KEY_FILE} names (e.g. {@code pub_key.pem}): WeChat Pay's RSA public
- *     key from the merchant platform, X.509, PEM or bare Base64
- * @param baseUrl {@code PAYRELAY_WECHATPAY_BASE_URL}, default {@code https://api.mch.weixin.qq.com}
- * @param accounts the tenants' own WeChat Pay accounts from {@code PAYRELAY_CHANNEL_ACCOUNTS_FILE}
- *     ({@link ChannelAccountsFile}), each served by an adapter with its credentials ({@link
- *     #forAccount}); empty when none
+ * @param enabled true or false; null when unset, which means enabled when a credential is set, and
+ *     under {@code payrelay dev} (and the test harness) enabled on an in-process simulator with
+ *     freshly generated keys when none is
+ * @param mchId our {@code mchid}, the merchant id of every WeChat Pay payment
+ * @param appId the {@code appid} bound to the merchant
+ * @param merchantSerialNumber the serial number of the merchant API certificate
+ * @param merchantPrivateKey that certificate's RSA private key
+ * @param apiV3Key the APIv3 key, 32 ASCII characters
+ * @param publicKeyId the WeChat Pay public key's id ({@code PUB_KEY_ID_...})
+ * @param publicKey WeChat Pay's RSA public key
+ * @param baseUrl WeChat Pay's API host
+ * @param accounts the tenants' own WeChat Pay accounts, each served by an adapter with its
+ *     credentials ({@link #forAccount}); empty when none
  */
 public record WechatPaySettings(
     Boolean enabled,
@@ -98,19 +88,21 @@ public record WechatPaySettings(
           + API_V3_KEY_LENGTH
           + " printable ASCII characters (the APIv3 key set in the merchant platform)";
 
-  /** Reads the settings. */
-  static WechatPaySettings fromEnv(Map<String, String> env) {
-    String base = ChannelSettings.text(env, "PAYRELAY_WECHATPAY_BASE_URL");
+  /** The settings of {@code m}. */
+  static WechatPaySettings from(ChannelMapping.Wechatpay m) {
     return new WechatPaySettings(
-        ChannelSettings.enabled(env, "PAYRELAY_WECHATPAY_ENABLED"),
-        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_MCH_ID"),
-        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_APP_ID"),
-        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_MERCHANT_SERIAL_NUMBER"),
-        SecretSetting.read(env, "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY"),
-        SecretSetting.read(env, "PAYRELAY_WECHATPAY_API_V3_KEY"),
-        ChannelSettings.text(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY_ID"),
-        SecretSetting.read(env, "PAYRELAY_WECHATPAY_PUBLIC_KEY"),
-        base == null ? WECHATPAY_API : URI.create(base),
+        m.enabled().orElse(null),
+        m.mchId().orElse(null),
+        m.appId().orElse(null),
+        m.merchantSerialNumber().orElse(null),
+        SecretSetting.read(
+            "PAYRELAY_WECHATPAY_MERCHANT_PRIVATE_KEY",
+            m.merchantPrivateKey(),
+            m.merchantPrivateKeyFile()),
+        SecretSetting.read("PAYRELAY_WECHATPAY_API_V3_KEY", m.apiV3Key(), m.apiV3KeyFile()),
+        m.publicKeyId().orElse(null),
+        SecretSetting.read("PAYRELAY_WECHATPAY_PUBLIC_KEY", m.publicKey(), m.publicKeyFile()),
+        m.baseUrl(),
         List.of());
   }
 

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * What each process kind needs to be ready ({@link Readiness}, grace {@code
- * PAYRELAY_READINESS_GRACE_SECONDS}):
+ * PAYRELAY_READINESS_GRACE}):
  *
  * <ul>
  *   <li>{@code api}: the {@code database} alone. Taking callbacks needs nothing else (DESIGN.md,

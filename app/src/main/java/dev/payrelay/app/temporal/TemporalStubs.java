@@ -8,7 +8,10 @@ import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
 import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 
-/** The gRPC stubs to a Temporal frontend, with the TLS and API key of {@link TemporalSecurity}. */
+/**
+ * The gRPC stubs to a Temporal frontend, with the TLS, API key and gRPC headers of {@link
+ * TemporalSecurity}.
+ */
 public final class TemporalStubs {
 
   private TemporalStubs() {}
@@ -44,6 +47,11 @@ public final class TemporalStubs {
     String apiKey = security.apiKey();
     if (apiKey != null) {
       options.addApiKey(() -> apiKey);
+    }
+    io.grpc.Metadata metadata = security.grpcMetadata();
+    if (metadata != null) {
+      // Temporal's TEMPORAL_GRPC_META_* headers (temporal-envconfig), sent with every call.
+      options.addGrpcMetadataProvider(() -> metadata);
     }
     return WorkflowServiceStubs.newServiceStubs(options.build());
   }

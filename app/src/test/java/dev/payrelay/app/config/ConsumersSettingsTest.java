@@ -14,7 +14,7 @@ class ConsumersSettingsTest {
 
   @Test
   void defaults_followThePoolSizingRule() {
-    ConsumersSettings s = ConsumersSettings.fromEnv(Map.of(), Duration.ofDays(7));
+    ConsumersSettings s = consumers(Map.of());
     ConsumerSettings kit = s.notificationsConsumer();
 
     assertThat(s.notifications()).isTrue();
@@ -31,13 +31,12 @@ class ConsumersSettingsTest {
   @Test
   void parsesDelaysPoolAndPrefix() {
     ConsumersSettings s =
-        ConsumersSettings.fromEnv(
+        consumers(
             Map.of(
                 "PAYRELAY_CONSUMER_RETRY_DELAYS", "250ms, 3s,2m,1h",
                 "PAYRELAY_DB_POOL_CONSUMER", "8",
                 "PAYRELAY_CONSUMER_QUEUE_PREFIX", "shop-a",
-                "PAYRELAY_CONSUMER_NOTIFICATIONS", "false"),
-            Duration.ofDays(7));
+                "PAYRELAY_CONSUMER_NOTIFICATIONS", "false"));
 
     assertThat(s.notifications()).isFalse();
     assertThat(s.retryDelays())
@@ -49,26 +48,27 @@ class ConsumersSettingsTest {
     assertThat(s.notificationsConsumer().concurrency()).isEqualTo(8);
     assertThat(s.notificationsConsumer().queues().work())
         .isEqualTo("shop-a.consumer.notifications");
-    assertThat(ConsumersSettings.delays("none")).isEqualTo(List.of());
+    assertThat(consumers(Map.of("PAYRELAY_CONSUMER_RETRY_DELAYS", "none")).retryDelays())
+        .isEqualTo(List.of());
   }
 
   @Test
   void refusesMalformedValues_andAnInboxRetentionShorterThanTheOutboxs() {
+    assertThatThrownBy(() -> consumers(Map.of("PAYRELAY_CONSUMER_RETRY_DELAYS", "1s,soon")))
+        .hasMessageStartingWith("PAYRELAY_CONSUMER_RETRY_DELAYS must be durations");
+    assertThatThrownBy(() -> consumers(Map.of("PAYRELAY_DB_POOL_CONSUMER", "0")))
+        .hasMessage("PAYRELAY_DB_POOL_CONSUMER must be from 1 to 64, got: 0");
     assertThatThrownBy(
             () ->
-                ConsumersSettings.fromEnv(
-                    Map.of("PAYRELAY_CONSUMER_RETRY_DELAYS", "1s,soon"), Duration.ofDays(7)))
-        .hasMessageContaining("PAYRELAY_CONSUMER_RETRY_DELAYS");
-    assertThatThrownBy(
-            () ->
-                ConsumersSettings.fromEnv(
-                    Map.of("PAYRELAY_DB_POOL_CONSUMER", "0"), Duration.ofDays(7)))
-        .hasMessageContaining("PAYRELAY_DB_POOL_CONSUMER");
-    assertThatThrownBy(
-            () ->
-                ConsumersSettings.fromEnv(
-                    Map.of("PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS", "7"), Duration.ofDays(14)))
-        .hasMessageContaining("PAYRELAY_CONSUMER_INBOX_RETENTION_DAYS (7)")
-        .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION_DAYS (14)");
+                consumers(
+                    Map.of(
+                        "PAYRELAY_CONSUMER_INBOX_RETENTION", "7d",
+                        "PAYRELAY_OUTBOX_RETENTION", "14d")))
+        .hasMessageContaining("PAYRELAY_CONSUMER_INBOX_RETENTION (7d)")
+        .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION (14d)");
+  }
+
+  private static ConsumersSettings consumers(Map<String, String> env) {
+    return PayrelayConfig.fromEnv(env).consumers();
   }
 }

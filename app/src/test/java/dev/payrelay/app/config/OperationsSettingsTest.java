@@ -16,44 +16,51 @@ class OperationsSettingsTest {
     assertThat(s.workerMetricsEnabled()).isFalse();
     assertThat(s.workerMetricsHost()).isEqualTo("127.0.0.1");
     assertThat(s.logFormat()).isEqualTo("text");
+    assertThat(s.logLevel()).isEqualTo("info");
     assertThat(s.readinessGrace()).isEqualTo(java.time.Duration.ofSeconds(10));
   }
 
   @Test
   void setValues_areRead() {
     OperationsSettings s =
-        OperationsSettings.fromEnv(
+        operations(
             Map.of(
                 "PAYRELAY_WORKER_METRICS_PORT", "8081",
                 "PAYRELAY_WORKER_METRICS_HOST", "0.0.0.0",
                 "PAYRELAY_LOG_FORMAT", "json",
-                "PAYRELAY_READINESS_GRACE_SECONDS", "300"));
+                "PAYRELAY_LOG_LEVEL", "debug",
+                "PAYRELAY_READINESS_GRACE", "5m"));
 
     assertThat(s.workerMetricsEnabled()).isTrue();
     assertThat(s.workerMetricsPort()).isEqualTo(8081);
     assertThat(s.workerMetricsHost()).isEqualTo("0.0.0.0");
     assertThat(s.logFormat()).isEqualTo("json");
+    assertThat(s.logLevel()).isEqualTo("debug");
     assertThat(s.readinessGrace()).isEqualTo(java.time.Duration.ofSeconds(300));
   }
 
   @Test
   void malformedValues_areRefused_namingTheVariable() {
-    assertThatThrownBy(
-            () -> OperationsSettings.fromEnv(Map.of("PAYRELAY_WORKER_METRICS_PORT", "http")))
-        .hasMessageContaining("PAYRELAY_WORKER_METRICS_PORT");
-    assertThatThrownBy(
-            () -> OperationsSettings.fromEnv(Map.of("PAYRELAY_WORKER_METRICS_PORT", "70000")))
-        .hasMessageContaining("PAYRELAY_WORKER_METRICS_PORT");
-    assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "xml")))
-        .hasMessageContaining("PAYRELAY_LOG_FORMAT");
-    for (String grace : java.util.List.of("0", "301", "10s")) {
-      assertThatThrownBy(
-              () -> OperationsSettings.fromEnv(Map.of("PAYRELAY_READINESS_GRACE_SECONDS", grace)))
+    assertThatThrownBy(() -> operations(Map.of("PAYRELAY_WORKER_METRICS_PORT", "http")))
+        .hasMessage("PAYRELAY_WORKER_METRICS_PORT must be an integer, got: http");
+    assertThatThrownBy(() -> operations(Map.of("PAYRELAY_WORKER_METRICS_PORT", "70000")))
+        .hasMessage("PAYRELAY_WORKER_METRICS_PORT must be from 0 to 65535, got: 70000");
+    assertThatThrownBy(() -> operations(Map.of("PAYRELAY_LOG_FORMAT", "xml")))
+        .hasMessage("PAYRELAY_LOG_FORMAT must be one of text, json, got: xml");
+    for (String grace : java.util.List.of("0s", "301s", "10")) {
+      assertThatThrownBy(() -> operations(Map.of("PAYRELAY_READINESS_GRACE", grace)))
           .as(grace)
-          .hasMessageContaining("PAYRELAY_READINESS_GRACE_SECONDS");
+          .hasMessageStartingWith("PAYRELAY_READINESS_GRACE must be");
     }
-    // logback.xml names its appenders in lower case; "JSON" would find none.
-    assertThatThrownBy(() -> OperationsSettings.fromEnv(Map.of("PAYRELAY_LOG_FORMAT", "JSON")))
-        .hasMessageContaining("PAYRELAY_LOG_FORMAT");
+  }
+
+  @Test
+  void theLogFormat_isOneWordInAnyCase_handedToLogbackInLowerCase() {
+    // logback.xml includes logback-<format>.xml: the word is passed on in lower case.
+    assertThat(operations(Map.of("PAYRELAY_LOG_FORMAT", "JSON")).logFormat()).isEqualTo("json");
+  }
+
+  private static OperationsSettings operations(Map<String, String> env) {
+    return PayrelayConfig.fromEnv(env).operations();
   }
 }

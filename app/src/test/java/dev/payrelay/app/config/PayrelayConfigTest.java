@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.HttpLimits;
+import dev.payrelay.app.config.binder.Syntax;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
@@ -67,7 +68,7 @@ class PayrelayConfigTest {
     assertThatThrownBy(
             () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_TEMPORAL_COMPRESSION", "zstd")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("PAYRELAY_TEMPORAL_COMPRESSION must be none or gzip, got: zstd");
+        .hasMessage("PAYRELAY_TEMPORAL_COMPRESSION must be one of none, gzip, got: zstd");
   }
 
   @Test
@@ -78,31 +79,33 @@ class PayrelayConfigTest {
     assertThat(defaults.consumerDatabase().lockWaitTimeout()).isNull();
 
     assertThat(
-            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "60"))
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT", "1m"))
                 .apiDatabase()
                 .lockWaitTimeout())
         .isEqualTo(Duration.ofSeconds(60));
-    for (String bad : List.of("0", "-1", "61", "100000", "1073741825")) {
-      assertThatThrownBy(
-              () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", bad)))
+    for (String bad : List.of("0s", "61s", "100000s", "2h")) {
+      assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT", bad)))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be from 1 to 60, got: " + bad);
+          .hasMessage("PAYRELAY_API_LOCK_WAIT must be from 1s to 60s, got: " + bad);
     }
-    assertThatThrownBy(
-            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT_SECONDS", "5.5")))
-        .hasMessage("PAYRELAY_API_LOCK_WAIT_SECONDS must be an integer, got: 5.5");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT", "1500ms")))
+        .hasMessage("PAYRELAY_API_LOCK_WAIT must be a whole multiple of 1s, got: 1500ms");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_LOCK_WAIT", "5.5s")))
+        .hasMessageStartingWith("PAYRELAY_API_LOCK_WAIT must be a duration");
   }
 
   @Test
   void paymentTtl_isPositive_andNoLongerThanTheLongestDeadline() {
-    assertThat(
-            PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL_SECONDS", "3")).api().paymentTtl())
+    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL", "3s")).api().paymentTtl())
         .isEqualTo(Duration.ofSeconds(3));
-    for (String bad : List.of("0", "-1", "31622401")) {
-      assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL_SECONDS", bad)))
+    for (String bad : List.of("0s", "31622401s", "367d")) {
+      assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_PAYMENT_TTL", bad)))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("PAYRELAY_PAYMENT_TTL_SECONDS must be from 1 to 31622400, got: " + bad);
+          .hasMessage("PAYRELAY_PAYMENT_TTL must be from 1s to 366d, got: " + bad);
     }
+    assertThat(Syntax.duration("366d"))
+        .as("the bound is the longest deadline an extension may set")
+        .isEqualTo(dev.payrelay.ledger.payment.PaymentDeadlines.MAX_EXTENSION);
   }
 
   @Test
@@ -110,15 +113,12 @@ class PayrelayConfigTest {
     assertThat(PayrelayConfig.fromEnv(Map.of()).dispatcher().lease())
         .isEqualTo(Duration.ofSeconds(30));
     assertThat(
-            PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE_SECONDS", "15"))
-                .dispatcher()
-                .lease())
+            PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE", "15s")).dispatcher().lease())
         .isEqualTo(Duration.ofSeconds(15));
-    for (String bad : List.of("0", "-30", "14", "3601")) {
-      assertThatThrownBy(
-              () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE_SECONDS", bad)))
+    for (String bad : List.of("0s", "14s", "3601s", "2h")) {
+      assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_DISPATCH_LEASE", bad)))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("PAYRELAY_DISPATCH_LEASE_SECONDS must be from 15 to 3600, got: " + bad);
+          .hasMessage("PAYRELAY_DISPATCH_LEASE must be from 15s to 3600s, got: " + bad);
     }
   }
 
@@ -128,9 +128,9 @@ class PayrelayConfigTest {
     HttpLimits set =
         PayrelayConfig.fromEnv(
                 Map.of(
-                    "PAYRELAY_API_HEADER_TIMEOUT_SECONDS", "5",
-                    "PAYRELAY_API_BODY_GRACE_SECONDS", "2",
-                    "PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND", "1024",
+                    "PAYRELAY_API_HEADER_TIMEOUT", "5s",
+                    "PAYRELAY_API_BODY_GRACE", "2s",
+                    "PAYRELAY_API_BODY_MIN_RATE", "1KiB",
                     "PAYRELAY_API_MAX_WEBHOOK_READS", "64",
                     "PAYRELAY_API_MAX_CONNECTIONS", "100",
                     "PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT", "0",
@@ -154,18 +154,18 @@ class PayrelayConfigTest {
                         "PAYRELAY_API_MAX_CONNECTIONS", "100",
                         "PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT", "101")))
         .hasMessage("PAYRELAY_API_MAX_CONNECTIONS_PER_CLIENT must be from 0 to 100, got: 101");
-    assertThatThrownBy(
-            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_HEADER_TIMEOUT_SECONDS", "0")))
-        .hasMessage("PAYRELAY_API_HEADER_TIMEOUT_SECONDS must be from 1 to 300, got: 0");
-    assertThatThrownBy(
-            () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND", "10")))
-        .hasMessage(
-            "PAYRELAY_API_BODY_MIN_BYTES_PER_SECOND must be from 256 to 100000000, got: 10");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_HEADER_TIMEOUT", "0s")))
+        .hasMessage("PAYRELAY_API_HEADER_TIMEOUT must be from 1s to 300s, got: 0s");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_API_BODY_MIN_RATE", "10B")))
+        .hasMessage("PAYRELAY_API_BODY_MIN_RATE must be from 256B to 100000000B, got: 10B");
   }
 
   @Test
-  void emptyQueueList_declaresNone() {
-    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_AMQP_QUEUES", "")).amqp().queues())
+  void queueListNone_declaresNone_andABlankOneIsUnset() {
+    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_AMQP_QUEUES", "none")).amqp().queues())
         .isEmpty();
+    assertThat(PayrelayConfig.fromEnv(Map.of("PAYRELAY_AMQP_QUEUES", " ")).amqp().queues())
+        .as("blank is unset, as compose's ${X:-} leaves it")
+        .containsExactly(new QueueBinding("payrelay.payment-events", "payment.#"));
   }
 }

@@ -78,7 +78,8 @@ class SizingTest {
 
   @Test
   void outOfRangeSettings_areRefused_namingTheirVariable() {
-    assertRefused(Map.of("PAYRELAY_DB_POOL_WORKER", "6"), "PAYRELAY_DB_POOL_WORKER", "7..2052");
+    assertRefused(
+        Map.of("PAYRELAY_DB_POOL_WORKER", "6"), "PAYRELAY_DB_POOL_WORKER", "from 7 to 2052");
     assertRefused(Map.of("PAYRELAY_DB_POOL", "6"), "PAYRELAY_DB_POOL_WORKER", "got: 6");
     assertRefused(Map.of("PAYRELAY_DB_POOL_WORKER", "2053"), "PAYRELAY_DB_POOL_WORKER", "2053");
     assertRefused(Map.of("PAYRELAY_DB_POOL_API", "0"), "PAYRELAY_DB_POOL_API", "got: 0");

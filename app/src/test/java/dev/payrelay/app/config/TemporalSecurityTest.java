@@ -19,7 +19,7 @@ class TemporalSecurityTest {
 
   @Test
   void noSettings_plainTextNoKeyNoCodec_localUiOrigins() {
-    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of(), 8233);
+    TemporalSecurity s = security(Map.of());
 
     assertThat(s.tls()).isNull();
     assertThat(s.apiKey()).isNull();
@@ -35,15 +35,14 @@ class TemporalSecurityTest {
     String old = Base64.getEncoder().encodeToString(new byte[32]).replace('A', 'B');
 
     TemporalSecurity s =
-        TemporalSecurity.fromEnv(
+        security(
             Map.of(
                 "PAYRELAY_PAYLOAD_KEY_FILE",
                 file.toString(),
                 "PAYRELAY_PAYLOAD_KEY_ID",
                 "2026-11",
                 "PAYRELAY_PAYLOAD_OLD_KEYS",
-                "2026-01:" + old),
-            8233);
+                "2026-01:" + old));
 
     assertThat(s.dataConverter()).isInstanceOf(CodecDataConverter.class);
     assertThat(s.payloadKeys().currentId()).isEqualTo("2026-11");
@@ -52,7 +51,7 @@ class TemporalSecurityTest {
 
   @Test
   void payloadKey_withoutItsId_isRefusedNamingTheSetting() {
-    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_PAYLOAD_KEY", KEY), 8233))
+    assertThatThrownBy(() -> security(Map.of("PAYRELAY_PAYLOAD_KEY", KEY)))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY_ID");
   }
 
@@ -60,9 +59,7 @@ class TemporalSecurityTest {
   void payloadKey_ofSixteenBytes_isRefusedWithoutShowingIt() {
     String short16 = Base64.getEncoder().encodeToString(new byte[16]);
     assertThatThrownBy(
-            () ->
-                TemporalSecurity.fromEnv(
-                    Map.of("PAYRELAY_PAYLOAD_KEY", short16, "PAYRELAY_PAYLOAD_KEY_ID", "k"), 8233))
+            () -> security(Map.of("PAYRELAY_PAYLOAD_KEY", short16, "PAYRELAY_PAYLOAD_KEY_ID", "k")))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY")
         .hasMessageContaining("32 bytes")
         .hasMessageNotContaining(short16);
@@ -73,13 +70,12 @@ class TemporalSecurityTest {
     Path missing = dir.resolve("nope.key");
     assertThatThrownBy(
             () ->
-                TemporalSecurity.fromEnv(
+                security(
                     Map.of(
                         "PAYRELAY_PAYLOAD_KEY_FILE",
                         missing.toString(),
                         "PAYRELAY_PAYLOAD_KEY_ID",
-                        "k"),
-                    8233))
+                        "k")))
         .hasMessageContaining("PAYRELAY_PAYLOAD_KEY_FILE")
         .hasMessageContaining(missing.toString());
   }
@@ -89,17 +85,15 @@ class TemporalSecurityTest {
     Path file = Files.writeString(dir.resolve("api.key"), "secret-api-key");
     assertThatThrownBy(
             () ->
-                TemporalSecurity.fromEnv(
+                security(
                     Map.of(
                         "PAYRELAY_TEMPORAL_API_KEY",
                         "other",
                         "PAYRELAY_TEMPORAL_API_KEY_FILE",
-                        file.toString()),
-                    8233))
+                        file.toString())))
         .hasMessageContaining("not both");
 
-    TemporalSecurity s =
-        TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_API_KEY_FILE", file.toString()), 8233);
+    TemporalSecurity s = security(Map.of("PAYRELAY_TEMPORAL_API_KEY_FILE", file.toString()));
     assertThat(s.apiKey()).isEqualTo("secret-api-key");
     assertThat(s.tls()).as("an API key implies TLS").isNotNull();
     assertThat(s.toString()).doesNotContain("secret-api-key");
@@ -108,10 +102,7 @@ class TemporalSecurityTest {
   @Test
   void clientCertificateWithoutItsKey_isRefusedNamingTheMissingOne() throws Exception {
     Path cert = Files.writeString(dir.resolve("client.pem"), "x");
-    assertThatThrownBy(
-            () ->
-                TemporalSecurity.fromEnv(
-                    Map.of("PAYRELAY_TEMPORAL_TLS_CERT", cert.toString()), 8233))
+    assertThatThrownBy(() -> security(Map.of("PAYRELAY_TEMPORAL_TLS_CERT", cert.toString())))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_KEY is missing");
   }
 
@@ -121,12 +112,11 @@ class TemporalSecurityTest {
     Path key = Files.writeString(dir.resolve("client.key"), "x");
     assertThatThrownBy(
             () ->
-                TemporalSecurity.fromEnv(
+                security(
                     Map.of(
                         "PAYRELAY_TEMPORAL_TLS", "false",
                         "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
-                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString()),
-                    8233))
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS=false");
   }
 
@@ -138,26 +128,24 @@ class TemporalSecurityTest {
 
     assertThatThrownBy(
             () ->
-                TemporalSecurity.fromEnv(
+                security(
                     Map.of(
                         "PAYRELAY_TEMPORAL_TLS_CERT", cert.toString(),
-                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString()),
-                    8233))
+                        "PAYRELAY_TEMPORAL_TLS_KEY", key.toString())))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CERT/PAYRELAY_TEMPORAL_TLS_KEY")
         .hasMessageContaining("client.pem");
-    assertThatThrownBy(
-            () -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS_CA", ca.toString()), 8233))
+    assertThatThrownBy(() -> security(Map.of("PAYRELAY_TEMPORAL_TLS_CA", ca.toString())))
         .hasMessageContaining("PAYRELAY_TEMPORAL_TLS_CA")
         .hasMessageContaining("ca.pem");
   }
 
   @Test
   void tlsTrue_alone_usesTheJvmTrustStore() {
-    TemporalSecurity s = TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "true"), 8233);
+    TemporalSecurity s = security(Map.of("PAYRELAY_TEMPORAL_TLS", "true"));
     assertThat(s.tls()).isNotNull();
     assertThat(s.tls().toString()).contains("JVM trust store");
-    assertThatThrownBy(() -> TemporalSecurity.fromEnv(Map.of("PAYRELAY_TEMPORAL_TLS", "yes"), 8233))
-        .hasMessageContaining("PAYRELAY_TEMPORAL_TLS must be true or false");
+    assertThatThrownBy(() -> security(Map.of("PAYRELAY_TEMPORAL_TLS", "yes")))
+        .hasMessage("PAYRELAY_TEMPORAL_TLS must be true or false, got: yes");
   }
 
   @Test
@@ -181,9 +169,11 @@ class TemporalSecurityTest {
   @Test
   void codecOrigins_areConfigurable() {
     TemporalSecurity s =
-        TemporalSecurity.fromEnv(
-            Map.of("PAYRELAY_CODEC_CORS_ORIGIN", "https://temporal.example.com/, http://x:1"),
-            8233);
+        security(Map.of("PAYRELAY_CODEC_CORS_ORIGIN", "https://temporal.example.com/, http://x:1"));
     assertThat(s.codecCorsOrigins()).containsExactly("https://temporal.example.com", "http://x:1");
+  }
+
+  private static TemporalSecurity security(Map<String, String> env) {
+    return PayrelayConfig.fromEnv(env).temporal().security();
   }
 }

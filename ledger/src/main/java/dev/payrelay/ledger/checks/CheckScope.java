@@ -12,9 +12,9 @@ import java.time.Duration;
  * @param within how far back payments are looked at (by {@code paid_at}, or {@code expires_at} for
  *     unpaid ones); bounds each scan to an index range. Outbox events not SENT and open exceptions
  *     are looked at whatever their age: they are few, and stay broken until someone acts
- * @param sentRetention the outbox's SENT retention ({@code PAYRELAY_OUTBOX_RETENTION_DAYS}): a
- *     payment paid earlier may have lost its SENT {@code PaymentConfirmed} to the purge, so it is
- *     not reported as missing it
+ * @param sentRetention the outbox's SENT retention ({@code PAYRELAY_OUTBOX_RETENTION}): a payment
+ *     paid earlier may have lost its SENT {@code PaymentConfirmed} to the purge, so it is not
+ *     reported as missing it
  * @param limit at most this many findings per check, 1..100000
  */
 public record CheckScope(Duration olderThan, Duration within, Duration sentRetention, int limit) {

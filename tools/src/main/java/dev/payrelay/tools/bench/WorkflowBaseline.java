@@ -81,6 +81,7 @@ final class WorkflowBaseline implements BaselineBench {
         t.grantRepair(),
         t.grantRepairAfter(),
         t.security(),
-        t.compression());
+        t.compression(),
+        t.addressSource());
   }
 }

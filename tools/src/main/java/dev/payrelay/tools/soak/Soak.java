@@ -1,6 +1,5 @@
 package dev.payrelay.tools.soak;
 
-import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
@@ -168,9 +167,8 @@ final class Soak {
     tap.deleteTopology(
         names.exchange(),
         names.queue(),
-        ConsumersSettings.fromEnv(Map.of(), java.time.Duration.ZERO)
-            .withQueuePrefix(names.exchange())
-            .notificationsQueues());
+        // The children's own consumer settings: their prefix (the soak's exchange), their delays.
+        PayrelayConfig.fromEnv(stack.environment().direct()).consumers().notificationsQueues());
     stack.dropDatabase();
     try {
       stack.deleteNamespace();
