@@ -18,6 +18,8 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The Stripe, Alipay and WeChat Pay simulators {@code payrelay dev} (and the test harness) runs
@@ -74,46 +76,18 @@ public final class ChannelSimulators implements AutoCloseable {
     HttpClient http = HttpClient.newHttpClient();
     try {
       if (config.stripe().simulated()) {
-        String key = "sk_test_" + random(24);
-        String secret = "whsec_" + random(24);
-        stripe =
-            new StripeSimulator(
-                new StripeSimulatorConfig(
-                    HOST, 0, key, secret, config.api().webhookUrl(StripeChannel.NAME), 100),
-                Clock.systemUTC(),
-                http);
-        stripe.start();
-        config =
-            config.withStripe(
-                config.stripe().onSimulator(STRIPE_ACCOUNT, key, secret, stripe.baseUrl()));
+        Simulated<StripeSimulator, StripeSettings> simulated = startStripe(config, http);
+        stripe = simulated.simulator();
+        config = config.withStripe(simulated.settings());
       }
       if (config.alipay().simulated()) {
-        RsaKeyPair app = RsaKeyPair.generate();
-        RsaKeyPair alipayPair = RsaKeyPair.generate();
-        alipay =
-            new AlipaySimulator(
-                new AlipaySimulatorConfig(
-                    HOST,
-                    0,
-                    ALIPAY_APP_ID,
-                    app.publicKey(),
-                    alipayPair.privateKey(),
-                    ALIPAY_SELLER_ID),
-                Clock.systemUTC(),
-                http);
-        alipay.start();
-        config =
-            config.withAlipay(
-                config
-                    .alipay()
-                    .onSimulator(
-                        ALIPAY_APP_ID,
-                        app.privateKey(),
-                        alipayPair.publicKey(),
-                        alipay.gatewayUrl()));
+        Simulated<AlipaySimulator, AlipaySettings> simulated = startAlipay(config.alipay(), http);
+        alipay = simulated.simulator();
+        config = config.withAlipay(simulated.settings());
       }
       if (config.wechatpay().simulated()) {
-        SimulatedWechatPay simulated = startWechatPay(config.wechatpay(), http);
+        Simulated<WechatPaySimulator, WechatPaySettings> simulated =
+            startWechatPay(config.wechatpay(), http);
         wechatpay = simulated.simulator();
         config = config.withWechatPay(simulated.settings());
       }
@@ -124,22 +98,69 @@ public final class ChannelSimulators implements AutoCloseable {
     return new ChannelSimulators(config, stripe, alipay, wechatpay);
   }
 
-  /** A started WeChat Pay simulator and the settings pointing at it. */
-  private record SimulatedWechatPay(WechatPaySimulator simulator, WechatPaySettings settings) {}
+  /** A started simulator and the channel's settings pointing at it. */
+  private record Simulated<S, C>(S simulator, C settings) {
+
+    /** Starts {@code simulator} with {@code start}, then points the settings at it. */
+    static <S, C> Simulated<S, C> started(
+        S simulator, Consumer<S> start, Function<S, C> pointedAt) {
+      start.accept(simulator);
+      return new Simulated<>(simulator, pointedAt.apply(simulator));
+    }
+  }
+
+  /**
+   * Starts a Stripe simulator with a fresh secret key and webhook signing secret, sending its
+   * events to payrelay's Stripe webhook.
+   */
+  private static Simulated<StripeSimulator, StripeSettings> startStripe(
+      PayrelayConfig config, HttpClient http) {
+    String key = "sk_test_" + random(24);
+    String secret = "whsec_" + random(24);
+    return Simulated.started(
+        new StripeSimulator(
+            new StripeSimulatorConfig(
+                HOST, 0, key, secret, config.api().webhookUrl(StripeChannel.NAME), 100),
+            Clock.systemUTC(),
+            http),
+        StripeSimulator::start,
+        simulator -> config.stripe().onSimulator(STRIPE_ACCOUNT, key, secret, simulator.baseUrl()));
+  }
+
+  /**
+   * Starts an Alipay simulator with a fresh app key pair (its public half verifies our requests)
+   * and a fresh Alipay key pair (its private half signs answers and notifications).
+   */
+  private static Simulated<AlipaySimulator, AlipaySettings> startAlipay(
+      AlipaySettings configured, HttpClient http) {
+    RsaKeyPair app = RsaKeyPair.generate();
+    RsaKeyPair alipayPair = RsaKeyPair.generate();
+    return Simulated.started(
+        new AlipaySimulator(
+            new AlipaySimulatorConfig(
+                HOST, 0, ALIPAY_APP_ID, app.publicKey(), alipayPair.privateKey(), ALIPAY_SELLER_ID),
+            Clock.systemUTC(),
+            http),
+        AlipaySimulator::start,
+        simulator ->
+            configured.onSimulator(
+                ALIPAY_APP_ID, app.privateKey(), alipayPair.publicKey(), simulator.gatewayUrl()));
+  }
 
   /**
    * Starts a WeChat Pay simulator with a fresh merchant key pair (its public half verifies our
    * requests), a fresh platform key pair (its private half signs answers and notifications) and a
    * fresh APIv3 key.
    */
-  private static SimulatedWechatPay startWechatPay(WechatPaySettings configured, HttpClient http) {
+  private static Simulated<WechatPaySimulator, WechatPaySettings> startWechatPay(
+      WechatPaySettings configured, HttpClient http) {
     RsaKeyPair merchant = RsaKeyPair.generate();
     RsaKeyPair platform = RsaKeyPair.generate();
     // A merchant certificate serial is 40 hex digits; the APIv3 key 32 ASCII characters.
     String serial = random(20).toUpperCase(Locale.ROOT);
     String keyId = "PUB_KEY_ID_01" + WECHATPAY_MCH_ID + random(8);
     String apiV3Key = random(16);
-    WechatPaySimulator simulator =
+    return Simulated.started(
         new WechatPaySimulator(
             new WechatPaySimulatorConfig(
                 HOST,
@@ -152,19 +173,18 @@ public final class ChannelSimulators implements AutoCloseable {
                 platform.privateKey(),
                 apiV3Key),
             Clock.systemUTC(),
-            http);
-    simulator.start();
-    return new SimulatedWechatPay(
-        simulator,
-        configured.onSimulator(
-            WECHATPAY_MCH_ID,
-            WECHATPAY_APP_ID,
-            serial,
-            merchant.privateKey(),
-            apiV3Key,
-            keyId,
-            platform.publicKey(),
-            simulator.baseUrl()));
+            http),
+        WechatPaySimulator::start,
+        simulator ->
+            configured.onSimulator(
+                WECHATPAY_MCH_ID,
+                WECHATPAY_APP_ID,
+                serial,
+                merchant.privateKey(),
+                apiV3Key,
+                keyId,
+                platform.publicKey(),
+                simulator.baseUrl()));
   }
 
   /** The configuration with the simulated channels enabled and pointed at their simulators. */

@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -176,50 +175,24 @@ public final class Demo {
     return null;
   }
 
+  /**
+   * Prints the trail ({@link DemoTrail}), waiting for the PaymentConfirmed message on {@code queue}
+   * until {@code deadline}.
+   *
+   * @return true when the message came
+   */
   private boolean printTrail(JsonNode trail, Channel channel, String queue, Instant deadline)
       throws Exception {
     JsonNode payment = trail.path("payment");
-    out.printf(
-        "payment    %s status=%s channel_txn_id=%s paid_at=%s%n",
-        payment.path("paymentId").asText(),
-        payment.path("status").asText(),
-        payment.path("channelTxnId").asText(),
-        payment.path("paidAt").asText());
-    String confirmedId = null;
-    for (JsonNode e : trail.path("events")) {
-      out.printf(
-          "event      %s %s status=%s sent_at=%s%n",
-          e.path("eventId").asText(),
-          e.path("eventType").asText(),
-          e.path("status").asText(),
-          e.path("sentAt").asText());
-      if ("PaymentConfirmed".equals(e.path("eventType").asText())) {
-        confirmedId = e.path("eventId").asText();
-      }
-    }
+    DemoTrail.payment(out, payment);
+    String confirmedId = DemoTrail.events(out, trail.path("events"));
     GetResponse message = awaitMessage(channel, queue, confirmedId, deadline);
     if (message == null) {
       out.println("FAILED: no message with message_id " + confirmedId + " on the bound queue");
       return false;
     }
-    out.printf(
-        "message    queue=%s routing_key=%s message_id=%s type=%s body=%s%n",
-        queue,
-        message.getEnvelope().getRoutingKey(),
-        message.getProps().getMessageId(),
-        message.getProps().getType(),
-        new String(message.getBody(), StandardCharsets.UTF_8));
-    Instant lastGrant = null;
-    for (JsonNode g : trail.path("entitlements")) {
-      out.printf(
-          "granted    user=%s course=%s purchase=%s at=%s%n",
-          g.path("userId").asText(),
-          g.path("courseId").asText(),
-          g.path("purchaseId").asText(),
-          g.path("grantedAt").asText());
-      Instant at = Instant.parse(g.path("grantedAt").asText());
-      lastGrant = lastGrant == null || at.isAfter(lastGrant) ? at : lastGrant;
-    }
+    DemoTrail.message(out, queue, message);
+    Instant lastGrant = DemoTrail.grants(out, trail.path("entitlements"));
     Instant paidAt = Instant.parse(payment.path("paidAt").asText());
     out.printf(
         "OK: callback→PAID→entitlement in %d ms (database clock: paid_at → last granted_at)%n",

@@ -60,38 +60,14 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
       stack = DevStack.start(config, System.out);
     }
     try {
-      Demo.Buyer buyer = null;
-      if (channel.equals(StripeChannel.NAME)) {
-        if (stack == null || stack.simulators().stripe().isEmpty()) {
-          System.err.println(
-              "--channel stripe pays at the Stripe simulator of a dev this demo starts: stop the"
-                  + " running payrelay dev (or its PAYRELAY_STRIPE_* credentials) and run it again");
-          return PayrelayCommand.CONFIGURATION_ERROR;
-        }
-        StripeSimulator stripe = stack.simulators().stripe().get();
-        buyer =
-            (paymentId, payUrl) -> {
-              StripeWebhookEvent event = stripe.pay(stripe.intentId(paymentId));
-              return "stripe simulator paid it: %s %s, webhook answered HTTP %d"
-                  .formatted(event.type(), event.eventId(), event.deliveryStatus());
-            };
-      } else if (channel.equals(WechatPayChannel.NAME)) {
-        if (stack == null || stack.simulators().wechatpay().isEmpty()) {
-          System.err.println(
-              "--channel wechatpay pays at the WeChat Pay simulator of a dev this demo starts: stop"
-                  + " the running payrelay dev (or its PAYRELAY_WECHATPAY_* credentials) and run it"
-                  + " again");
-          return PayrelayCommand.CONFIGURATION_ERROR;
-        }
-        buyer = wechatBuyer(stack.simulators().wechatpay().get());
-      } else if (!channel.equals("sandbox") && !channel.equals(AlipayChannel.NAME)) {
-        System.err.println(
-            "--channel must be sandbox, stripe, alipay or wechatpay, not " + channel);
+      String refused = refusal(stack);
+      if (refused != null) {
+        System.err.println(refused);
         return PayrelayCommand.CONFIGURATION_ERROR;
       }
       // Read again: a dev started here has just written its API key.
       boolean ok =
-          new Demo(PayrelayCommand.config(), api, System.out, channel, buyer)
+          new Demo(PayrelayCommand.config(), api, System.out, channel, buyer(stack))
               .run(Duration.ofSeconds(timeoutSeconds));
       return ok ? 0 : 1;
     } finally {
@@ -99,6 +75,54 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
         stack.close();
       }
     }
+  }
+
+  /**
+   * Why {@code --channel} cannot be shown with {@code stack} (null when another payrelay answered),
+   * or null when it can: stripe and wechatpay need the simulator of a dev this demo started.
+   */
+  private String refusal(DevStack stack) {
+    if (channel.equals(StripeChannel.NAME)) {
+      return stack == null || stack.simulators().stripe().isEmpty()
+          ? "--channel stripe pays at the Stripe simulator of a dev this demo starts: stop the"
+              + " running payrelay dev (or its PAYRELAY_STRIPE_* credentials) and run it again"
+          : null;
+    }
+    if (channel.equals(WechatPayChannel.NAME)) {
+      return stack == null || stack.simulators().wechatpay().isEmpty()
+          ? "--channel wechatpay pays at the WeChat Pay simulator of a dev this demo starts: stop"
+              + " the running payrelay dev (or its PAYRELAY_WECHATPAY_* credentials) and run it"
+              + " again"
+          : null;
+    }
+    return channel.equals("sandbox") || channel.equals(AlipayChannel.NAME)
+        ? null
+        : "--channel must be sandbox, stripe, alipay or wechatpay, not " + channel;
+  }
+
+  /**
+   * The buyer of {@code --channel} (one {@link #refusal} let through): the started dev's simulator
+   * for stripe and wechatpay; null for sandbox and alipay, which {@link Demo} pays itself.
+   */
+  private Demo.Buyer buyer(DevStack stack) {
+    if (channel.equals(StripeChannel.NAME)) {
+      return stripeBuyer(stack.simulators().stripe().get());
+    }
+    if (channel.equals(WechatPayChannel.NAME)) {
+      return wechatBuyer(stack.simulators().wechatpay().get());
+    }
+    return null;
+  }
+
+  /**
+   * The buyer pays the payment's PaymentIntent at the Stripe simulator, which sends the webhook.
+   */
+  private static Demo.Buyer stripeBuyer(StripeSimulator stripe) {
+    return (paymentId, payUrl) -> {
+      StripeWebhookEvent event = stripe.pay(stripe.intentId(paymentId));
+      return "stripe simulator paid it: %s %s, webhook answered HTTP %d"
+          .formatted(event.type(), event.eventId(), event.deliveryStatus());
+    };
   }
 
   /**

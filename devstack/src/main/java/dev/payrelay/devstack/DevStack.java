@@ -1,6 +1,5 @@
 package dev.payrelay.devstack;
 
-import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.ApiServer;
@@ -17,20 +16,12 @@ import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.ledger.db.Database;
-import dev.payrelay.ledger.outbox.ClaimedEvent;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
-import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
-import dev.payrelay.workflows.WorkflowIds;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -81,7 +72,7 @@ public final class DevStack implements AutoCloseable {
   }
 
   /**
-   * Starts the stack; prints where each part listens.
+   * Starts the stack; prints where each part listens ({@link DevStartupLines}).
    *
    * @throws IllegalStateException if MySQL/MariaDB or RabbitMQ is not reachable (one line saying
    *     how to start it)
@@ -100,75 +91,28 @@ public final class DevStack implements AutoCloseable {
 
   private static DevStack start(ChannelSimulators simulators, PrintStream out) {
     PayrelayConfig config = simulators.config();
+    DevStartupLines lines = new DevStartupLines(config, out);
     Database.createIfMissing(config.database());
     ProcessMetrics processMetrics = ProcessMetrics.start();
     PrometheusMeterRegistry metrics = processMetrics.registry();
     Services workerServices = Services.open(config.workerDatabase(), metrics, config.crashPoints());
-    Services services;
-    try {
-      services = Services.open(config.apiDatabase(), metrics, config.crashPoints());
-    } catch (RuntimeException e) {
-      workerServices.close();
-      throw e;
-    }
-    int migrations = workerServices.database().migrate();
-    out.printf(
-        "database   %s (%d migration(s) applied; pools %s %d, %s %d)%n",
-        config.database().jdbcUrl(),
-        migrations,
-        services.database().poolName(),
-        services.database().maxPoolSize(),
-        workerServices.database().poolName(),
-        workerServices.database().maxPoolSize());
+    Services services = openApiServices(config, metrics, workerServices);
+    lines.database(workerServices.database().migrate(), services, workerServices);
     TemporalConnection temporal = TemporalConnection.open(config.temporal(), metrics);
-    printTemporal(config.temporal(), temporal.kind(), out);
-    SandboxSimulator sandbox = startSandbox(config);
-    out.printf("sandbox    %s (merchant %s)%n", sandbox.baseUrl(), merchants(config.sandbox()));
-    printChannels(config, simulators, out);
+    lines.temporal(temporal.kind());
+    SandboxSimulator sandbox = DevSandbox.start(config);
+    lines.sandbox(sandbox);
+    lines.channels(simulators);
     WorkerRuntime worker =
-        WorkerRuntime.start(
-            config,
-            workerServices,
-            temporal,
-            "dev",
-            event -> printLink(config.temporal(), event, out));
-    for (QueueBinding q : config.amqp().queues()) {
-      out.printf(
-          "rabbitmq   %s exchange %s, queue %s bound %s%n",
-          WorkerRuntime.redact(config.amqp().uri()),
-          config.amqp().exchange(),
-          q.queue(),
-          q.routingKeyPattern());
-    }
-    if (config.consumers().notifications()) {
-      var consumer = config.consumers().notificationsConsumer();
-      out.printf(
-          "consumer   %s on %s bound %s (quarantine %s)%n",
-          consumer.name(),
-          consumer.queues().work(),
-          String.join(",", consumer.bindings()),
-          consumer.queues().quarantine());
-    }
-    ApiKeys keys = config.access().keys();
-    if (keys.isEmpty()) {
-      Path file = config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);
-      keys = ApiKeys.of(List.of(devKey(file).key()));
-      out.printf(
-          "api key    %s (admin, every tenant, operator dev; the CLI reads it; set"
-              + " PAYRELAY_API_KEYS to use your own)%n",
-          file.toAbsolutePath().normalize());
-    }
+        WorkerRuntime.start(config, workerServices, temporal, "dev", lines::payment);
+    lines.broker();
+    ApiKeys keys = apiKeys(config, lines);
     // dev is api and worker in one: ready while the database, the broker and Temporal answer.
     Readiness readiness = ProcessReadiness.worker(config, services, temporal, "dev");
     ApiServer api =
         ApiRuntime.start(
             config, services, keys, temporal.client(), worker::wakeDispatcher, readiness);
-    out.printf(
-        "api        http://%s:%d  (webhook %s)%n",
-        config.api().host(), api.port(), config.api().webhookUrl("sandbox"));
-    if (config.access().adminPort() != null) {
-      out.printf("admin api  http://%s:%d%n", config.access().adminHost(), api.adminPort());
-    }
+    lines.api(api);
     return new DevStack(
         services,
         workerServices,
@@ -180,6 +124,32 @@ public final class DevStack implements AutoCloseable {
         readiness,
         config,
         processMetrics);
+  }
+
+  /**
+   * The API's services on its own pool ({@link PayrelayConfig#apiDatabase()}); closes the worker's,
+   * opened first, when they cannot be opened.
+   */
+  private static Services openApiServices(
+      PayrelayConfig config, PrometheusMeterRegistry metrics, Services workerServices) {
+    try {
+      return Services.open(config.apiDatabase(), metrics, config.crashPoints());
+    } catch (RuntimeException e) {
+      workerServices.close();
+      throw e;
+    }
+  }
+
+  /** The configured API keys; without any, dev's own ({@link #devKey}), its file printed. */
+  private static ApiKeys apiKeys(PayrelayConfig config, DevStartupLines lines) {
+    ApiKeys configured = config.access().keys();
+    if (!configured.isEmpty()) {
+      return configured;
+    }
+    Path file = config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);
+    ApiKeys own = ApiKeys.of(List.of(devKey(file).key()));
+    lines.devKey(file);
+    return own;
   }
 
   /**
@@ -200,45 +170,6 @@ public final class DevStack implements AutoCloseable {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot keep dev's API key in " + file, e);
     }
-  }
-
-  private static void printTemporal(
-      PayrelayConfig.TemporalSettings settings, TemporalConnection.Kind kind, PrintStream out) {
-    switch (kind) {
-      case DEV_SERVER ->
-          out.printf(
-              "temporal   %s (Temporal CLI dev server, data in %s, namespace %s)%n"
-                  + "temporal   Web UI %s/namespaces/%s/workflows%n",
-              settings.target(),
-              settings.local().dataDir().toAbsolutePath().normalize(),
-              settings.namespace(),
-              settings.local().uiUrl(),
-              settings.namespace());
-      case IN_MEMORY ->
-          out.printf(
-              "temporal   %s  !!! IN MEMORY (Java test server): no UI, no listing by state, no"
-                  + " Schedules, workflows LOST on restart !!!%n",
-              settings.target());
-      case EXTERNAL ->
-          out.printf(
-              "temporal   %s (external, namespace %s)%n", settings.target(), settings.namespace());
-    }
-  }
-
-  private static void printLink(
-      PayrelayConfig.TemporalSettings settings, ClaimedEvent event, PrintStream out) {
-    String workflow = WorkflowIds.payment(event.paymentId());
-    out.printf(
-        "payment    %s %-26s %s%n",
-        event.paymentId(),
-        event.eventType(),
-        settings.isLocal() && !settings.local().inMemory()
-            ? settings.local().uiUrl()
-                + "/namespaces/"
-                + settings.namespace()
-                + "/workflows/"
-                + workflow
-            : workflow);
   }
 
   /** The API's database-backed services (ingestion pool), for tests that inspect state. */
@@ -262,34 +193,6 @@ public final class DevStack implements AutoCloseable {
    */
   public ChannelSimulators simulators() {
     return simulators;
-  }
-
-  private static void printChannels(
-      PayrelayConfig config, ChannelSimulators simulators, PrintStream out) {
-    if (config.stripe().active()) {
-      out.printf(
-          "stripe     %s (account %s%s; webhook %s)%n",
-          config.stripe().apiBase(),
-          config.stripe().accountId(),
-          simulators.stripe().isPresent() ? ", simulator" : "",
-          config.api().webhookUrl("stripe"));
-    }
-    if (config.alipay().active()) {
-      out.printf(
-          "alipay     %s (app %s%s; webhook %s)%n",
-          config.alipay().gatewayUrl(),
-          config.alipay().appId(),
-          simulators.alipay().isPresent() ? ", simulator" : "",
-          config.api().webhookUrl("alipay"));
-    }
-    if (config.wechatpay().active()) {
-      out.printf(
-          "wechatpay  %s (mchid %s%s; webhook %s)%n",
-          config.wechatpay().baseUrl(),
-          config.wechatpay().mchId(),
-          simulators.wechatpay().isPresent() ? ", simulator" : "",
-          config.api().webhookUrl("wechatpay"));
-    }
   }
 
   /** The worker role (Temporal workers, dispatcher, daily reconciliation trigger). */
@@ -331,51 +234,6 @@ public final class DevStack implements AutoCloseable {
                             + log
                             + " when a dev started it)"))
         .thenApply(String.class::cast);
-  }
-
-  /** Starts the sandbox channel simulator on its configured bind address and port. */
-  static SandboxSimulator startSandbox(PayrelayConfig config) {
-    return startSandbox(config, SandboxSimulatorConfig.DEFAULT_RETRY_DELAYS);
-  }
-
-  /**
-   * As {@link #startSandbox(PayrelayConfig)}, retrying undelivered callbacks after {@code
-   * callbackRetryDelays} (the waits before the 2nd, 3rd, ... attempt).
-   */
-  static SandboxSimulator startSandbox(PayrelayConfig config, List<Duration> callbackRetryDelays) {
-    PayrelayConfig.SandboxSettings s = config.sandbox();
-    SandboxSimulator sandbox =
-        new SandboxSimulator(
-            SandboxSimulatorConfig.withDefaults(s.bindHost(), s.port(), s.merchantId(), s.secret())
-                .withCallbackRetryDelays(callbackRetryDelays)
-                .withOtherMerchants(otherMerchants(s)),
-            Clock.systemUTC(),
-            HttpClient.newHttpClient());
-    sandbox.start();
-    return sandbox;
-  }
-
-  /**
-   * The sandbox's merchant ids for a start-up line: the default one, then each tenant account's
-   * with its tenants, e.g. {@code m_payrelay_dev, m_acme [acme, acme-eu]}.
-   */
-  static String merchants(PayrelayConfig.SandboxSettings s) {
-    StringBuilder line = new StringBuilder(s.merchantId());
-    s.accounts()
-        .forEach(
-            a ->
-                line.append(", ")
-                    .append(a.merchantId())
-                    .append(' ')
-                    .append(a.tenants().stream().sorted().toList()));
-    return line.toString();
-  }
-
-  /** The tenant accounts' merchant ids and secrets, for the simulator to sign their callbacks. */
-  private static Map<String, String> otherMerchants(PayrelayConfig.SandboxSettings s) {
-    Map<String, String> merchants = new HashMap<>();
-    s.accounts().forEach(a -> merchants.put(a.merchantId(), a.secret()));
-    return merchants;
   }
 
   @Override

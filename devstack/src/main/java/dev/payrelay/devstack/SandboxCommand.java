@@ -54,10 +54,10 @@ public final class SandboxCommand implements Callable<Integer>, OptionalCommand 
         callbackRetrySeconds == null
             ? SandboxSimulatorConfig.DEFAULT_RETRY_DELAYS
             : callbackRetrySeconds.stream().map(s -> Duration.ofSeconds(s)).toList();
-    SandboxSimulator sandbox = DevStack.startSandbox(config, retries);
+    SandboxSimulator sandbox = DevSandbox.start(config, retries);
     System.out.printf(
         "sandbox channel listening on %s (merchant %s)%n",
-        sandbox.baseUrl(), DevStack.merchants(config.sandbox()));
+        sandbox.baseUrl(), DevSandbox.merchants(config.sandbox()));
     PayrelayCommand.runUntilStopped(sandbox);
     return 0;
   }

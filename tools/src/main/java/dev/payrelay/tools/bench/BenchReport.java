@@ -2,7 +2,10 @@ package dev.payrelay.tools.bench;
 
 import java.io.PrintWriter;
 
-/** Prints a {@link BenchResult} as plain-text tables. */
+/**
+ * Prints a {@link BenchResult} as plain-text tables, one section after the other: the run, the
+ * latencies, the effects, the process groups, memory and outbox lag, the baselines, the ratios.
+ */
 final class BenchReport {
 
   private static final double MIB = 1024.0 * 1024.0;
@@ -10,6 +13,17 @@ final class BenchReport {
   private BenchReport() {}
 
   static void print(BenchResult r, PrintWriter out) {
+    run(r, out);
+    latencies(r.payrelay(), out);
+    effects(r.payrelay(), out);
+    processes(r, out);
+    memoryAndLag(r, out);
+    baselines(r, out);
+    ratios(r, out);
+    out.flush();
+  }
+
+  private static void run(BenchResult r, PrintWriter out) {
     BenchResult.Payrelay p = r.payrelay();
     out.printf("%npayrelay bench: %d payments, %s%n", r.payments(), shape(r.shape()));
     out.printf(
@@ -22,13 +36,22 @@ final class BenchReport {
     if (p.firstCallbackError() != null) {
       out.println("first callback error: " + p.firstCallbackError());
     }
+  }
+
+  private static void latencies(BenchResult.Payrelay p, PrintWriter out) {
     out.printf("%-28s %9s %9s %9s %9s%n", "latency (ms)", "p50", "p90", "p99", "max");
     latency(out, "callback HTTP", p.callbackHttp());
     latency(out, "e2e → message consumed", p.e2eMessage());
     latency(out, "e2e → entitlement granted", p.e2eEntitlement());
+  }
+
+  private static void effects(BenchResult.Payrelay p, PrintWriter out) {
     out.printf("%-28s %9s %9s %9s %9s%n", "effects", "expected", "seen", "missing", "duplicate");
     tally(out, "PaymentConfirmed messages", p.messages());
     tally(out, "entitlements (payments)", p.entitlements());
+  }
+
+  private static void processes(BenchResult r, PrintWriter out) {
     out.printf(
         "%-10s %-16s %10s %12s %14s %12s%n",
         "process", "pids", "cpu s", "cpu ms/pay", "rss MiB before", "after");
@@ -47,17 +70,18 @@ final class BenchReport {
             pid, f.name());
       }
       if (f.each().size() > 1) {
-        for (BenchResult.ProcessFigures.One one : f.each()) {
-          out.printf(
-              "  pid %-21d %10.2f %12s %14.1f %12.1f%n",
-              one.pid(),
-              one.cpuSeconds(),
-              "",
-              one.rssBytesBefore() / MIB,
-              one.rssBytesAfter() / MIB);
-        }
+        f.each().forEach(one -> process(out, one));
       }
     }
+  }
+
+  private static void process(PrintWriter out, BenchResult.ProcessFigures.One one) {
+    out.printf(
+        "  pid %-21d %10.2f %12s %14.1f %12.1f%n",
+        one.pid(), one.cpuSeconds(), "", one.rssBytesBefore() / MIB, one.rssBytesAfter() / MIB);
+  }
+
+  private static void memoryAndLag(BenchResult r, PrintWriter out) {
     var rss =
         r.payrelayRss().stream().mapToLong(BenchResult.RssSample::rssBytes).summaryStatistics();
     if (rss.getCount() > 0) {
@@ -71,6 +95,9 @@ final class BenchReport {
     out.printf(
         "outbox lag: %d samples, peak %d unsent rows, oldest %d ms%n",
         r.outboxLag().size(), peak, oldest);
+  }
+
+  private static void baselines(BenchResult r, PrintWriter out) {
     for (BenchResult.Baseline b : r.baselines()) {
       out.printf(
           "baseline %-8s %.1f/s  p50 %.2f ms  p99 %.2f ms  errors %d%s  (%s)%n",
@@ -88,21 +115,24 @@ final class BenchReport {
         out.println("  first error: " + b.firstError());
       }
     }
-    if (!r.ratios().isEmpty()) {
-      out.printf(
-          "%-22s %-9s %12s %12s %8s%n",
-          "payrelay vs baseline", "baseline", "payrelay", "baseline", "ratio");
-      for (BenchResult.Ratio x : r.ratios()) {
-        out.printf(
-            "%-22s %-9s %12.2f %12.2f %8s%n",
-            x.metric(),
-            x.baseline(),
-            x.payrelayValue(),
-            x.baselineValue(),
-            x.ratio() == null ? "-" : "%.3f".formatted(x.ratio()));
-      }
+  }
+
+  private static void ratios(BenchResult r, PrintWriter out) {
+    if (r.ratios().isEmpty()) {
+      return;
     }
-    out.flush();
+    out.printf(
+        "%-22s %-9s %12s %12s %8s%n",
+        "payrelay vs baseline", "baseline", "payrelay", "baseline", "ratio");
+    for (BenchResult.Ratio x : r.ratios()) {
+      out.printf(
+          "%-22s %-9s %12.2f %12.2f %8s%n",
+          x.metric(),
+          x.baseline(),
+          x.payrelayValue(),
+          x.baselineValue(),
+          x.ratio() == null ? "-" : "%.3f".formatted(x.ratio()));
+    }
   }
 
   private static String shape(BenchResult.Shape s) {

@@ -154,7 +154,26 @@ public record BenchResult(
       Latency endToEnd,
       int errors,
       String firstError,
-      long missing) {}
+      long missing) {
+
+    /** A baseline without an end-to-end figure, its errors those of its measured run. */
+    static Baseline of(String name, String what, Load.Result run) {
+      return of(name, what, run, run.errors(), run.firstError());
+    }
+
+    /** A baseline without an end-to-end figure, with {@code errors} and {@code firstError}. */
+    static Baseline of(String name, String what, Load.Result run, int errors, String firstError) {
+      return new Baseline(
+          name,
+          what,
+          Bench.round(run.perSecond()),
+          Latency.ofMicros(run.latencyMicros()),
+          null,
+          errors,
+          firstError,
+          0);
+    }
+  }
 
   /**
    * One of payrelay's figures next to its baseline's.

@@ -12,12 +12,10 @@ import javax.sql.DataSource;
  * PaymentLedger}): {@code UPDATE} the payment row from PENDING to PAID where amount and currency
  * match, and only when one row changed {@code INSERT} the outbox event, then commit — in a JDBC
  * loop on a scratch database: the transaction alone, the floor under what a callback costs. Open
- * loop uses a pool of {@value #OPEN_LOOP_POOL} connections (payrelay's default pool size); closed
- * loop one per caller.
+ * loop uses a pool of {@value BaselineBench#OPEN_LOOP_POOL} connections (payrelay's default pool
+ * size); closed loop one per caller.
  */
 final class LedgerBaseline implements BaselineBench {
-
-  static final int OPEN_LOOP_POOL = 10;
 
   private static final String[] DDL = {
     "CREATE TABLE payment_order (payment_id VARCHAR(64) NOT NULL PRIMARY KEY,"
@@ -58,20 +56,12 @@ final class LedgerBaseline implements BaselineBench {
 
   @Override
   public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
-    int pool = shape.openLoop() ? OPEN_LOOP_POOL : shape.callers();
-    try (ScratchDatabase db = new ScratchDatabase(server, pool, DDL)) {
+    try (ScratchDatabase db = new ScratchDatabase(server, BaselineBench.pool(shape), DDL)) {
       insertPending(db.dataSource(), count + warmup);
-      Load.run(shape, warmup, (i, at) -> confirm(db.dataSource(), count + i));
-      Load.Result r = Load.run(shape, count, (i, at) -> confirm(db.dataSource(), i));
-      return new BenchResult.Baseline(
-          name(),
-          "UPDATE payment PENDING→PAID + INSERT outbox event, one commit",
-          Bench.round(r.perSecond()),
-          Latency.ofMicros(r.latencyMicros()),
-          null,
-          r.errors(),
-          r.firstError(),
-          0);
+      Load.Result r =
+          BaselineBench.warmedUp(shape, count, warmup, (i, at) -> confirm(db.dataSource(), i));
+      return BenchResult.Baseline.of(
+          name(), "UPDATE payment PENDING→PAID + INSERT outbox event, one commit", r);
     }
   }
 

@@ -66,50 +66,87 @@ final class MeasuredWindow {
       EntitlementWatch watch,
       java.sql.Connection lagDb)
       throws Exception {
-    int n = ids.size();
-    out.printf("phase 2: %d signed callbacks, %s%n", n, plan.shape().describe());
+    out.printf("phase 2: %d signed callbacks, %s%n", ids.size(), plan.shape().describe());
     out.flush();
     processes.start();
     long start = System.nanoTime();
-    long[] scheduled = new long[n];
-    Load.Result callbacks;
-    long sent;
-    boolean complete;
-    double drainSeconds;
-    List<BenchResult.ProcessFigures> cpu;
+    long[] scheduled = new long[ids.size()];
     Observers observers =
         new Observers(watch, new OutboxSampler(lagDb, start), processes, start, out);
+    Drained drained;
     try (observers) {
-      callbacks =
-          Load.run(
-              plan.shape(),
-              n,
-              (i, at) -> {
-                scheduled[i] = at;
-                client.paid(ids.get(i));
-              });
-      sent = System.nanoTime();
-      long deadline = sent + plan.drainWait().toNanos();
-      complete = drained(tap.arrivals(), n, deadline) & drained(watch.granted(), n, deadline);
-      drainSeconds = Bench.seconds(sent);
-      cpu = processes.finish(n);
+      drained = callbacksAndDrain(client, ids, scheduled, tap, watch);
       // Late duplicates (a redelivery, a second grant) come after the first copy: watch a while.
       Thread.sleep(SETTLE_MS);
     }
-    BenchResult.Payrelay figures =
-        new BenchResult.Payrelay(
-            Bench.round(callbacks.perSecond()),
-            callbacks.errors(),
-            callbacks.firstError(),
-            Latency.ofMicros(callbacks.latencyMicros()),
-            endToEnd(ids, scheduled, tap.arrivals()),
-            endToEnd(ids, scheduled, watch.granted()),
-            Bench.round(perSecond(tap.arrivals(), start)),
-            tally(n, tap.arrivals().distinct(), tap.arrivals().duplicates()),
-            tally(n, watch.granted().distinct(), watch.duplicates()),
-            drainSeconds,
-            complete);
-    return new Measured(figures, observers.lag(), observers.rss(), cpu);
+    BenchResult.Payrelay figures = figures(drained, ids, scheduled, start, tap, watch);
+    return new Measured(figures, observers.lag(), observers.rss(), drained.processes());
+  }
+
+  /**
+   * The callbacks and the drain wait.
+   *
+   * @param callbacks the callbacks' run
+   * @param complete whether every message and grant arrived within the drain wait
+   * @param drainSeconds from the last callback's answer until then
+   * @param processes each process group's CPU and RSS, read when the drain ended
+   */
+  private record Drained(
+      Load.Result callbacks,
+      boolean complete,
+      double drainSeconds,
+      List<BenchResult.ProcessFigures> processes) {}
+
+  /**
+   * Sends payment {@code ids[i]}'s callback at the plan's shape, its scheduled time into {@code
+   * scheduled[i]}, then waits for every message and grant up to the plan's drain wait, then reads
+   * the process groups.
+   */
+  private Drained callbacksAndDrain(
+      PayrelayClient client,
+      List<String> ids,
+      long[] scheduled,
+      EventTap tap,
+      EntitlementWatch watch)
+      throws Exception {
+    int n = ids.size();
+    Load.Result callbacks =
+        Load.run(
+            plan.shape(),
+            n,
+            (i, at) -> {
+              scheduled[i] = at;
+              client.paid(ids.get(i));
+            });
+    long sent = System.nanoTime();
+    long deadline = sent + plan.drainWait().toNanos();
+    boolean complete = drained(tap.arrivals(), n, deadline) & drained(watch.granted(), n, deadline);
+    double drainSeconds = Bench.seconds(sent);
+    return new Drained(callbacks, complete, drainSeconds, processes.finish(n));
+  }
+
+  /** payrelay's figures of the window that began at {@code start} (nanoTime). */
+  private static BenchResult.Payrelay figures(
+      Drained drained,
+      List<String> ids,
+      long[] scheduled,
+      long start,
+      EventTap tap,
+      EntitlementWatch watch) {
+    int n = ids.size();
+    Load.Result callbacks = drained.callbacks();
+    return new BenchResult.Payrelay(
+        Bench.round(callbacks.perSecond()),
+        callbacks.errors(),
+        callbacks.firstError(),
+        Latency.ofMicros(callbacks.latencyMicros()),
+        endToEnd(ids, scheduled, tap.arrivals()),
+        endToEnd(ids, scheduled, watch.granted()),
+        Bench.round(perSecond(tap.arrivals(), start)),
+        tally(n, tap.arrivals().distinct(), tap.arrivals().duplicates()),
+        tally(n, watch.granted().distinct(), watch.duplicates()),
+        drained.drainSeconds(),
+        drained.complete());
   }
 
   /** Waits until {@code arrivals} holds {@code n} keys or {@code deadline} (nanoTime) passes. */

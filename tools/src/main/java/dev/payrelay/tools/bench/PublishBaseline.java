@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * Baseline (b): confirmed, persistent, mandatory publishes in a plain loop on a scratch exchange
  * and queue, one confirm awaited per message (what payrelay's publish activity does per event).
- * Open loop uses {@value LedgerBaseline#OPEN_LOOP_POOL} channels; closed loop one per caller.
+ * Open loop uses {@value BaselineBench#OPEN_LOOP_POOL} channels; closed loop one per caller.
  */
 final class PublishBaseline implements BaselineBench {
 
@@ -23,8 +23,7 @@ final class PublishBaseline implements BaselineBench {
 
   @Override
   public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
-    int pool = shape.openLoop() ? LedgerBaseline.OPEN_LOOP_POOL : shape.callers();
-    try (ScratchExchange broker = new ScratchExchange(amqpUri, pool)) {
+    try (ScratchExchange broker = new ScratchExchange(amqpUri, BaselineBench.pool(shape))) {
       byte[] body = "{\"paymentId\":\"p\",\"amountMinor\":1999}".getBytes(StandardCharsets.UTF_8);
       Load.Operation publish =
           (i, at) -> {
@@ -36,18 +35,13 @@ final class PublishBaseline implements BaselineBench {
               broker.release(ch);
             }
           };
-      Load.run(shape, warmup, (i, at) -> publish.run(count + i, at));
-      Load.Result r = Load.run(shape, count, publish);
-      int errors = r.errors() + (int) broker.returned();
-      return new BenchResult.Baseline(
+      Load.Result r = BaselineBench.warmedUp(shape, count, warmup, publish);
+      return BenchResult.Baseline.of(
           name(),
           "persistent mandatory publish + wait for its confirm",
-          Bench.round(r.perSecond()),
-          Latency.ofMicros(r.latencyMicros()),
-          null,
-          errors,
-          broker.returned() > 0 ? broker.returned() + " returned unroutable" : r.firstError(),
-          0);
+          r,
+          r.errors() + (int) broker.returned(),
+          broker.returned() > 0 ? broker.returned() + " returned unroutable" : r.firstError());
     }
   }
 }

@@ -53,7 +53,7 @@ final class RelayBaseline implements BaselineBench {
 
   @Override
   public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
-    int producers = shape.openLoop() ? LedgerBaseline.OPEN_LOOP_POOL : shape.callers();
+    int producers = BaselineBench.pool(shape);
     try (ScratchDatabase db = new ScratchDatabase(server, producers + pollers, DDL);
         ScratchExchange broker = new ScratchExchange(amqpUri, pollers)) {
       Arrivals consumed = new Arrivals();

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -64,48 +65,66 @@ final class SkipLockedRelay implements AutoCloseable {
     }
   }
 
+  /** One claimed row of {@code relay_outbox}. */
+  private record Row(long id, String payload) {}
+
+  /**
+   * One transaction: claim, publish and await the confirms, mark SENT, commit.
+   *
+   * @return how many rows it relayed; 0 when none was PENDING and unlocked
+   */
   private int relayBatch() throws Exception {
     try (Connection c = ds.getConnection()) {
       c.setAutoCommit(false);
-      List<Long> ids = new ArrayList<>();
-      List<String> payloads = new ArrayList<>();
-      try (PreparedStatement s =
-              c.prepareStatement(
-                  "SELECT id, payload FROM relay_outbox WHERE status = 'PENDING' ORDER BY id"
-                      + " LIMIT "
-                      + RelayBaseline.BATCH
-                      + " FOR UPDATE SKIP LOCKED");
-          ResultSet r = s.executeQuery()) {
-        while (r.next()) {
-          ids.add(r.getLong(1));
-          payloads.add(r.getString(2));
-        }
-      }
-      if (ids.isEmpty()) {
-        c.commit();
-        return 0;
-      }
-      Channel ch = broker.take();
-      try {
-        for (int k = 0; k < ids.size(); k++) {
-          broker.publish(
-              ch, Long.toString(ids.get(k)), payloads.get(k).getBytes(StandardCharsets.UTF_8));
-        }
-        broker.confirm(ch);
-      } finally {
-        broker.release(ch);
-      }
-      try (PreparedStatement s =
-          c.prepareStatement(
-              "UPDATE relay_outbox SET status = 'SENT', sent_at = NOW(6) WHERE id = ?")) {
-        for (long id : ids) {
-          s.setLong(1, id);
-          s.addBatch();
-        }
-        s.executeBatch();
+      List<Row> rows = claim(c);
+      if (!rows.isEmpty()) {
+        publish(rows);
+        markSent(c, rows);
       }
       c.commit();
-      return ids.size();
+      return rows.size();
+    }
+  }
+
+  /** Up to {@value RelayBaseline#BATCH} PENDING rows, locked, skipping rows others hold. */
+  private static List<Row> claim(Connection c) throws SQLException {
+    List<Row> rows = new ArrayList<>();
+    try (PreparedStatement s =
+            c.prepareStatement(
+                "SELECT id, payload FROM relay_outbox WHERE status = 'PENDING' ORDER BY id"
+                    + " LIMIT "
+                    + RelayBaseline.BATCH
+                    + " FOR UPDATE SKIP LOCKED");
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        rows.add(new Row(r.getLong(1), r.getString(2)));
+      }
+    }
+    return rows;
+  }
+
+  /** Publishes the rows on one confirming channel, message id = row id, and awaits the confirms. */
+  private void publish(List<Row> rows) throws Exception {
+    Channel ch = broker.take();
+    try {
+      for (Row row : rows) {
+        broker.publish(ch, Long.toString(row.id()), row.payload().getBytes(StandardCharsets.UTF_8));
+      }
+      broker.confirm(ch);
+    } finally {
+      broker.release(ch);
+    }
+  }
+
+  private static void markSent(Connection c, List<Row> rows) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "UPDATE relay_outbox SET status = 'SENT', sent_at = NOW(6) WHERE id = ?")) {
+      for (Row row : rows) {
+        s.setLong(1, row.id());
+        s.addBatch();
+      }
+      s.executeBatch();
     }
   }
 }

@@ -51,17 +51,8 @@ final class WorkflowBaseline implements BaselineBench {
                             .setWorkflowId("bench-" + run + "-" + i)
                             .build())
                     .run(new BenchWorkflow.Request(i));
-        Load.run(shape, warmup, (i, at) -> workflow.run(count + i, at));
-        Load.Result r = Load.run(shape, count, workflow);
-        return new BenchResult.Baseline(
-            name(),
-            "start + complete a one-activity workflow",
-            Bench.round(r.perSecond()),
-            Latency.ofMicros(r.latencyMicros()),
-            null,
-            r.errors(),
-            r.firstError(),
-            0);
+        Load.Result r = BaselineBench.warmedUp(shape, count, warmup, workflow);
+        return BenchResult.Baseline.of(name(), "start + complete a one-activity workflow", r);
       } finally {
         factory.shutdownNow();
       }

@@ -43,25 +43,11 @@ final class Soak {
    */
   int run() throws Exception {
     SoakNames names = SoakNames.fresh();
-    Path dir =
-        (plan.dir() != null
-                ? plan.dir()
-                : PayrelayConfig.fromEnv(env).temporal().local().dataDir().resolve("soak"))
-            .resolve(names.id());
+    Path dir = dir(names);
     out.printf("soak %s: seed %d, %s%n", names.id(), plan.seed(), plan.describe());
     out.flush();
     SoakStack stack = SoakStack.open(env, names, dir, out);
-    Thread stop =
-        new Thread(
-            () -> {
-              out.printf(
-                  "%nsoak stopped early: children stopped; left database %s, exchange %s, queue"
-                      + " %s, Temporal namespace %s%n",
-                  names.databaseName(), names.exchange(), names.queue(), names.namespace());
-              out.flush();
-              stack.close();
-            },
-            "soak-stop");
+    Thread stop = stopHook(names, stack);
     Runtime.getRuntime().addShutdownHook(stop);
     try (stack;
         SoakTap tap =
@@ -82,36 +68,43 @@ final class Soak {
     }
   }
 
+  /** The run's folder: {@code <--dir or PAYRELAY_DATA_DIR/soak>/<run id>}. */
+  private Path dir(SoakNames names) {
+    return (plan.dir() != null
+            ? plan.dir()
+            : PayrelayConfig.fromEnv(env).temporal().local().dataDir().resolve("soak"))
+        .resolve(names.id());
+  }
+
+  /** On Ctrl-C: says what the run leaves behind and stops the stack. */
+  private Thread stopHook(SoakNames names, SoakStack stack) {
+    return new Thread(
+        () -> {
+          out.printf(
+              "%nsoak stopped early: children stopped; left database %s, exchange %s, queue"
+                  + " %s, Temporal namespace %s%n",
+              names.databaseName(), names.exchange(), names.queue(), names.namespace());
+          out.flush();
+          stack.close();
+        },
+        "soak-stop");
+  }
+
   private SoakReport soak(SoakStack stack, SoakTap tap) throws Exception {
     PayrelayConfig config = PayrelayConfig.fromEnv(stack.environment().direct());
     Instant start = Instant.now();
-    SoakBuyers buyers =
-        new SoakBuyers(
-            URI.create("http://127.0.0.1:" + config.api().port()),
-            config.access().clientKey(),
-            config.sandbox().url(),
-            new Random(~plan.seed()));
+    SoakBuyers buyers = buyers(config);
     SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);
-    List<Violation> failures = new ArrayList<>();
-    try (SoakProgress progress = new SoakProgress(start, buyers, tap, out)) {
-      buyers.start(plan.rate());
-      faults.run(start.plus(plan.length()));
-    } catch (IllegalStateException e) {
-      failures.add(new Violation("RESTART", null, e.getMessage()));
-    } finally {
-      buyers.stop(BUYERS_FINISH_WITHIN);
-    }
+    List<Violation> violations = new ArrayList<>(buyUnderFaults(buyers, faults, tap, start));
     Instant faultsOver = Instant.now();
     SoakAudit.Result atFaultsOver = audit(stack, buyers, tap);
     SoakAudit.Result audit = drain(stack, buyers, tap, faultsOver.plus(plan.drainLimit()));
     Duration drainTook =
         audit.violations().isEmpty() ? Duration.between(faultsOver, Instant.now()) : null;
     SoakCheck.Outcome check = SoakCheck.run(stack.environment().direct());
-    List<Violation> violations = new ArrayList<>(failures);
     violations.addAll(audit.violations());
     violations.addAll(check.findings());
-    Map<String, Integer> exits = new LinkedHashMap<>();
-    stack.children().all().forEach(p -> exits.put(p.role(), p.unexpectedExits()));
+    Map<String, Integer> exits = unexpectedExits(stack);
     String leftBehind = cleanUp(stack, tap, violations.isEmpty());
     return new SoakReport(
         stack.names().id(),
@@ -126,6 +119,41 @@ final class Soak {
         settings(config),
         stack.children().all().stream().map(SoakProcess::log).toList(),
         leftBehind);
+  }
+
+  /** Buyers on the children's API and sandbox, their choices seeded from the plan's seed. */
+  private SoakBuyers buyers(PayrelayConfig config) {
+    return new SoakBuyers(
+        URI.create("http://127.0.0.1:" + config.api().port()),
+        config.access().clientKey(),
+        config.sandbox().url(),
+        new Random(~plan.seed()));
+  }
+
+  /** Each child's exits that no fault caused, by role. */
+  private static Map<String, Integer> unexpectedExits(SoakStack stack) {
+    Map<String, Integer> exits = new LinkedHashMap<>();
+    stack.children().all().forEach(p -> exits.put(p.role(), p.unexpectedExits()));
+    return exits;
+  }
+
+  /**
+   * The buyers buy while the faults run for the plan's length, then get {@link
+   * #BUYERS_FINISH_WITHIN} to finish.
+   *
+   * @return a {@code RESTART} violation when a killed part could not be started again, else none
+   */
+  private List<Violation> buyUnderFaults(
+      SoakBuyers buyers, SoakFaults faults, SoakTap tap, Instant start) throws Exception {
+    try (SoakProgress progress = new SoakProgress(start, buyers, tap, out)) {
+      buyers.start(plan.rate());
+      faults.run(start.plus(plan.length()));
+      return List.of();
+    } catch (IllegalStateException e) {
+      return List.of(new Violation("RESTART", null, e.getMessage()));
+    } finally {
+      buyers.stop(BUYERS_FINISH_WITHIN);
+    }
   }
 
   /** Audits every two seconds until nothing is found or {@code until}; the last audit. */

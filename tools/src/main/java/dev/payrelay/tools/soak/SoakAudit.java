@@ -79,40 +79,8 @@ final class SoakAudit {
       SoakRuns.Listed runs) {
     Map<String, Integer> deliveries = SoakTap.counts(arrivals);
     List<Violation> violations = new ArrayList<>();
-    Map<String, List<LedgerSnapshot.Grant>> grants =
-        ledger.grants().stream().collect(Collectors.groupingBy(LedgerSnapshot.Grant::purchaseId));
-    Map<String, Set<String>> confirmed = new HashMap<>();
-    ledger.events().stream()
-        .filter(e -> EventType.PAYMENT_CONFIRMED.wireName().equals(e.eventType()))
-        .forEach(
-            e -> confirmed.computeIfAbsent(e.paymentId(), p -> new HashSet<>()).add(e.eventId()));
-    Map<String, List<LedgerSnapshot.Notification>> notified =
-        ledger.notifications().stream()
-            .collect(Collectors.groupingBy(LedgerSnapshot.Notification::paymentId));
-    Set<String> known = new HashSet<>();
-    int paid = 0;
-    for (LedgerSnapshot.Payment p : ledger.payments()) {
-      known.add(p.paymentId());
-      boolean isPaid = PaymentStatus.PAID.name().equals(p.status());
-      paid += isPaid ? 1 : 0;
-      Pay pay = buyers.getOrDefault(p.paymentId(), Pay.UNPAID);
-      violations.addAll(
-          payment(
-              p,
-              isPaid,
-              pay,
-              confirmed.getOrDefault(p.paymentId(), Set.of()).size(),
-              grants.getOrDefault(p.paymentId(), List.of())));
-      violations.addAll(
-          notified(
-              p,
-              isPaid,
-              confirmed.getOrDefault(p.paymentId(), Set.of()),
-              notified.getOrDefault(p.paymentId(), List.of())));
-    }
-    buyers.keySet().stream()
-        .filter(id -> !known.contains(id))
-        .forEach(id -> violations.add(new Violation("MISSING", id, "created by the API, no row")));
+    int paid = payments(ledger, buyers, violations);
+    missing(ledger, buyers.keySet(), violations);
     messages(ledger, deliveries, violations);
     ledger
         .exceptions()
@@ -123,14 +91,62 @@ final class SoakAudit {
     SoakDeliveries.Result queue = SoakDeliveries.of(ledger, arrivals);
     violations.addAll(queue.violations());
     violations.addAll(SoakRuns.contradictions(ledger.payments(), runs));
-    int redeliveries = 0;
-    int redelivered = 0;
-    for (int count : deliveries.values()) {
-      redeliveries += count - 1;
-      redelivered += count > 1 ? 1 : 0;
-    }
+    int redeliveries = deliveries.values().stream().mapToInt(count -> count - 1).sum();
+    int redelivered = (int) deliveries.values().stream().filter(count -> count > 1).count();
     return new Result(
         violations, paid, deliveries.size(), redeliveries, redelivered, queue.outOfOrder());
+  }
+
+  /**
+   * Each payment's own rules, {@code NOT_PAID} to {@code NOTIFIED}, added to {@code violations} in
+   * ledger order.
+   *
+   * @return how many payments are PAID
+   */
+  private static int payments(
+      LedgerSnapshot ledger, Map<String, Pay> buyers, List<Violation> violations) {
+    Map<String, List<LedgerSnapshot.Grant>> grants =
+        ledger.grants().stream().collect(Collectors.groupingBy(LedgerSnapshot.Grant::purchaseId));
+    Map<String, Set<String>> confirmed = confirmations(ledger);
+    Map<String, List<LedgerSnapshot.Notification>> notified =
+        ledger.notifications().stream()
+            .collect(Collectors.groupingBy(LedgerSnapshot.Notification::paymentId));
+    int paid = 0;
+    for (LedgerSnapshot.Payment p : ledger.payments()) {
+      boolean isPaid = PaymentStatus.PAID.name().equals(p.status());
+      paid += isPaid ? 1 : 0;
+      Set<String> confirmedBy = confirmed.getOrDefault(p.paymentId(), Set.of());
+      violations.addAll(
+          payment(
+              p,
+              isPaid,
+              buyers.getOrDefault(p.paymentId(), Pay.UNPAID),
+              confirmedBy.size(),
+              grants.getOrDefault(p.paymentId(), List.of())));
+      violations.addAll(
+          notified(p, isPaid, confirmedBy, notified.getOrDefault(p.paymentId(), List.of())));
+    }
+    return paid;
+  }
+
+  /** Each payment's {@code PaymentConfirmed} event ids, by payment id. */
+  private static Map<String, Set<String>> confirmations(LedgerSnapshot ledger) {
+    Map<String, Set<String>> confirmed = new HashMap<>();
+    ledger.events().stream()
+        .filter(e -> EventType.PAYMENT_CONFIRMED.wireName().equals(e.eventType()))
+        .forEach(
+            e -> confirmed.computeIfAbsent(e.paymentId(), p -> new HashSet<>()).add(e.eventId()));
+    return confirmed;
+  }
+
+  /** {@code MISSING}: each payment id the API gave the buyers that has no row. */
+  private static void missing(
+      LedgerSnapshot ledger, Set<String> created, List<Violation> violations) {
+    Set<String> known = new HashSet<>();
+    ledger.payments().forEach(p -> known.add(p.paymentId()));
+    created.stream()
+        .filter(id -> !known.contains(id))
+        .forEach(id -> violations.add(new Violation("MISSING", id, "created by the API, no row")));
   }
 
   /**

@@ -58,9 +58,26 @@ record SoakReport(
     return violations.isEmpty();
   }
 
-  /** Prints the report. */
+  /** Prints the report, one labelled line per fact. */
   void print(PrintWriter out) {
     out.printf("%nsoak report %s (seed %d, %s)%n", id, plan.seed(), plan.describe());
+    printPayments(out);
+    printFaults(out);
+    printMessages(out);
+    printDrain(out);
+    out.println("check      " + check.summary());
+    printViolations(out);
+    out.println("settings   " + settings);
+    logs.forEach(log -> out.println("log        " + log.toAbsolutePath()));
+    out.println("left       " + leftBehind);
+    out.println(
+        passed()
+            ? "PASS: nothing lost, nothing twice"
+            : "FAIL: " + violations.size() + " violation(s)");
+    out.flush();
+  }
+
+  private void printPayments(PrintWriter out) {
     out.printf(
         "payments   created %d of %d orders: paid at the sandbox %d, left unpaid %d, PAID in the"
             + " database %d; create gave up %d, pay gave up %d%s%n",
@@ -72,6 +89,10 @@ record SoakReport(
         buyers.createGaveUp(),
         buyers.payGaveUp(),
         buyers.lastFailure().isEmpty() ? "" : " (last failed call: " + buyers.lastFailure() + ")");
+  }
+
+  /** The kills, cuts and hangs counted by kind, then each fault in order. */
+  private void printFaults(PrintWriter out) {
     out.printf(
         "kills      api %d, worker %d, temporal %d; exited by themselves: %s%n",
         count(Kind.KILL_API), count(Kind.KILL_WORKER), count(Kind.KILL_TEMPORAL), exits());
@@ -87,18 +108,27 @@ record SoakReport(
                 f.kind().label(),
                 SoakFaults.seconds(f.length()),
                 f.detail()));
+  }
+
+  private void printMessages(PrintWriter out) {
     out.printf(
         "messages   %d event ids on the queue, redeliveries %d (%d event ids delivered more than"
             + " once; allowed: at-least-once), out of order %d (after a later event of their"
             + " payment; allowed: consumers order by payment_seq)%n",
         audit.messages(), audit.redeliveries(), audit.redelivered(), audit.outOfOrder());
+  }
+
+  private void printDrain(PrintWriter out) {
     out.println(
         (drain.took() == null
                 ? "drain      NOT COMPLETE within %d s".formatted(plan.drainLimit().toSeconds())
                 : "drain      %.1f s after the last fault (limit %d s)"
                     .formatted(SoakFaults.seconds(drain.took()), plan.drainLimit().toSeconds()))
             + "; %d item(s) open when the faults ended".formatted(drain.openAtStart()));
-    out.println("check      " + check.summary());
+  }
+
+  /** The count, then the first {@value #VIOLATIONS_LISTED} violations. */
+  private void printViolations(PrintWriter out) {
     out.println("violations " + violations.size());
     violations.stream()
         .limit(VIOLATIONS_LISTED)
@@ -106,14 +136,6 @@ record SoakReport(
     if (violations.size() > VIOLATIONS_LISTED) {
       out.printf("  … and %d more%n", violations.size() - VIOLATIONS_LISTED);
     }
-    out.println("settings   " + settings);
-    logs.forEach(log -> out.println("log        " + log.toAbsolutePath()));
-    out.println("left       " + leftBehind);
-    out.println(
-        passed()
-            ? "PASS: nothing lost, nothing twice"
-            : "FAIL: " + violations.size() + " violation(s)");
-    out.flush();
   }
 
   private String exits() {

@@ -30,9 +30,7 @@ final class SoakStack implements AutoCloseable {
 
   private final SoakNames names;
   private final SoakEnvironment environment;
-  private final FaultProxy db;
-  private final FaultProxy broker;
-  private final FaultProxy temporalLink;
+  private final Proxies proxies;
   private final SoakTemporal ownTemporal;
   private final TemporalConnection temporal;
   private final Database database;
@@ -42,20 +40,39 @@ final class SoakStack implements AutoCloseable {
   private SoakStack(
       SoakNames names,
       SoakEnvironment environment,
-      FaultProxy db,
-      FaultProxy broker,
-      FaultProxy temporalLink,
+      Proxies proxies,
       SoakTemporal ownTemporal,
       TemporalConnection temporal,
       Database database) {
     this.names = names;
     this.environment = environment;
-    this.db = db;
-    this.broker = broker;
-    this.temporalLink = temporalLink;
+    this.proxies = proxies;
     this.ownTemporal = ownTemporal;
     this.temporal = temporal;
     this.database = database;
+  }
+
+  /** The fault proxies in front of the database, the broker and Temporal. */
+  private record Proxies(FaultProxy db, FaultProxy broker, FaultProxy temporal) {
+
+    /** Starts the three in that order, each added to {@code opened} once it listens. */
+    static Proxies start(
+        DatabaseConfig database, String amqpUri, String temporalTarget, List<AutoCloseable> opened)
+        throws IOException {
+      URI dbServer = URI.create(database.jdbcUrl().substring("jdbc:".length()));
+      URI amqp = URI.create(amqpUri);
+      URI frontend = URI.create("grpc://" + temporalTarget);
+      return new Proxies(
+          opened(opened, FaultProxy.start("db", dbServer.getHost(), port(dbServer, 3306))),
+          opened(opened, FaultProxy.start("broker", amqp.getHost(), port(amqp, 5672))),
+          opened(opened, FaultProxy.start("temporal", frontend.getHost(), frontend.getPort())));
+    }
+
+    /** The run's ports: the three proxies', then a free one each for the API and the sandbox. */
+    SoakEnvironment.Ports ports() throws IOException {
+      return new SoakEnvironment.Ports(
+          db.port(), broker.port(), temporal.port(), freePort(), freePort());
+    }
   }
 
   /**
@@ -73,8 +90,6 @@ final class SoakStack implements AutoCloseable {
     List<AutoCloseable> opened = new ArrayList<>(List.of(database));
     try {
       database.migrate();
-      URI dbServer = URI.create(direct.jdbcUrl().substring("jdbc:".length()));
-      URI amqp = URI.create(base.amqp().uri());
       SoakTemporal own =
           base.temporal().isLocal()
               ? opened(
@@ -83,46 +98,44 @@ final class SoakStack implements AutoCloseable {
                       base.temporal().local().cli(), freePort(), dir, names.namespace()))
               : null;
       String target = own != null ? own.target() : base.temporal().target();
-      URI frontend = URI.create("grpc://" + target);
-      FaultProxy db =
-          opened(opened, FaultProxy.start("db", dbServer.getHost(), port(dbServer, 3306)));
-      FaultProxy broker =
-          opened(opened, FaultProxy.start("broker", amqp.getHost(), port(amqp, 5672)));
-      FaultProxy temporalLink =
-          opened(opened, FaultProxy.start("temporal", frontend.getHost(), frontend.getPort()));
+      Proxies proxies = Proxies.start(direct, base.amqp().uri(), target, opened);
       SoakEnvironment environment =
-          SoakEnvironment.of(
-              env,
-              names,
-              direct,
-              base.amqp().uri(),
-              target,
-              new SoakEnvironment.Ports(
-                  db.port(), broker.port(), temporalLink.port(), freePort(), freePort()));
+          SoakEnvironment.of(env, names, direct, base.amqp().uri(), target, proxies.ports());
       // The soak's own connection, direct: it lists the runs after the drain and deletes the
       // namespace, whatever the children's link is doing.
       TemporalConnection temporal =
           TemporalConnection.open(PayrelayConfig.fromEnv(environment.direct()).temporal());
-      out.printf(
-          "database   %s (children through %s)%n"
-              + "broker     exchange %s, queue %s (children through %s)%n"
-              + "temporal   %s namespace %s, %s (children through %s)%n",
-          direct.databaseName(),
-          db,
-          names.exchange(),
-          names.queue(),
-          broker,
-          target,
-          names.namespace(),
-          own != null ? "the soak's own dev server, store " + own.store() : "not the soak's",
-          temporalLink);
-      return new SoakStack(names, environment, db, broker, temporalLink, own, temporal, database);
+      printWhere(out, names, direct, target, own, proxies);
+      return new SoakStack(names, environment, proxies, own, temporal, database);
     } catch (IOException | RuntimeException e) {
       for (AutoCloseable c : opened.reversed()) {
         closeQuietly(c);
       }
       throw e;
     }
+  }
+
+  /** The soak's start-up lines: where each of the three is, and the proxy the children use. */
+  private static void printWhere(
+      PrintWriter out,
+      SoakNames names,
+      DatabaseConfig direct,
+      String target,
+      SoakTemporal own,
+      Proxies proxies) {
+    out.printf(
+        "database   %s (children through %s)%n"
+            + "broker     exchange %s, queue %s (children through %s)%n"
+            + "temporal   %s namespace %s, %s (children through %s)%n",
+        direct.databaseName(),
+        proxies.db(),
+        names.exchange(),
+        names.queue(),
+        proxies.broker(),
+        target,
+        names.namespace(),
+        own != null ? "the soak's own dev server, store " + own.store() : "not the soak's",
+        proxies.temporal());
   }
 
   private static <T extends AutoCloseable> T opened(List<AutoCloseable> opened, T closeable) {
@@ -150,17 +163,17 @@ final class SoakStack implements AutoCloseable {
 
   /** The proxy in front of the database. */
   FaultProxy dbProxy() {
-    return db;
+    return proxies.db();
   }
 
   /** The proxy in front of the broker. */
   FaultProxy brokerProxy() {
-    return broker;
+    return proxies.broker();
   }
 
   /** The proxy in front of Temporal. */
   FaultProxy temporalProxy() {
-    return temporalLink;
+    return proxies.temporal();
   }
 
   /** The soak's own Temporal server, or empty when it runs on a server it was given. */
@@ -208,9 +221,9 @@ final class SoakStack implements AutoCloseable {
       return;
     }
     children.close();
-    db.close();
-    broker.close();
-    temporalLink.close();
+    proxies.db().close();
+    proxies.broker().close();
+    proxies.temporal().close();
     database.close();
     temporal.close();
     if (ownTemporal != null) {
