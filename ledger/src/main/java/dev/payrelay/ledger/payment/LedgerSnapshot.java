@@ -78,53 +78,70 @@ public record LedgerSnapshot(
     notifications = List.copyOf(notifications);
   }
 
-  /** Reads every row of the six tables. */
+  /** Reads every row of the six tables, one statement each, in the order of the components. */
   public static LedgerSnapshot read(DSLContext dsl) {
+    return new LedgerSnapshot(
+        payments(dsl), grants(dsl), events(dsl), exceptions(dsl), notifications(dsl));
+  }
+
+  /** Every payment with its purchased courses ({@code purchase_item} read first). */
+  private static List<Payment> payments(DSLContext dsl) {
     Map<String, Set<String>> courses =
         dsl.select(PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID).from(PURCHASE_ITEM).stream()
             .collect(
                 Collectors.groupingBy(
                     r -> r.value1(), Collectors.mapping(r -> r.value2(), Collectors.toSet())));
-    List<Payment> payments =
-        dsl.select(
-                PAYMENT_ORDER.PAYMENT_ID,
-                PAYMENT_ORDER.ORDER_ID,
-                PAYMENT_ORDER.USER_ID,
-                PAYMENT_ORDER.STATUS)
-            .from(PAYMENT_ORDER)
-            .fetch(
-                r ->
-                    new Payment(
-                        r.value1(),
-                        r.value2(),
-                        r.value3(),
-                        r.value4(),
-                        courses.getOrDefault(r.value1(), Set.of())));
-    return new LedgerSnapshot(
-        payments,
-        dsl.select(ENTITLEMENT.PURCHASE_ID, ENTITLEMENT.USER_ID, ENTITLEMENT.COURSE_ID)
-            .from(ENTITLEMENT)
-            .fetch(Records.mapping(Grant::new)),
-        dsl.select(
-                OUTBOX_EVENT.EVENT_ID,
-                OUTBOX_EVENT.AGGREGATE_ID,
-                OUTBOX_EVENT.EVENT_TYPE,
-                OUTBOX_EVENT.SEQ,
-                OUTBOX_EVENT.PAYMENT_SEQ,
-                OUTBOX_EVENT.STATUS,
-                OUTBOX_EVENT.LAST_ERROR)
-            .from(OUTBOX_EVENT)
-            .where(OUTBOX_EVENT.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
-            .fetch(Records.mapping(Event::new)),
-        dsl.select(PAYMENT_EXCEPTION.PAYMENT_ID, PAYMENT_EXCEPTION.KIND, PAYMENT_EXCEPTION.STATUS)
-            .from(PAYMENT_EXCEPTION)
-            .fetch(Records.mapping(Recorded::new)),
-        dsl.select(
-                NOTIFICATION.PAYMENT_ID,
-                NOTIFICATION.USER_ID,
-                NOTIFICATION.TEMPLATE,
-                NOTIFICATION.EVENT_ID)
-            .from(NOTIFICATION)
-            .fetch(Records.mapping(Notification::new)));
+    return dsl.select(
+            PAYMENT_ORDER.PAYMENT_ID,
+            PAYMENT_ORDER.ORDER_ID,
+            PAYMENT_ORDER.USER_ID,
+            PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .fetch(
+            r ->
+                new Payment(
+                    r.value1(),
+                    r.value2(),
+                    r.value3(),
+                    r.value4(),
+                    courses.getOrDefault(r.value1(), Set.of())));
+  }
+
+  private static List<Grant> grants(DSLContext dsl) {
+    return dsl.select(ENTITLEMENT.PURCHASE_ID, ENTITLEMENT.USER_ID, ENTITLEMENT.COURSE_ID)
+        .from(ENTITLEMENT)
+        .fetch(Records.mapping(Grant::new));
+  }
+
+  /** The payments' outbox rows (not those of other aggregates). */
+  private static List<Event> events(DSLContext dsl) {
+    return dsl.select(
+            OUTBOX_EVENT.EVENT_ID,
+            OUTBOX_EVENT.AGGREGATE_ID,
+            OUTBOX_EVENT.EVENT_TYPE,
+            OUTBOX_EVENT.SEQ,
+            OUTBOX_EVENT.PAYMENT_SEQ,
+            OUTBOX_EVENT.STATUS,
+            OUTBOX_EVENT.LAST_ERROR)
+        .from(OUTBOX_EVENT)
+        .where(OUTBOX_EVENT.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
+        .fetch(Records.mapping(Event::new));
+  }
+
+  private static List<Recorded> exceptions(DSLContext dsl) {
+    return dsl.select(
+            PAYMENT_EXCEPTION.PAYMENT_ID, PAYMENT_EXCEPTION.KIND, PAYMENT_EXCEPTION.STATUS)
+        .from(PAYMENT_EXCEPTION)
+        .fetch(Records.mapping(Recorded::new));
+  }
+
+  private static List<Notification> notifications(DSLContext dsl) {
+    return dsl.select(
+            NOTIFICATION.PAYMENT_ID,
+            NOTIFICATION.USER_ID,
+            NOTIFICATION.TEMPLATE,
+            NOTIFICATION.EVENT_ID)
+        .from(NOTIFICATION)
+        .fetch(Records.mapping(Notification::new));
   }
 }
