@@ -41,19 +41,19 @@ final class AlipayNotifier {
   private final HttpClient http;
   private final Clock clock;
   private final AlipaySimulatorConfig config;
-  private final Supplier<String> signingKey;
+  private final AlipayKey key;
   private final Supplier<Charset> charset;
 
   AlipayNotifier(
       HttpClient http,
       Clock clock,
       AlipaySimulatorConfig config,
-      Supplier<String> signingKey,
+      AlipayKey key,
       Supplier<Charset> charset) {
     this.http = http;
     this.clock = clock;
     this.config = config;
-    this.signingKey = signingKey;
+    this.key = key;
     this.charset = charset;
   }
 
@@ -141,7 +141,7 @@ final class AlipayNotifier {
   private String sign(Map<String, String> fields, Charset cs) {
     String content = AlipaySignature.getSignCheckContentV1(new HashMap<>(fields));
     try {
-      return AlipaySignature.rsaSign(content, signingKey.get(), cs.name(), "RSA2");
+      return key.sign(content, cs);
     } catch (AlipayApiException e) {
       throw new IllegalStateException("simulator cannot sign with its Alipay key", e);
     }

@@ -36,19 +36,19 @@ final class SimulatorGateway {
   private final AlipaySimulatorConfig config;
   private final SimulatedTrades trades;
   private final Clock clock;
-  private final Supplier<String> signingKey;
+  private final AlipayKey key;
   private final Supplier<String> baseUrl;
 
   SimulatorGateway(
       AlipaySimulatorConfig config,
       SimulatedTrades trades,
       Clock clock,
-      Supplier<String> signingKey,
+      AlipayKey key,
       Supplier<String> baseUrl) {
     this.config = config;
     this.trades = trades;
     this.clock = clock;
-    this.signingKey = signingKey;
+    this.key = key;
     this.baseUrl = baseUrl;
   }
 
@@ -61,7 +61,7 @@ final class SimulatorGateway {
     String method = params.getOrDefault("method", "unknown");
     Map<String, Object> answer = answer(method, params, charset);
     String inner = json.writeValueAsString(answer);
-    String sign = AlipaySignature.rsaSign(inner, signingKey.get(), charset.name(), "RSA2");
+    String sign = key.sign(inner, charset);
     String root = method.replace('.', '_') + "_response";
     String body = "{\"" + root + "\":" + inner + ",\"sign\":\"" + sign + "\"}";
     ctx.contentType("application/json;charset=" + charset.name()).result(body.getBytes(charset));
