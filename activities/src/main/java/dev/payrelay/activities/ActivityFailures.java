@@ -27,10 +27,11 @@ final class ActivityFailures {
    * those of {@code ReconciliationFailure}'s channel types, which reconciliation workflows match.
    */
   static ApplicationFailure channel(ChannelException e) {
-    ChannelFailure type = ChannelFailure.of(e);
-    return type.retryable()
-        ? ApplicationFailure.newFailureWithCause(e.getMessage(), type.name(), e)
-        : ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), type.name(), e);
+    return e.retryable()
+        ? ApplicationFailure.newFailureWithCause(
+            e.getMessage(), ChannelFailure.CHANNEL_UNAVAILABLE.name(), e)
+        : ApplicationFailure.newNonRetryableFailureWithCause(
+            e.getMessage(), ChannelFailure.CHANNEL_REFUSED.name(), e);
   }
 
   /** A non-retryable {@link ChannelFailure#CHANNEL_REFUSED} without a channel call. */

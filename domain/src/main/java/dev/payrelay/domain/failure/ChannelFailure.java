@@ -1,7 +1,5 @@
 package dev.payrelay.domain.failure;
 
-import dev.payrelay.domain.channel.ChannelException;
-
 /**
  * Failure types of a failed channel call (a payment's query or close, a reconciliation's statement
  * or repair query); each name is the {@code ApplicationFailure} type thrown, so workflows and retry
@@ -9,26 +7,10 @@ import dev.payrelay.domain.channel.ChannelException;
  */
 public enum ChannelFailure {
   /** The channel could not be reached, timed out or answered 5xx. Retryable. */
-  CHANNEL_UNAVAILABLE(true),
+  CHANNEL_UNAVAILABLE,
   /**
    * The channel refused the call (4xx), sent an answer we cannot read, or no merchant account is
    * configured for the payment. Non-retryable.
    */
-  CHANNEL_REFUSED(false);
-
-  private final boolean retryable;
-
-  ChannelFailure(boolean retryable) {
-    this.retryable = retryable;
-  }
-
-  /** Whether retrying the call can help. */
-  public boolean retryable() {
-    return retryable;
-  }
-
-  /** The type of {@code e}: by {@link ChannelException#retryable()}. */
-  public static ChannelFailure of(ChannelException e) {
-    return e.retryable() ? CHANNEL_UNAVAILABLE : CHANNEL_REFUSED;
-  }
+  CHANNEL_REFUSED
 }
