@@ -130,6 +130,12 @@ public final class OutboxStore {
 
   /** The leased rows with their payments' identity and deadline, in outbox order. */
   private static List<ClaimedEvent> claimed(DSLContext tx, List<String> ids) {
+    Field<Boolean> redispatch = OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name());
+    // Only an exception's payload is read, for its summary in the workflow's view.
+    Field<String> exceptionPayload =
+        DSL.when(
+            OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
+            OUTBOX_EVENT.PAYLOAD);
     return tx.select(
             OUTBOX_EVENT.EVENT_ID,
             OUTBOX_EVENT.SEQ,
@@ -141,11 +147,8 @@ public final class OutboxStore {
             OUTBOX_EVENT.LEASE_TOKEN,
             OUTBOX_EVENT.ATTEMPTS,
             PAYMENT_ORDER.EXPIRES_AT,
-            OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()),
-            // Only an exception's payload is read, for its summary in the workflow's view.
-            DSL.when(
-                OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
-                OUTBOX_EVENT.PAYLOAD))
+            redispatch,
+            exceptionPayload)
         .from(OUTBOX_EVENT)
         .join(PAYMENT_ORDER)
         .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
@@ -154,18 +157,19 @@ public final class OutboxStore {
         .fetch(
             r ->
                 new ClaimedEvent(
-                    r.value1(),
-                    r.value2(),
-                    r.value3(),
-                    r.value4(),
-                    r.value5(),
-                    r.value6(),
-                    r.value7(),
-                    r.value8(),
-                    r.value9(),
-                    SqlTime.utc(r.value10()),
-                    r.value11(),
-                    EventHandoff.summaryOf(r.value3(), r.value12())));
+                    r.get(OUTBOX_EVENT.EVENT_ID),
+                    r.get(OUTBOX_EVENT.SEQ),
+                    r.get(OUTBOX_EVENT.EVENT_TYPE),
+                    r.get(OUTBOX_EVENT.AGGREGATE_ID),
+                    r.get(PAYMENT_ORDER.TENANT_ID),
+                    r.get(PAYMENT_ORDER.ORDER_ID),
+                    r.get(PAYMENT_ORDER.CHANNEL),
+                    r.get(OUTBOX_EVENT.LEASE_TOKEN),
+                    r.get(OUTBOX_EVENT.ATTEMPTS),
+                    SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
+                    r.get(redispatch),
+                    EventHandoff.summaryOf(
+                        r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(exceptionPayload))));
   }
 
   /**

@@ -78,13 +78,37 @@ public record LedgerSnapshot(
     notifications = List.copyOf(notifications);
   }
 
-  /** Reads every row of the six tables, one statement each, in the order of the components. */
+  /** Reads every row of the six tables, one statement each. */
   public static LedgerSnapshot read(DSLContext dsl) {
     return new LedgerSnapshot(
-        payments(dsl), grants(dsl), events(dsl), exceptions(dsl), notifications(dsl));
+        payments(dsl),
+        dsl.select(ENTITLEMENT.PURCHASE_ID, ENTITLEMENT.USER_ID, ENTITLEMENT.COURSE_ID)
+            .from(ENTITLEMENT)
+            .fetch(Records.mapping(Grant::new)),
+        dsl.select(
+                OUTBOX_EVENT.EVENT_ID,
+                OUTBOX_EVENT.AGGREGATE_ID,
+                OUTBOX_EVENT.EVENT_TYPE,
+                OUTBOX_EVENT.SEQ,
+                OUTBOX_EVENT.PAYMENT_SEQ,
+                OUTBOX_EVENT.STATUS,
+                OUTBOX_EVENT.LAST_ERROR)
+            .from(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
+            .fetch(Records.mapping(Event::new)),
+        dsl.select(PAYMENT_EXCEPTION.PAYMENT_ID, PAYMENT_EXCEPTION.KIND, PAYMENT_EXCEPTION.STATUS)
+            .from(PAYMENT_EXCEPTION)
+            .fetch(Records.mapping(Recorded::new)),
+        dsl.select(
+                NOTIFICATION.PAYMENT_ID,
+                NOTIFICATION.USER_ID,
+                NOTIFICATION.TEMPLATE,
+                NOTIFICATION.EVENT_ID)
+            .from(NOTIFICATION)
+            .fetch(Records.mapping(Notification::new)));
   }
 
-  /** Every payment with its purchased courses ({@code purchase_item} read first). */
+  /** Every payment with the courses it buys ({@code purchase_item}, read first). */
   private static List<Payment> payments(DSLContext dsl) {
     Map<String, Set<String>> courses =
         dsl.select(PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID).from(PURCHASE_ITEM).stream()
@@ -105,43 +129,5 @@ public record LedgerSnapshot(
                     r.value3(),
                     r.value4(),
                     courses.getOrDefault(r.value1(), Set.of())));
-  }
-
-  private static List<Grant> grants(DSLContext dsl) {
-    return dsl.select(ENTITLEMENT.PURCHASE_ID, ENTITLEMENT.USER_ID, ENTITLEMENT.COURSE_ID)
-        .from(ENTITLEMENT)
-        .fetch(Records.mapping(Grant::new));
-  }
-
-  /** The payments' outbox rows (not those of other aggregates). */
-  private static List<Event> events(DSLContext dsl) {
-    return dsl.select(
-            OUTBOX_EVENT.EVENT_ID,
-            OUTBOX_EVENT.AGGREGATE_ID,
-            OUTBOX_EVENT.EVENT_TYPE,
-            OUTBOX_EVENT.SEQ,
-            OUTBOX_EVENT.PAYMENT_SEQ,
-            OUTBOX_EVENT.STATUS,
-            OUTBOX_EVENT.LAST_ERROR)
-        .from(OUTBOX_EVENT)
-        .where(OUTBOX_EVENT.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
-        .fetch(Records.mapping(Event::new));
-  }
-
-  private static List<Recorded> exceptions(DSLContext dsl) {
-    return dsl.select(
-            PAYMENT_EXCEPTION.PAYMENT_ID, PAYMENT_EXCEPTION.KIND, PAYMENT_EXCEPTION.STATUS)
-        .from(PAYMENT_EXCEPTION)
-        .fetch(Records.mapping(Recorded::new));
-  }
-
-  private static List<Notification> notifications(DSLContext dsl) {
-    return dsl.select(
-            NOTIFICATION.PAYMENT_ID,
-            NOTIFICATION.USER_ID,
-            NOTIFICATION.TEMPLATE,
-            NOTIFICATION.EVENT_ID)
-        .from(NOTIFICATION)
-        .fetch(Records.mapping(Notification::new));
   }
 }
