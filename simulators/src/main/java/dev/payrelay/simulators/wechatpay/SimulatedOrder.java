@@ -8,14 +8,48 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One Native order as the simulator holds it, with WeChat Pay's transitions: NOTPAY → SUCCESS (the
- * buyer paid) → REFUND (after a first refund), or NOTPAY → CLOSED. Each change and each {@link
- * #snapshot} holds the order's lock, so a reader never sees half a change.
+ * A snapshot of one Native order at the simulator. Its transitions are WeChat Pay's: NOTPAY →
+ * SUCCESS (the buyer paid) → REFUND (after a first refund), or NOTPAY → CLOSED; each returns the
+ * order after it, and {@link SimulatedOrders} applies it atomically per order.
+ *
+ * @param terms what the merchant's prepay placed it with
+ * @param createdAt when it was placed
+ * @param state the {@code trade_state}
+ * @param transactionId the {@code transaction_id} once paid, else null
+ * @param successTime when it was paid, else null
+ * @param refunds its refunds, oldest first
  */
-final class SimulatedOrder {
+record SimulatedOrder(
+    Terms terms,
+    Instant createdAt,
+    String state,
+    String transactionId,
+    Instant successTime,
+    List<Refund> refunds) {
 
   /** The {@code openid} of the one buyer who pays every order. */
   static final String PAYER_OPENID = "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o";
+
+  /** Copies the refunds. */
+  SimulatedOrder {
+    refunds = List.copyOf(refunds);
+  }
+
+  /**
+   * What the merchant's prepay ("Native下单") placed an order with.
+   *
+   * @param total the order amount in minor units of {@code currency}
+   * @param codeUrl the {@code code_url} the buyer scans, chosen by the simulator
+   * @param expireAt the order's {@code time_expire}
+   */
+  record Terms(
+      String outTradeNo,
+      String description,
+      long total,
+      String currency,
+      String notifyUrl,
+      String codeUrl,
+      Instant expireAt) {}
 
   /**
    * One refund of the order.
@@ -27,72 +61,9 @@ final class SimulatedOrder {
    */
   record Refund(String refundId, String outRefundNo, long fen, Instant at) {}
 
-  /**
-   * The order as it stands.
-   *
-   * @param total the order amount in minor units of {@code currency}
-   * @param state the {@code trade_state}
-   * @param transactionId the {@code transaction_id} once paid, else null
-   * @param successTime when it was paid, else null
-   * @param refunds its refunds, oldest first
-   */
-  record Snapshot(
-      String outTradeNo,
-      String description,
-      long total,
-      String currency,
-      String state,
-      String transactionId,
-      Instant successTime,
-      List<Refund> refunds) {}
-
-  final String outTradeNo;
-  final String description;
-  final long total;
-  final String currency;
-  final String notifyUrl;
-  final String codeUrl;
-  final Instant createdAt;
-  final Instant expireAt;
-  private final List<Refund> refunds = new ArrayList<>();
-  private String state = "NOTPAY";
-  private String transactionId;
-  private Instant successTime;
-  private long refunded;
-
-  SimulatedOrder(
-      String outTradeNo,
-      String description,
-      long total,
-      String currency,
-      String notifyUrl,
-      String codeUrl,
-      Instant createdAt,
-      Instant expireAt) {
-    this.outTradeNo = outTradeNo;
-    this.description = description;
-    this.total = total;
-    this.currency = currency;
-    this.notifyUrl = notifyUrl;
-    this.codeUrl = codeUrl;
-    this.createdAt = createdAt;
-    this.expireAt = expireAt;
-  }
-
-  synchronized Snapshot snapshot() {
-    return new Snapshot(
-        outTradeNo,
-        description,
-        total,
-        currency,
-        state,
-        transactionId,
-        successTime,
-        List.copyOf(refunds));
-  }
-
-  synchronized String state() {
-    return state;
+  /** A new order: NOTPAY. */
+  static SimulatedOrder placed(Terms terms, Instant createdAt) {
+    return new SimulatedOrder(terms, createdAt, "NOTPAY", null, null, List.of());
   }
 
   /**
@@ -100,52 +71,47 @@ final class SimulatedOrder {
    *
    * @throws IllegalStateException if the order is not NOTPAY or its {@code time_expire} passed
    */
-  synchronized void pay(Clock clock) {
+  SimulatedOrder paid(Clock clock) {
     if (!"NOTPAY".equals(state)) {
       throw new IllegalStateException("ORDERPAID/ORDER_CLOSED: order is " + state);
     }
-    if (!clock.instant().isBefore(expireAt)) {
+    if (!clock.instant().isBefore(terms.expireAt())) {
       throw new IllegalStateException("ORDER_CLOSED: time_expire passed");
     }
-    state = "SUCCESS";
-    transactionId =
+    String transaction =
         "4200"
             + String.format(
                 "%024d", ThreadLocalRandom.current().nextLong(1_000_000_000_000_000_000L));
-    successTime = clock.instant();
+    return new SimulatedOrder(terms, createdAt, "SUCCESS", transaction, clock.instant(), refunds);
   }
 
   /**
-   * Refunds {@code fen} of the paid order at {@code now}: REFUND.
+   * Refunds {@code fen} of the paid order at {@code now}: REFUND, the refund last of {@link
+   * #refunds}.
    *
-   * @return the refund made
    * @throws IllegalStateException if the order is not paid or the amount exceeds what is left
    */
-  synchronized Refund refund(String outRefundNo, long fen, Instant now) {
+  SimulatedOrder refunded(String outRefundNo, long fen, Instant now) {
     if (!"SUCCESS".equals(state) && !"REFUND".equals(state)) {
       throw new IllegalStateException("TRADE_STATE_ERROR: order is " + state);
     }
-    if (fen <= 0 || refunded + fen > total) {
+    long refunded = refunds.stream().mapToLong(Refund::fen).sum();
+    if (fen <= 0 || refunded + fen > terms.total()) {
       throw new IllegalStateException("NOT_ENOUGH: refund exceeds the order");
     }
-    state = "REFUND";
-    refunded += fen;
+    List<Refund> after = new ArrayList<>(refunds);
     // refund_id: 29 digits, as 50000000382019052709732678859 in the 申请退款 API sample.
-    Refund refund = new Refund("50" + SimulatorIds.digits(27), outRefundNo, fen, now);
-    refunds.add(refund);
-    return refund;
+    after.add(new Refund("50" + SimulatorIds.digits(27), outRefundNo, fen, now));
+    return new SimulatedOrder(terms, createdAt, "REFUND", transactionId, successTime, after);
   }
 
-  /**
-   * The merchant closes the order: CLOSED (again if it was).
-   *
-   * @return false, and nothing changed, when the order is paid (SUCCESS or REFUND)
-   */
-  synchronized boolean close() {
-    if ("SUCCESS".equals(state) || "REFUND".equals(state)) {
-      return false;
-    }
-    state = "CLOSED";
-    return true;
+  /** Whether the buyer paid it (SUCCESS, or REFUND after). */
+  boolean isPaid() {
+    return "SUCCESS".equals(state) || "REFUND".equals(state);
+  }
+
+  /** The merchant closes the unpaid order: CLOSED (again if it was). */
+  SimulatedOrder closed() {
+    return new SimulatedOrder(terms, createdAt, "CLOSED", transactionId, successTime, refunds);
   }
 }

@@ -2,7 +2,6 @@ package dev.payrelay.simulators.wechatpay;
 
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
 import dev.payrelay.simulators.wechatpay.SimulatedOrder.Refund;
-import dev.payrelay.simulators.wechatpay.SimulatedOrder.Snapshot;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -26,17 +25,18 @@ final class SimulatedWechatBill {
    *
    * @param orders the orders in the order their rows are written (oldest placed first)
    */
-  static byte[] render(WechatPaySimulatorConfig config, LocalDate date, List<Snapshot> orders) {
+  static byte[] render(
+      WechatPaySimulatorConfig config, LocalDate date, List<SimulatedOrder> orders) {
     StringBuilder csv =
         new StringBuilder(String.join(",", WechatPayBillFormat.COLUMNS)).append("\r\n");
     int count = 0;
     long paid = 0;
     long refunded = 0;
-    for (Snapshot o : orders) {
+    for (SimulatedOrder o : orders) {
       if (o.successTime() != null && day(o.successTime()).equals(date)) {
         csv.append(row(config, o, o.successTime(), "SUCCESS", null)).append("\r\n");
         count++;
-        paid += o.total();
+        paid += o.terms().total();
       }
       for (Refund r : o.refunds()) {
         if (day(r.at()).equals(date)) {
@@ -67,7 +67,7 @@ final class SimulatedWechatBill {
    * A payment's row ({@code r} null) or refund {@code r}'s, in {@link WechatPayBillFormat#COLUMNS}.
    */
   private static String row(
-      WechatPaySimulatorConfig config, Snapshot o, Instant at, String state, Refund r) {
+      WechatPaySimulatorConfig config, SimulatedOrder o, Instant at, String state, Refund r) {
     List<String> v =
         List.of(
             WechatPayBillFormat.TIME.format(at.atZone(WechatPayBillFormat.BEIJING)),
@@ -76,13 +76,13 @@ final class SimulatedWechatBill {
             "0",
             "",
             o.transactionId(),
-            o.outTradeNo(),
+            o.terms().outTradeNo(),
             SimulatedOrder.PAYER_OPENID,
             "NATIVE",
             state,
             "OTHERS",
-            o.currency(),
-            yuan(r == null ? o.total() : 0),
+            o.terms().currency(),
+            yuan(r == null ? o.terms().total() : 0),
             "0.00",
             r == null ? "0" : r.refundId(),
             r == null ? "0" : r.outRefundNo(),
@@ -90,11 +90,11 @@ final class SimulatedWechatBill {
             "0.00",
             r == null ? "" : "ORIGINAL",
             r == null ? "" : "SUCCESS",
-            o.description().replace(",", " "),
+            o.terms().description().replace(",", " "),
             "",
             "0.00000",
             "0.60%",
-            yuan(o.total()),
+            yuan(o.terms().total()),
             r == null ? "0.00" : yuan(r.fen()),
             "");
     return String.join(",", v.stream().map(x -> "`" + x).toList());

@@ -14,7 +14,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -39,32 +38,28 @@ final class WechatPayApiRoutes {
   private static final Pattern AUTH_FIELD = Pattern.compile("(\\w+)=\"([^\"]*)\"");
   private static final String AUTH_SCHEME = "WECHATPAY2-SHA256-RSA2048 ";
 
+  private final ObjectMapper json = new ObjectMapper();
   private final WechatPaySimulatorConfig config;
-  private final ObjectMapper json;
-  private final Clock clock;
   private final PlatformKeys keys;
   private final SimulatedOrders orders;
-  private final WechatPayResources resources;
   private final Supplier<URI> baseUrl;
+  private final WechatPayResources resources;
   private final PublicKey merchantPublicKey;
 
   /**
+   * @param keys the keys answers are signed with
    * @param baseUrl the simulator's own base URL, for the bill's {@code download_url}
    */
   WechatPayApiRoutes(
       WechatPaySimulatorConfig config,
-      ObjectMapper json,
-      Clock clock,
       PlatformKeys keys,
       SimulatedOrders orders,
       Supplier<URI> baseUrl) {
     this.config = config;
-    this.json = json;
-    this.clock = clock;
     this.keys = keys;
     this.orders = orders;
-    this.resources = new WechatPayResources(json, config);
     this.baseUrl = baseUrl;
+    this.resources = new WechatPayResources(json, config);
     this.merchantPublicKey = PemUtil.loadPublicKeyFromString(config.merchantPublicKey());
   }
 
@@ -136,25 +131,24 @@ final class WechatPayApiRoutes {
       throw fail(400, "PARAM_ERROR", "out_trade_no and amount.total are required");
     }
     Instant expireAt = expireAt(req);
-    SimulatedOrder fresh =
-        new SimulatedOrder(
+    SimulatedOrder.Terms asked =
+        new SimulatedOrder.Terms(
             id,
             req.path("description").asText(),
             amount.path("total").asLong(),
             amount.path("currency").asText("CNY"),
             req.path("notify_url").asText(),
             "weixin://wxpay/bizpayurl?pr=" + UUID.randomUUID().toString().substring(0, 8),
-            clock.instant(),
             expireAt);
-    SimulatedOrder o = orders.placeIfAbsent(fresh);
-    if (o.total != fresh.total || !o.currency.equals(fresh.currency)) {
+    SimulatedOrder o = orders.placeIfAbsent(asked);
+    if (o.terms().total() != asked.total() || !o.terms().currency().equals(asked.currency())) {
       throw fail(400, "INVALID_REQUEST", "201 商户订单号重复");
     }
     String state = o.state();
     if (!"NOTPAY".equals(state)) {
       throw fail(400, "CLOSED".equals(state) ? "ORDER_CLOSED" : "ORDERPAID", "订单状态 " + state);
     }
-    respond(ctx, 200, json.createObjectNode().put("code_url", o.codeUrl));
+    respond(ctx, 200, json.createObjectNode().put("code_url", o.terms().codeUrl()));
   }
 
   /** The request's {@code time_expire}: RFC 3339 with seconds, else 400 {@code PARAM_ERROR}. */
@@ -172,7 +166,7 @@ final class WechatPayApiRoutes {
     if (o == null || !config.merchantId().equals(ctx.queryParam("mchid"))) {
       throw fail(404, "ORDER_NOT_EXIST", "订单不存在");
     }
-    respond(ctx, 200, resources.transaction(o.snapshot()));
+    respond(ctx, 200, resources.transaction(o));
   }
 
   private void closeOrder(Context ctx) throws IOException {
@@ -181,7 +175,7 @@ final class WechatPayApiRoutes {
         || !config.merchantId().equals(json.readTree(ctx.body()).path("mchid").asText())) {
       throw fail(404, "ORDER_NOT_EXIST", "订单不存在");
     }
-    if (!o.close()) {
+    if (!orders.close(o.terms().outTradeNo())) {
       throw fail(400, "ORDERPAID", "订单已支付");
     }
     respond(ctx, 204, null);
@@ -203,8 +197,7 @@ final class WechatPayApiRoutes {
   }
 
   private byte[] bill(LocalDate date) {
-    return SimulatedWechatBill.render(
-        config, date, orders.byCreation().stream().map(SimulatedOrder::snapshot).toList());
+    return SimulatedWechatBill.render(config, date, orders.byCreation());
   }
 
   /** A signed answer; the SDK checks the timestamp against its own wall clock. */

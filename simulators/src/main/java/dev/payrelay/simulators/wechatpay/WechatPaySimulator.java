@@ -3,7 +3,6 @@ package dev.payrelay.simulators.wechatpay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
-import dev.payrelay.simulators.wechatpay.SimulatedOrder.Refund;
 import io.javalin.Javalin;
 import java.io.IOException;
 import java.net.URI;
@@ -46,9 +45,8 @@ import java.util.Optional;
 public final class WechatPaySimulator implements AutoCloseable {
 
   private final WechatPaySimulatorConfig config;
-  private final Clock clock;
   private final ObjectMapper json = new ObjectMapper();
-  private final SimulatedOrders orders = new SimulatedOrders();
+  private final SimulatedOrders orders;
   private final PlatformKeys keys;
   private final WechatPayResources resources;
   private final WechatPayNotifier notifier;
@@ -62,11 +60,11 @@ public final class WechatPaySimulator implements AutoCloseable {
    */
   public WechatPaySimulator(WechatPaySimulatorConfig config, Clock clock, HttpClient http) {
     this.config = config;
-    this.clock = clock;
+    this.orders = new SimulatedOrders(clock);
     this.keys = new PlatformKeys(config);
     this.resources = new WechatPayResources(json, config);
     this.notifier = new WechatPayNotifier(json, clock, http, keys);
-    this.routes = new WechatPayApiRoutes(config, json, clock, keys, orders, this::baseUrl);
+    this.routes = new WechatPayApiRoutes(config, keys, orders, this::baseUrl);
   }
 
   /**
@@ -100,7 +98,7 @@ public final class WechatPaySimulator implements AutoCloseable {
 
   /** The order's {@code transaction_id} once paid, else empty. */
   public Optional<String> transactionId(String outTradeNo) {
-    return orders.find(outTradeNo).map(o -> o.snapshot().transactionId());
+    return orders.find(outTradeNo).map(SimulatedOrder::transactionId);
   }
 
   /**
@@ -110,11 +108,11 @@ public final class WechatPaySimulator implements AutoCloseable {
    * @throws IllegalStateException if the order is unknown or not NOTPAY
    */
   public SimulatedWechatNotification pay(String outTradeNo) {
-    SimulatedOrder o = orders.get(outTradeNo);
-    o.pay(clock);
-    ObjectNode transaction = resources.transaction(o.snapshot());
+    SimulatedOrder o = orders.pay(outTradeNo);
+    ObjectNode transaction = resources.transaction(o);
     return notifier.post(
-        o.notifyUrl, notifier.build("TRANSACTION.SUCCESS", "transaction", "支付成功", transaction));
+        o.terms().notifyUrl(),
+        notifier.build("TRANSACTION.SUCCESS", "transaction", "支付成功", transaction));
   }
 
   /**
@@ -124,10 +122,10 @@ public final class WechatPaySimulator implements AutoCloseable {
    * @throws IllegalStateException if the order is not paid or the amount exceeds what is left
    */
   public SimulatedWechatNotification refund(String outTradeNo, String outRefundNo, long fen) {
-    SimulatedOrder o = orders.get(outTradeNo);
-    Refund r = o.refund(outRefundNo, fen, clock.instant());
-    ObjectNode resource = resources.refund(o.snapshot(), r);
-    return notifier.post(o.notifyUrl, notifier.build("REFUND.SUCCESS", "refund", "退款成功", resource));
+    SimulatedOrder o = orders.refund(outTradeNo, outRefundNo, fen);
+    ObjectNode resource = resources.refund(o, o.refunds().getLast());
+    return notifier.post(
+        o.terms().notifyUrl(), notifier.build("REFUND.SUCCESS", "refund", "退款成功", resource));
   }
 
   /**
@@ -141,7 +139,7 @@ public final class WechatPaySimulator implements AutoCloseable {
         notifier
             .last(outTradeNo)
             .orElseThrow(() -> new IllegalStateException("no notification sent for " + outTradeNo));
-    return notifier.post(orders.get(outTradeNo).notifyUrl, last);
+    return notifier.post(orders.get(outTradeNo).terms().notifyUrl(), last);
   }
 
   /**
