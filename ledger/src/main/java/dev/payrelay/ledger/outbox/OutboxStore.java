@@ -20,6 +20,7 @@ import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
 import org.jooq.impl.DSL;
 
 /**
@@ -71,6 +72,16 @@ public final class OutboxStore {
               .where(OUTBOX_EVENT.EVENT_ID.eq(DSL.param("eventId", String.class)))
               .and(unconfirmed()),
           "eventId");
+
+  /** A claimed row is a re-dispatch when the safety net hands a DISPATCHED row over again. */
+  private static final Field<Boolean> REDISPATCH =
+      OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name());
+
+  /** Only an exception's payload is read by a claim, for its summary in the workflow's view. */
+  private static final Field<String> EXCEPTION_PAYLOAD =
+      DSL.when(
+          OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
+          OUTBOX_EVENT.PAYLOAD);
 
   private final DSLContext dsl;
 
@@ -130,12 +141,6 @@ public final class OutboxStore {
 
   /** The leased rows with their payments' identity and deadline, in outbox order. */
   private static List<ClaimedEvent> claimed(DSLContext tx, List<String> ids) {
-    Field<Boolean> redispatch = OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name());
-    // Only an exception's payload is read, for its summary in the workflow's view.
-    Field<String> exceptionPayload =
-        DSL.when(
-            OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
-            OUTBOX_EVENT.PAYLOAD);
     return tx.select(
             OUTBOX_EVENT.EVENT_ID,
             OUTBOX_EVENT.SEQ,
@@ -147,29 +152,30 @@ public final class OutboxStore {
             OUTBOX_EVENT.LEASE_TOKEN,
             OUTBOX_EVENT.ATTEMPTS,
             PAYMENT_ORDER.EXPIRES_AT,
-            redispatch,
-            exceptionPayload)
+            REDISPATCH,
+            EXCEPTION_PAYLOAD)
         .from(OUTBOX_EVENT)
         .join(PAYMENT_ORDER)
         .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
         .where(OUTBOX_EVENT.EVENT_ID.in(ids))
         .orderBy(OUTBOX_EVENT.SEQ)
-        .fetch(
-            r ->
-                new ClaimedEvent(
-                    r.get(OUTBOX_EVENT.EVENT_ID),
-                    r.get(OUTBOX_EVENT.SEQ),
-                    r.get(OUTBOX_EVENT.EVENT_TYPE),
-                    r.get(OUTBOX_EVENT.AGGREGATE_ID),
-                    r.get(PAYMENT_ORDER.TENANT_ID),
-                    r.get(PAYMENT_ORDER.ORDER_ID),
-                    r.get(PAYMENT_ORDER.CHANNEL),
-                    r.get(OUTBOX_EVENT.LEASE_TOKEN),
-                    r.get(OUTBOX_EVENT.ATTEMPTS),
-                    SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
-                    r.get(redispatch),
-                    EventHandoff.summaryOf(
-                        r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(exceptionPayload))));
+        .fetch(OutboxStore::claimedEvent);
+  }
+
+  private static ClaimedEvent claimedEvent(Record r) {
+    return new ClaimedEvent(
+        r.get(OUTBOX_EVENT.EVENT_ID),
+        r.get(OUTBOX_EVENT.SEQ),
+        r.get(OUTBOX_EVENT.EVENT_TYPE),
+        r.get(OUTBOX_EVENT.AGGREGATE_ID),
+        r.get(PAYMENT_ORDER.TENANT_ID),
+        r.get(PAYMENT_ORDER.ORDER_ID),
+        r.get(PAYMENT_ORDER.CHANNEL),
+        r.get(OUTBOX_EVENT.LEASE_TOKEN),
+        r.get(OUTBOX_EVENT.ATTEMPTS),
+        SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
+        r.get(REDISPATCH),
+        EventHandoff.summaryOf(r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(EXCEPTION_PAYLOAD)));
   }
 
   /**
