@@ -7,7 +7,6 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.PaymentChannel;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.ledger.payment.LedgerResult;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
@@ -15,7 +14,6 @@ import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
-import io.temporal.failure.ApplicationFailure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +60,7 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
     PaymentRow payment =
         payments
             .find(request.paymentId())
-            .orElseThrow(
-                () ->
-                    ApplicationFailure.newNonRetryableFailure(
-                        "no payment " + request.paymentId(), "PAYMENT_NOT_FOUND"));
+            .orElseThrow(() -> ActivityFailures.paymentNotFound(request.paymentId()));
     PaymentStatus ours = payment.status();
     if (ours != PaymentStatus.PENDING) {
       log.info(
@@ -75,41 +70,48 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
           ours);
       return ChannelStatus.settledInLedger(ours.name());
     }
-    PaymentChannel channel =
-        channels
-            .forMerchant(request.channel(), payment.merchantId())
-            .map(ChannelAccount::adapter)
-            .orElseThrow(
-                () ->
-                    ApplicationFailure.newNonRetryableFailure(
-                        "no merchant account "
-                            + payment.merchantId()
-                            + " at channel "
-                            + request.channel()
-                            + " is configured",
-                        "CHANNEL_REFUSED"));
+    ChannelQueryResult r = ask(adapter(request.channel(), payment), operation, request.paymentId());
+    log.info(
+        "payment {}: channel {} answered {} {}",
+        request.paymentId(),
+        operation,
+        r.status(),
+        r.channelTxnId());
+    recordMovedMoney(payment, r);
+    return new ChannelStatus(
+        r.status().name(),
+        r.channelTxnId(),
+        r.amount() == null ? null : r.amount().minorUnits(),
+        r.amount() == null ? null : r.amount().currencyCode());
+  }
+
+  /**
+   * The adapter of the account the payment was created with; a non-retryable {@code
+   * CHANNEL_REFUSED} when no such account is configured.
+   */
+  private PaymentChannel adapter(String channel, PaymentRow payment) {
+    return channels
+        .forMerchant(channel, payment.merchantId())
+        .map(ChannelAccount::adapter)
+        .orElseThrow(
+            () ->
+                ActivityFailures.channelRefused(
+                    "no merchant account "
+                        + payment.merchantId()
+                        + " at channel "
+                        + channel
+                        + " is configured"));
+  }
+
+  /**
+   * The channel's answer to {@code operation}; a failed call as {@link ActivityFailures#channel}.
+   */
+  private static ChannelQueryResult ask(
+      PaymentChannel channel, String operation, String paymentId) {
     try {
-      ChannelQueryResult r =
-          "close".equals(operation)
-              ? channel.close(request.paymentId())
-              : channel.query(request.paymentId());
-      log.info(
-          "payment {}: channel {} answered {} {}",
-          request.paymentId(),
-          operation,
-          r.status(),
-          r.channelTxnId());
-      recordMovedMoney(payment, r);
-      return new ChannelStatus(
-          r.status().name(),
-          r.channelTxnId(),
-          r.amount() == null ? null : r.amount().minorUnits(),
-          r.amount() == null ? null : r.amount().currencyCode());
+      return "close".equals(operation) ? channel.close(paymentId) : channel.query(paymentId);
     } catch (ChannelException e) {
-      String type = e.retryable() ? "CHANNEL_UNAVAILABLE" : "CHANNEL_REFUSED";
-      throw e.retryable()
-          ? ApplicationFailure.newFailureWithCause(e.getMessage(), type, e)
-          : ApplicationFailure.newNonRetryableFailureWithCause(e.getMessage(), type, e);
+      throw ActivityFailures.channel(e);
     }
   }
 
@@ -122,17 +124,7 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
         || r.amount() == null) {
       return;
     }
-    LedgerResult recorded =
-        ledger.apply(
-            new VerifiedCallback(
-                "query:" + payment.paymentId(),
-                payment.merchantId(),
-                payment.paymentId(),
-                r.channelTxnId(),
-                r.amount(),
-                r.status()),
-            null,
-            PaymentLedger.QUERY);
+    LedgerResult recorded = ledger.applyAnswer(payment, r, PaymentLedger.QUERY);
     log.warn(
         "payment {}: channel answered {}; ledger outcome {}",
         payment.paymentId(),

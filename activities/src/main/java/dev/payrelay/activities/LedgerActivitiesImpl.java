@@ -3,7 +3,7 @@ package dev.payrelay.activities;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
-import dev.payrelay.domain.channel.VerifiedCallback;
+import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.operator.SignalTokens;
@@ -23,7 +23,6 @@ import dev.payrelay.workflows.activities.LedgerView;
 import dev.payrelay.workflows.activities.OperatorRequest;
 import dev.payrelay.workflows.activities.OperatorRequestResult;
 import dev.payrelay.workflows.activities.ReadPaymentRequest;
-import io.temporal.failure.ApplicationFailure;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,10 +76,7 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
     PaymentStanding s =
         payments
             .standing(request.paymentId())
-            .orElseThrow(
-                () ->
-                    ApplicationFailure.newNonRetryableFailure(
-                        "no payment " + request.paymentId(), "PAYMENT_NOT_FOUND"));
+            .orElseThrow(() -> ActivityFailures.paymentNotFound(request.paymentId()));
     return new LedgerView(
         s.status().name(), s.expiresAt().toString(), s.openExceptions(), s.deadEventIds());
   }
@@ -90,21 +86,14 @@ public final class LedgerActivitiesImpl implements LedgerActivities {
     PaymentRow payment =
         payments
             .find(r.paymentId())
-            .orElseThrow(
-                () ->
-                    ApplicationFailure.newNonRetryableFailure(
-                        "no payment " + r.paymentId(), "PAYMENT_NOT_FOUND"));
-    // Our own query to our own merchant account: the merchant is ours by construction; amount,
-    // currency and transaction are the channel's and are judged like a callback's.
-    VerifiedCallback answer =
-        new VerifiedCallback(
-            "query:" + r.paymentId(),
-            payment.merchantId(),
+            .orElseThrow(() -> ActivityFailures.paymentNotFound(r.paymentId()));
+    ChannelQueryResult paid =
+        new ChannelQueryResult(
             r.paymentId(),
+            ChannelPaymentStatus.PAID,
             r.channelTxnId(),
-            Money.ofMinor(r.amountMinor(), r.currency()),
-            ChannelPaymentStatus.PAID);
-    LedgerResult result = ledger.apply(answer, null, r.source());
+            Money.ofMinor(r.amountMinor(), r.currency()));
+    LedgerResult result = ledger.applyAnswer(payment, paid, r.source());
     crashPoints.reach(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT);
     log.info(
         "payment {}: channel answered PAID via {}; outcome {}",

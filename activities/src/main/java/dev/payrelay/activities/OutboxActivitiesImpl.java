@@ -116,28 +116,36 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     try {
       publisher.publish(toMessage(row));
     } catch (PublishException e) {
-      String cause =
-          e.getMessage().startsWith(e.failure().name())
-              ? e.getMessage()
-              : e.failure() + ": " + e.getMessage();
-      outbox.recordPublishFailure(row.eventId(), cause);
-      metrics
-          .counter(PUBLISH_FAILURES, "event_type", row.eventType(), "failure", e.failure().name())
-          .increment();
-      // One line per failed attempt: a broker outage is expected, its stack says nothing new.
-      log.warn(
-          "publish of {} ({}) attempt {} failed: {}",
-          row.eventId(),
-          row.eventType(),
-          row.attempts() + 1,
-          cause);
-      throw brokerFailure(e);
+      throw failedAttempt(row, e);
     }
     crashPoints.reach(CrashPoint.PUBLISH_AFTER_CONFIRM);
     outbox.markSent(row.eventId());
     crashPoints.reach(CrashPoint.PUBLISH_AFTER_SENT);
     log.info("event {} ({}) published and SENT", row.eventId(), row.eventType());
     return new PublishResult(row.eventId(), false);
+  }
+
+  /**
+   * Records a failed publish attempt on the row (attempt counted, error kept), counts it in {@link
+   * #PUBLISH_FAILURES} and logs it; returns the activity's failure to throw.
+   */
+  private ApplicationFailure failedAttempt(OutboxRow row, PublishException e) {
+    String cause =
+        e.getMessage().startsWith(e.failure().name())
+            ? e.getMessage()
+            : e.failure() + ": " + e.getMessage();
+    outbox.recordPublishFailure(row.eventId(), cause);
+    metrics
+        .counter(PUBLISH_FAILURES, "event_type", row.eventType(), "failure", e.failure().name())
+        .increment();
+    // One line per failed attempt: a broker outage is expected, its stack says nothing new.
+    log.warn(
+        "publish of {} ({}) attempt {} failed: {}",
+        row.eventId(),
+        row.eventType(),
+        row.attempts() + 1,
+        cause);
+    return brokerFailure(e);
   }
 
   @Override

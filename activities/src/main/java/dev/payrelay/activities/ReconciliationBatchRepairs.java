@@ -1,5 +1,6 @@
 package dev.payrelay.activities;
 
+import dev.payrelay.ledger.checks.RepairStatus;
 import dev.payrelay.ledger.reconciliation.Reconciliation;
 import dev.payrelay.workflows.activities.ReconciliationFailure;
 import dev.payrelay.workflows.activities.RepairBatchRequest;
@@ -103,7 +104,7 @@ final class ReconciliationBatchRepairs {
       long itemId, BatchProgress p, int attemptsPerItem, ActivityExecutionContext context) {
     try {
       RepairResult result = repairs.repair(itemId);
-      return p.passed(itemId, "DONE".equals(result.status()));
+      return p.passed(itemId, RepairStatus.DONE.name().equals(result.status()));
     } catch (ApplicationFailure e) {
       int failures = (p.retryingItemId() == itemId ? p.failures() : 0) + 1;
       if (e.isNonRetryable() || failures >= attemptsPerItem) {

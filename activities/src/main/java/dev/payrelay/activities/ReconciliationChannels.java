@@ -76,7 +76,7 @@ final class ReconciliationChannels {
   /**
    * One page of the channel's statement for {@code date}: the current account's page, its token
    * wrapped, or the next account's first page once an account's statement ends; channel errors as
-   * {@link #failure}.
+   * {@link ActivityFailures#channel}.
    *
    * @param pageToken null for the first page, else the previous page's {@link
    *     StatementPage#nextPageToken()}
@@ -103,7 +103,7 @@ final class ReconciliationChannels {
     try {
       page = source.adapter().statement(date, inner);
     } catch (ChannelException e) {
-      throw failure(e);
+      throw ActivityFailures.channel(e);
     }
     String next =
         page.nextPageToken() != null
@@ -122,17 +122,5 @@ final class ReconciliationChannels {
       throw ApplicationFailure.newNonRetryableFailureWithCause(
           "not an ISO-8601 date: " + date, ReconciliationFailure.INVALID_REQUEST.name(), e);
     }
-  }
-
-  /**
-   * A failed channel call: retryable {@code CHANNEL_UNAVAILABLE} (its outcome unknown) or
-   * non-retryable {@code CHANNEL_REFUSED}, cause kept.
-   */
-  static ApplicationFailure failure(ChannelException e) {
-    return e.retryable()
-        ? ApplicationFailure.newFailureWithCause(
-            e.getMessage(), ReconciliationFailure.CHANNEL_UNAVAILABLE.name(), e)
-        : ApplicationFailure.newNonRetryableFailureWithCause(
-            e.getMessage(), ReconciliationFailure.CHANNEL_REFUSED.name(), e);
   }
 }

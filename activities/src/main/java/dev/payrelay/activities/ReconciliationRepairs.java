@@ -4,7 +4,6 @@ import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
-import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.ledger.checks.RepairStatus;
 import dev.payrelay.ledger.payment.EntitlementStore;
 import dev.payrelay.ledger.payment.GrantOutcome;
@@ -53,7 +52,7 @@ final class ReconciliationRepairs {
    * Repairs the item unless it is DONE already; see {@code ReconciliationActivities#repair}.
    *
    * @throws ApplicationFailure {@code ITEM_NOT_FOUND}; channel failures as {@link
-   *     ReconciliationChannels#failure}
+   *     ActivityFailures#channel}
    */
   RepairResult repair(long itemId) {
     ReconciliationItem item =
@@ -65,7 +64,8 @@ final class ReconciliationRepairs {
                         "no reconciliation item " + itemId,
                         ReconciliationFailure.ITEM_NOT_FOUND.name()));
     if (item.repairStatus() == RepairStatus.DONE) {
-      return new RepairResult(item.id(), item.repair().name(), "DONE", item.repairDetails());
+      return new RepairResult(
+          item.id(), item.repair().name(), RepairStatus.DONE.name(), item.repairDetails());
     }
     RepairResult result = repairOpen(item);
     log.info(
@@ -108,23 +108,15 @@ final class ReconciliationRepairs {
     } catch (ChannelException e) {
       // Unknown outcome: the item shows FAILED until a retry (or the next run) gets an answer.
       store.markRepaired(item.id(), RepairStatus.FAILED, "channel query failed: " + e.getMessage());
-      throw ReconciliationChannels.failure(e);
+      throw ActivityFailures.channel(e);
     }
     if (answer.status() != ChannelPaymentStatus.PAID) {
       return new Outcome(
           RepairStatus.FAILED,
           "channel query answered " + answer.status() + " though its statement says PAID; review");
     }
-    // Our own query to our own merchant account, judged like a callback (as LedgerActivities).
-    VerifiedCallback asCallback =
-        new VerifiedCallback(
-            "recon:" + item.id(),
-            payment.merchantId(),
-            payment.paymentId(),
-            answer.channelTxnId(),
-            answer.amount(),
-            ChannelPaymentStatus.PAID);
-    LedgerResult result = ledger.apply(asCallback, null, PaymentLedger.QUERY);
+    LedgerResult result =
+        ledger.applyAnswer(payment, "recon:" + item.id(), answer, PaymentLedger.QUERY);
     boolean paid =
         result.outcome() == CallbackOutcome.CONFIRMED
             || result.outcome() == CallbackOutcome.DUPLICATE;

@@ -1,8 +1,11 @@
 package dev.payrelay.channels.alipay;
 
+import static dev.payrelay.channels.ConfigChecks.requireHttp;
+import static dev.payrelay.channels.ConfigChecks.requireMillis;
+import static dev.payrelay.channels.ConfigChecks.requireText;
+
 import java.net.URI;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How payrelay talks to Alipay's open platform (public-key mode, RSA2). Read once at start by the
@@ -41,8 +44,8 @@ public record AlipayChannelConfig(
    * @throws NullPointerException if a component is null
    */
   public AlipayChannelConfig {
-    requireHttp(Objects.requireNonNull(gatewayUrl, "gatewayUrl"), "gatewayUrl");
-    requireHttp(Objects.requireNonNull(notifyUrl, "notifyUrl"), "notifyUrl");
+    requireHttp(gatewayUrl, "gatewayUrl");
+    requireHttp(notifyUrl, "notifyUrl");
     requireText(appId, "appId");
     requireText(appPrivateKey, "appPrivateKey");
     requireText(alipayPublicKey, "alipayPublicKey");
@@ -55,25 +58,5 @@ public record AlipayChannelConfig(
   public String toString() {
     return "AlipayChannelConfig[gatewayUrl=%s, appId=%s, notifyUrl=%s, connectTimeout=%s, readTimeout=%s]"
         .formatted(gatewayUrl, appId, notifyUrl, connectTimeout, readTimeout);
-  }
-
-  private static void requireText(String value, String name) {
-    if (Objects.requireNonNull(value, name).isBlank()) {
-      throw new IllegalArgumentException(name + " must not be blank");
-    }
-  }
-
-  private static void requireMillis(Duration value, String name) {
-    Objects.requireNonNull(value, name);
-    if (value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(name + " must be positive and fit int milliseconds");
-    }
-  }
-
-  private static void requireHttp(URI uri, String name) {
-    String scheme = uri.getScheme();
-    if (!uri.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))) {
-      throw new IllegalArgumentException(name + " must be an absolute http(s) URL: " + uri);
-    }
   }
 }

@@ -1,5 +1,9 @@
 package dev.payrelay.channels.sandbox;
 
+import static dev.payrelay.channels.ConfigChecks.requireHttp;
+import static dev.payrelay.channels.ConfigChecks.requirePositive;
+import static dev.payrelay.channels.ConfigChecks.requireText;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,21 +38,16 @@ public record SandboxChannelConfig(
    * @throws NullPointerException if a component is null
    */
   public SandboxChannelConfig {
-    requireHttp(Objects.requireNonNull(baseUrl, "baseUrl"), "baseUrl");
-    requireHttp(Objects.requireNonNull(notifyUrl, "notifyUrl"), "notifyUrl");
-    if (Objects.requireNonNull(merchantId, "merchantId").isBlank()) {
-      throw new IllegalArgumentException("merchantId must not be blank");
-    }
+    requireHttp(baseUrl, "baseUrl");
+    requireHttp(notifyUrl, "notifyUrl");
+    requireText(merchantId, "merchantId");
     if (Objects.requireNonNull(secret, "secret").isEmpty()) {
       throw new IllegalArgumentException("secret must not be empty");
     }
     if (Objects.requireNonNull(signatureTolerance, "signatureTolerance").isNegative()) {
       throw new IllegalArgumentException("signatureTolerance must not be negative");
     }
-    Objects.requireNonNull(requestTimeout, "requestTimeout");
-    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
-      throw new IllegalArgumentException("requestTimeout must be positive");
-    }
+    requirePositive(requestTimeout, "requestTimeout");
   }
 
   /** The secret stays out of logs. */
@@ -56,12 +55,5 @@ public record SandboxChannelConfig(
   public String toString() {
     return "SandboxChannelConfig[baseUrl=%s, merchantId=%s, notifyUrl=%s, signatureTolerance=%s, requestTimeout=%s]"
         .formatted(baseUrl, merchantId, notifyUrl, signatureTolerance, requestTimeout);
-  }
-
-  private static void requireHttp(URI uri, String name) {
-    String scheme = uri.getScheme();
-    if (!uri.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))) {
-      throw new IllegalArgumentException(name + " must be an absolute http(s) URL: " + uri);
-    }
   }
 }

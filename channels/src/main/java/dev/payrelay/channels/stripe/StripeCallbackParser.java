@@ -59,26 +59,8 @@ public final class StripeCallbackParser {
     }
     try {
       return switch (object) {
-        case PaymentIntent pi ->
-            callback(
-                event,
-                pi.getMetadata() == null ? null : pi.getMetadata().get(PAYMENT_ID_KEY),
-                pi.getId(),
-                StripeAmounts.toMoney(
-                    status == ChannelPaymentStatus.PAID ? pi.getAmountReceived() : pi.getAmount(),
-                    pi.getCurrency()),
-                status);
-        case Charge charge ->
-            callback(
-                event,
-                lookup.paymentIdOf(charge.getPaymentIntent()),
-                charge.getPaymentIntent(),
-                StripeAmounts.toMoney(
-                    status == ChannelPaymentStatus.REFUNDED
-                        ? charge.getAmountRefunded()
-                        : charge.getAmount(),
-                    charge.getCurrency()),
-                status);
+        case PaymentIntent pi -> ofIntent(event, pi, status);
+        case Charge charge -> ofCharge(event, charge, status);
         case Dispute dispute ->
             callback(
                 event,
@@ -92,6 +74,33 @@ public final class StripeCallbackParser {
       throw new CallbackRejectedException(
           Reason.MALFORMED, "event " + event.getId() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** A {@code payment_intent.*} event: our payment id is in the intent's own metadata. */
+  private VerifiedCallback ofIntent(Event event, PaymentIntent pi, ChannelPaymentStatus status) {
+    return callback(
+        event,
+        pi.getMetadata() == null ? null : pi.getMetadata().get(PAYMENT_ID_KEY),
+        pi.getId(),
+        StripeAmounts.toMoney(
+            status == ChannelPaymentStatus.PAID ? pi.getAmountReceived() : pi.getAmount(),
+            pi.getCurrency()),
+        status);
+  }
+
+  /** A {@code charge.*} event: our payment id is on the PaymentIntent the charge names. */
+  private VerifiedCallback ofCharge(Event event, Charge charge, ChannelPaymentStatus status)
+      throws CallbackRejectedException {
+    return callback(
+        event,
+        lookup.paymentIdOf(charge.getPaymentIntent()),
+        charge.getPaymentIntent(),
+        StripeAmounts.toMoney(
+            status == ChannelPaymentStatus.REFUNDED
+                ? charge.getAmountRefunded()
+                : charge.getAmount(),
+            charge.getCurrency()),
+        status);
   }
 
   private VerifiedCallback callback(

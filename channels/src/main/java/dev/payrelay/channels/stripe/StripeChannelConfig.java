@@ -1,5 +1,9 @@
 package dev.payrelay.channels.stripe;
 
+import static dev.payrelay.channels.ConfigChecks.requireHttp;
+import static dev.payrelay.channels.ConfigChecks.requirePositive;
+import static dev.payrelay.channels.ConfigChecks.requireText;
+
 import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -75,24 +79,5 @@ public record StripeChannelConfig(
             connectTimeout,
             readTimeout,
             statementZone);
-  }
-
-  private static void requireText(String value, String name) {
-    if (Objects.requireNonNull(value, name).isBlank()) {
-      throw new IllegalArgumentException(name + " must not be blank");
-    }
-  }
-
-  private static void requirePositive(Duration value, String name) {
-    if (Objects.requireNonNull(value, name).isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive");
-    }
-  }
-
-  private static void requireHttp(URI uri, String name) {
-    String scheme = Objects.requireNonNull(uri, name).getScheme();
-    if (!uri.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))) {
-      throw new IllegalArgumentException(name + " must be an absolute http(s) URL: " + uri);
-    }
   }
 }

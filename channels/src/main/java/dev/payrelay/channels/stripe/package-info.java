@@ -1,7 +1,8 @@
 /**
  * The Stripe channel: {@link dev.payrelay.channels.stripe.StripeChannel} (the adapter, through
- * Stripe's official SDK {@code com.stripe:stripe-java}) and {@link
- * dev.payrelay.channels.stripe.StripeSimulator} (Stripe's API and signed webhooks on a local port).
+ * Stripe's official SDK {@code com.stripe:stripe-java}); {@code
+ * dev.payrelay.simulators.stripe.StripeSimulator}, in the {@code simulators} module, plays Stripe's
+ * API and signed webhooks on a local port.
  *
  * <p>How Stripe's model meets the channel SPI:
  *

@@ -1,8 +1,11 @@
 package dev.payrelay.channels.wechatpay;
 
+import static dev.payrelay.channels.ConfigChecks.requireHttp;
+import static dev.payrelay.channels.ConfigChecks.requireMillis;
+import static dev.payrelay.channels.ConfigChecks.requireText;
+
 import java.net.URI;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How payrelay talks to WeChat Pay API v3 (微信支付 APIv3) as a direct merchant, in platform public-key
@@ -57,8 +60,8 @@ public record WechatPayChannelConfig(
    * @throws NullPointerException if a component is null
    */
   public WechatPayChannelConfig {
-    requireHttp(Objects.requireNonNull(apiBaseUrl, "apiBaseUrl"), "apiBaseUrl");
-    requireHttp(Objects.requireNonNull(notifyUrl, "notifyUrl"), "notifyUrl");
+    requireHttp(apiBaseUrl, "apiBaseUrl");
+    requireHttp(notifyUrl, "notifyUrl");
     requireText(merchantId, "merchantId");
     requireText(appId, "appId");
     requireText(merchantSerialNumber, "merchantSerialNumber");
@@ -87,25 +90,5 @@ public record WechatPayChannelConfig(
             notifyUrl,
             connectTimeout,
             readTimeout);
-  }
-
-  private static void requireText(String value, String name) {
-    if (Objects.requireNonNull(value, name).isBlank()) {
-      throw new IllegalArgumentException(name + " must not be blank");
-    }
-  }
-
-  private static void requireMillis(Duration value, String name) {
-    Objects.requireNonNull(value, name);
-    if (value.isNegative() || value.isZero() || value.toMillis() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(name + " must be positive and fit int milliseconds");
-    }
-  }
-
-  private static void requireHttp(URI uri, String name) {
-    String scheme = uri.getScheme();
-    if (!uri.isAbsolute() || !("http".equals(scheme) || "https".equals(scheme))) {
-      throw new IllegalArgumentException(name + " must be an absolute http(s) URL: " + uri);
-    }
   }
 }

@@ -87,19 +87,42 @@ public final class WechatPayNotifications {
     String signType = request.header("Wechatpay-Signature-Type").orElse(SIGN_TYPE);
     checkTimestamp(timestamp, request.receivedAt());
     String body = utf8(request.rawBody());
-    JsonObject plain;
+    JsonObject plain =
+        decrypt(
+            new RequestParam.Builder()
+                .serialNumber(serial)
+                .nonce(nonce)
+                .signature(signature)
+                .timestamp(timestamp)
+                .signType(signType)
+                .body(body)
+                .build(),
+            signType,
+            serial);
+    // Gson reads a repeated key by its last value: the signed envelope is read one way only.
+    StrictJson.read(request.rawBody(), "the WeChat Pay notification");
     try {
-      plain =
-          parser.parse(
-              new RequestParam.Builder()
-                  .serialNumber(serial)
-                  .nonce(nonce)
-                  .signature(signature)
-                  .timestamp(timestamp)
-                  .signType(signType)
-                  .body(body)
-                  .build(),
-              JsonObject.class);
+      JsonObject envelope = JsonParser.parseString(body).getAsJsonObject();
+      return read(text(envelope, "id"), text(envelope, "event_type"), plain);
+    } catch (RuntimeException e) {
+      throw new CallbackRejectedException(
+          Reason.MALFORMED, "not a well-formed notification: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The SDK's check of the signature and key id, then its decryption of the resource.
+   *
+   * @param signType the {@code Wechatpay-Signature-Type} as received, for a refusal's words (the
+   *     SDK reads an empty one as {@link #SIGN_TYPE})
+   * @param serial the {@code Wechatpay-Serial} as received, for a refusal's words
+   * @return the decrypted resource
+   * @throws CallbackRejectedException BAD_SIGNATURE or MALFORMED, as {@link #verify} says
+   */
+  private JsonObject decrypt(RequestParam signed, String signType, String serial)
+      throws CallbackRejectedException {
+    try {
+      return parser.parse(signed, JsonObject.class);
     } catch (ValidationException e) {
       throw new CallbackRejectedException(Reason.BAD_SIGNATURE, refusal(signType, serial), e);
     } catch (DecryptionException e) {
@@ -110,15 +133,6 @@ public final class WechatPayNotifications {
     } catch (IllegalArgumentException e) {
       // Base64 of the signature or the ciphertext, or a key the JDK refuses.
       throw new CallbackRejectedException(Reason.BAD_SIGNATURE, e.getMessage(), e);
-    }
-    // Gson reads a repeated key by its last value: the signed envelope is read one way only.
-    StrictJson.read(request.rawBody(), "the WeChat Pay notification");
-    try {
-      JsonObject envelope = JsonParser.parseString(body).getAsJsonObject();
-      return read(text(envelope, "id"), text(envelope, "event_type"), plain);
-    } catch (RuntimeException e) {
-      throw new CallbackRejectedException(
-          Reason.MALFORMED, "not a well-formed notification: " + e.getMessage(), e);
     }
   }
 

@@ -136,61 +136,79 @@ public final class PaymentResolutions {
   private OperatorAnswer apply(DSLContext tx, OperatorAction asked, OperatorDecision d) {
     PaymentRow payment = lock(tx, d.paymentId());
     List<PaymentExceptionRecord> open = PaymentExceptions.open(tx, d.paymentId());
-    String eventId;
-    String done;
-    switch (d.action()) {
-      case ACCEPT_AS_PAID -> {
-        PaidAcceptance.Accepted accepted = acceptance.accept(tx, payment, open);
-        eventId = accepted.eventId();
-        done = accepted.done();
-      }
-      case CLOSE -> {
-        refuseWhileMoneyReceived(open);
-        eventId = close(tx, payment, d);
-        done = "closed; nothing granted";
-      }
-      case MARK_FOR_REFUND -> {
-        if (open.isEmpty()) {
-          throw new ResolutionRefused("no open exception to refund");
-        }
-        eventId = null;
-        done =
-            "marked for refund: channel transactions "
-                + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList();
-      }
-      case ACKNOWLEDGE -> {
-        if (open.isEmpty()) {
-          throw new ResolutionRefused("no open exception to acknowledge");
-        }
-        List<String> others =
-            open.stream()
-                .map(PaymentExceptionRecord::getKind)
-                .filter(kind -> !ACKNOWLEDGEABLE.contains(kind))
-                .toList();
-        if (!others.isEmpty()) {
-          throw new ResolutionRefused(
-              "ACKNOWLEDGE closes refunds and disputes only; resolve "
-                  + others
-                  + " first (e.g. MARK_FOR_REFUND for a DOUBLE_PAYMENT)");
-        }
-        eventId = null;
-        done =
-            "acknowledged "
-                + open.stream().map(PaymentExceptionRecord::getKind).toList()
-                + "; the payment stays "
-                + payment.status();
-      }
-      default -> throw new IllegalStateException("unhandled action " + d.action());
-    }
+    Effect effect = effect(tx, payment, open, d);
     OperatorAnswer answer =
         OperatorActions.record(
             tx,
             asked,
-            OperatorAnswer.applied(done)
+            OperatorAnswer.applied(effect.done())
                 .withPaymentStatus(statusOf(tx, d.paymentId()))
-                .withEvent(eventId, null, 0));
+                .withEvent(effect.eventId(), null, 0));
     closeExceptions(tx, d.paymentId(), d.action(), answer.actionId());
     return answer;
+  }
+
+  /**
+   * What a resolution did.
+   *
+   * @param eventId the outbox event it wrote, or null
+   * @param done what it did in words, for the operator's answer
+   */
+  private record Effect(String eventId, String done) {}
+
+  /**
+   * Applies the decision's action to the locked payment with its open exceptions.
+   *
+   * @throws ResolutionRefused when the action does not fit the payment
+   */
+  private Effect effect(
+      DSLContext tx, PaymentRow payment, List<PaymentExceptionRecord> open, OperatorDecision d) {
+    return switch (d.action()) {
+      case ACCEPT_AS_PAID -> {
+        PaidAcceptance.Accepted accepted = acceptance.accept(tx, payment, open);
+        yield new Effect(accepted.eventId(), accepted.done());
+      }
+      case CLOSE -> {
+        refuseWhileMoneyReceived(open);
+        yield new Effect(close(tx, payment, d), "closed; nothing granted");
+      }
+      case MARK_FOR_REFUND -> markForRefund(open);
+      case ACKNOWLEDGE -> acknowledge(payment, open);
+    };
+  }
+
+  private static Effect markForRefund(List<PaymentExceptionRecord> open) {
+    if (open.isEmpty()) {
+      throw new ResolutionRefused("no open exception to refund");
+    }
+    return new Effect(
+        null,
+        "marked for refund: channel transactions "
+            + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList());
+  }
+
+  /** Closes refunds and disputes only: any other open exception needs its own decision first. */
+  private static Effect acknowledge(PaymentRow payment, List<PaymentExceptionRecord> open) {
+    if (open.isEmpty()) {
+      throw new ResolutionRefused("no open exception to acknowledge");
+    }
+    List<String> others =
+        open.stream()
+            .map(PaymentExceptionRecord::getKind)
+            .filter(kind -> !ACKNOWLEDGEABLE.contains(kind))
+            .toList();
+    if (!others.isEmpty()) {
+      throw new ResolutionRefused(
+          "ACKNOWLEDGE closes refunds and disputes only; resolve "
+              + others
+              + " first (e.g. MARK_FOR_REFUND for a DOUBLE_PAYMENT)");
+    }
+    return new Effect(
+        null,
+        "acknowledged "
+            + open.stream().map(PaymentExceptionRecord::getKind).toList()
+            + "; the payment stays "
+            + payment.status());
   }
 
   private static String statusOf(DSLContext tx, String paymentId) {

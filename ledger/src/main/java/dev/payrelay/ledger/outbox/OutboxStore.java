@@ -20,6 +20,7 @@ import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Record;
 import org.jooq.impl.DSL;
 
 /**
@@ -72,6 +73,16 @@ public final class OutboxStore {
               .and(unconfirmed()),
           "eventId");
 
+  /** A claimed row is a re-dispatch when the safety net hands a DISPATCHED row over again. */
+  private static final Field<Boolean> REDISPATCH =
+      OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name());
+
+  /** Only an exception's payload is read by a claim, for its summary in the workflow's view. */
+  private static final Field<String> EXCEPTION_PAYLOAD =
+      DSL.when(
+          OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
+          OUTBOX_EVENT.PAYLOAD);
+
   private final DSLContext dsl;
 
   /** A store over {@code dsl}. */
@@ -97,58 +108,74 @@ public final class OutboxStore {
         dsl,
         cfg -> {
           DSLContext tx = cfg.dsl();
-          List<String> ids = new ArrayList<>(lockDue(tx, OutboxStatus.PENDING, limit));
-          if (ids.size() < limit) {
-            ids.addAll(lockDue(tx, OutboxStatus.DISPATCHED, limit - ids.size()));
-          }
+          List<String> ids = lockDue(tx, limit);
           if (ids.isEmpty()) {
             return List.of();
           }
-          tx.update(OUTBOX_EVENT)
-              .set(OUTBOX_EVENT.LEASE_OWNER, owner)
-              .set(OUTBOX_EVENT.LEASE_TOKEN, token)
-              .set(OUTBOX_EVENT.LEASE_UNTIL, SqlTime.nowPlus(lease))
-              .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(lease))
-              .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
-              .where(OUTBOX_EVENT.EVENT_ID.in(ids))
-              .execute();
-          return tx.select(
-                  OUTBOX_EVENT.EVENT_ID,
-                  OUTBOX_EVENT.SEQ,
-                  OUTBOX_EVENT.EVENT_TYPE,
-                  OUTBOX_EVENT.AGGREGATE_ID,
-                  PAYMENT_ORDER.TENANT_ID,
-                  PAYMENT_ORDER.ORDER_ID,
-                  PAYMENT_ORDER.CHANNEL,
-                  OUTBOX_EVENT.LEASE_TOKEN,
-                  OUTBOX_EVENT.ATTEMPTS,
-                  PAYMENT_ORDER.EXPIRES_AT,
-                  OUTBOX_EVENT.STATUS.eq(OutboxStatus.DISPATCHED.name()),
-                  // Only an exception's payload is read, for its summary in the workflow's view.
-                  DSL.when(
-                      OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_EXCEPTION_RECORDED.wireName()),
-                      OUTBOX_EVENT.PAYLOAD))
-              .from(OUTBOX_EVENT)
-              .join(PAYMENT_ORDER)
-              .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
-              .where(OUTBOX_EVENT.EVENT_ID.in(ids))
-              .orderBy(OUTBOX_EVENT.SEQ)
-              .fetch(
-                  r ->
-                      new ClaimedEvent(
-                          r.value1(),
-                          r.value2(),
-                          r.value3(),
-                          r.value4(),
-                          r.value5(),
-                          r.value6(),
-                          r.value7(),
-                          r.value8(),
-                          r.value9(),
-                          SqlTime.utc(r.value10()),
-                          r.value11(),
-                          EventHandoff.summaryOf(r.value3(), r.value12())));
+          lease(tx, ids, owner, token, lease);
+          return claimed(tx, ids);
         });
+  }
+
+  /** Locks up to {@code limit} due rows: PENDING ones first, then overdue DISPATCHED ones. */
+  private static List<String> lockDue(DSLContext tx, int limit) {
+    List<String> ids = new ArrayList<>(lockDue(tx, OutboxStatus.PENDING, limit));
+    if (ids.size() < limit) {
+      ids.addAll(lockDue(tx, OutboxStatus.DISPATCHED, limit - ids.size()));
+    }
+    return ids;
+  }
+
+  /** Writes the lease on locked rows; its expiry is also their next due time. */
+  private static void lease(
+      DSLContext tx, List<String> ids, String owner, String token, Duration lease) {
+    tx.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.LEASE_OWNER, owner)
+        .set(OUTBOX_EVENT.LEASE_TOKEN, token)
+        .set(OUTBOX_EVENT.LEASE_UNTIL, SqlTime.nowPlus(lease))
+        .set(OUTBOX_EVENT.NEXT_ATTEMPT_AT, SqlTime.nowPlus(lease))
+        .set(OUTBOX_EVENT.UPDATED_AT, SqlTime.now())
+        .where(OUTBOX_EVENT.EVENT_ID.in(ids))
+        .execute();
+  }
+
+  /** The leased rows with their payments' identity and deadline, in outbox order. */
+  private static List<ClaimedEvent> claimed(DSLContext tx, List<String> ids) {
+    return tx.select(
+            OUTBOX_EVENT.EVENT_ID,
+            OUTBOX_EVENT.SEQ,
+            OUTBOX_EVENT.EVENT_TYPE,
+            OUTBOX_EVENT.AGGREGATE_ID,
+            PAYMENT_ORDER.TENANT_ID,
+            PAYMENT_ORDER.ORDER_ID,
+            PAYMENT_ORDER.CHANNEL,
+            OUTBOX_EVENT.LEASE_TOKEN,
+            OUTBOX_EVENT.ATTEMPTS,
+            PAYMENT_ORDER.EXPIRES_AT,
+            REDISPATCH,
+            EXCEPTION_PAYLOAD)
+        .from(OUTBOX_EVENT)
+        .join(PAYMENT_ORDER)
+        .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
+        .where(OUTBOX_EVENT.EVENT_ID.in(ids))
+        .orderBy(OUTBOX_EVENT.SEQ)
+        .fetch(OutboxStore::claimedEvent);
+  }
+
+  private static ClaimedEvent claimedEvent(Record r) {
+    return new ClaimedEvent(
+        r.get(OUTBOX_EVENT.EVENT_ID),
+        r.get(OUTBOX_EVENT.SEQ),
+        r.get(OUTBOX_EVENT.EVENT_TYPE),
+        r.get(OUTBOX_EVENT.AGGREGATE_ID),
+        r.get(PAYMENT_ORDER.TENANT_ID),
+        r.get(PAYMENT_ORDER.ORDER_ID),
+        r.get(PAYMENT_ORDER.CHANNEL),
+        r.get(OUTBOX_EVENT.LEASE_TOKEN),
+        r.get(OUTBOX_EVENT.ATTEMPTS),
+        SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
+        r.get(REDISPATCH),
+        EventHandoff.summaryOf(r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(EXCEPTION_PAYLOAD)));
   }
 
   /**

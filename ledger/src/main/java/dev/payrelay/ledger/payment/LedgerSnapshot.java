@@ -78,30 +78,10 @@ public record LedgerSnapshot(
     notifications = List.copyOf(notifications);
   }
 
-  /** Reads every row of the six tables. */
+  /** Reads every row of the six tables, one statement each. */
   public static LedgerSnapshot read(DSLContext dsl) {
-    Map<String, Set<String>> courses =
-        dsl.select(PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID).from(PURCHASE_ITEM).stream()
-            .collect(
-                Collectors.groupingBy(
-                    r -> r.value1(), Collectors.mapping(r -> r.value2(), Collectors.toSet())));
-    List<Payment> payments =
-        dsl.select(
-                PAYMENT_ORDER.PAYMENT_ID,
-                PAYMENT_ORDER.ORDER_ID,
-                PAYMENT_ORDER.USER_ID,
-                PAYMENT_ORDER.STATUS)
-            .from(PAYMENT_ORDER)
-            .fetch(
-                r ->
-                    new Payment(
-                        r.value1(),
-                        r.value2(),
-                        r.value3(),
-                        r.value4(),
-                        courses.getOrDefault(r.value1(), Set.of())));
     return new LedgerSnapshot(
-        payments,
+        payments(dsl),
         dsl.select(ENTITLEMENT.PURCHASE_ID, ENTITLEMENT.USER_ID, ENTITLEMENT.COURSE_ID)
             .from(ENTITLEMENT)
             .fetch(Records.mapping(Grant::new)),
@@ -126,5 +106,28 @@ public record LedgerSnapshot(
                 NOTIFICATION.EVENT_ID)
             .from(NOTIFICATION)
             .fetch(Records.mapping(Notification::new)));
+  }
+
+  /** Every payment with the courses it buys ({@code purchase_item}, read first). */
+  private static List<Payment> payments(DSLContext dsl) {
+    Map<String, Set<String>> courses =
+        dsl.select(PURCHASE_ITEM.PAYMENT_ID, PURCHASE_ITEM.COURSE_ID).from(PURCHASE_ITEM).stream()
+            .collect(
+                Collectors.groupingBy(
+                    r -> r.value1(), Collectors.mapping(r -> r.value2(), Collectors.toSet())));
+    return dsl.select(
+            PAYMENT_ORDER.PAYMENT_ID,
+            PAYMENT_ORDER.ORDER_ID,
+            PAYMENT_ORDER.USER_ID,
+            PAYMENT_ORDER.STATUS)
+        .from(PAYMENT_ORDER)
+        .fetch(
+            r ->
+                new Payment(
+                    r.value1(),
+                    r.value2(),
+                    r.value3(),
+                    r.value4(),
+                    courses.getOrDefault(r.value1(), Set.of())));
   }
 }

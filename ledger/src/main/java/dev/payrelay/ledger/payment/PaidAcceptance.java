@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentTransition;
+import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.ledger.db.SqlTime;
 import dev.payrelay.ledger.db.generated.tables.records.PaymentExceptionRecord;
 import dev.payrelay.ledger.operator.ResolutionRefused;
@@ -29,10 +30,11 @@ public final class PaidAcceptance {
    * case).
    */
   private static final Set<String> ACCEPTABLE_WHILE_PENDING =
-      Set.of("AMOUNT_MISMATCH", "CURRENCY_MISMATCH");
+      Set.of(CallbackOutcome.AMOUNT_MISMATCH.name(), CallbackOutcome.CURRENCY_MISMATCH.name());
 
   /** The exception that may reopen a CLOSED or EXPIRED payment: the buyer paid after we closed. */
-  private static final Set<String> ACCEPTABLE_AFTER_CLOSE = Set.of("PAID_AFTER_CLOSE");
+  private static final Set<String> ACCEPTABLE_AFTER_CLOSE =
+      Set.of(CallbackOutcome.PAID_AFTER_CLOSE.name());
 
   /**
    * What the acceptance did.

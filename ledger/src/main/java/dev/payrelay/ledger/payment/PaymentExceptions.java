@@ -146,19 +146,10 @@ public final class PaymentExceptions {
     // At most 8 + 64 + 128 + 16 characters and three colons: within the column's 255.
     String dedupeKey =
         kind + ":" + paymentId + ":" + channelTxnId + (occurrence == null ? "" : ":" + occurrence);
+    NewException row =
+        new NewException(paymentId, kind, dedupeKey, channelTxnId, channelAmount, details, inboxId);
     try {
-      return Transactions.run(
-          dsl,
-          cfg ->
-              insert(
-                  cfg.dsl(),
-                  paymentId,
-                  kind,
-                  dedupeKey,
-                  channelTxnId,
-                  channelAmount,
-                  details,
-                  inboxId));
+      return Transactions.run(dsl, cfg -> insert(cfg.dsl(), row));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
         throw e;
@@ -173,49 +164,70 @@ public final class PaymentExceptions {
     }
   }
 
-  private Recorded insert(
-      DSLContext tx,
+  /**
+   * A {@code payment_exception} row to insert.
+   *
+   * @param amount the amount the channel reported, in minor units
+   * @param inboxId the {@code webhook_inbox} row of the callback that reported it, or null
+   */
+  private record NewException(
       String paymentId,
       String kind,
       String dedupeKey,
       String channelTxnId,
       Money amount,
       String details,
-      Long inboxId) {
-    // The payment's row lock first, the order every writer of a payment's events and every
-    // resolution takes it in: numbering the event below must never wait for the payment while
-    // this transaction already holds a new exception row a resolution of the payment would scan.
+      Long inboxId) {}
+
+  private Recorded insert(DSLContext tx, NewException e) {
+    lockPayment(tx, e.paymentId());
+    long id = insertRow(tx, e);
+    String eventId =
+        outbox.appendPaymentEvent(
+            tx,
+            EventType.PAYMENT_EXCEPTION_RECORDED,
+            e.paymentId(),
+            String.valueOf(id),
+            new PaymentExceptionRecorded(
+                e.paymentId(),
+                id,
+                e.kind(),
+                e.details(),
+                e.channelTxnId(),
+                e.amount().minorUnits(),
+                e.amount().currencyCode()),
+            PaymentExceptionRecorded.VERSION);
+    return new Recorded(id, eventId);
+  }
+
+  /**
+   * The payment's row lock first, the order every writer of a payment's events and every resolution
+   * takes it in: numbering the exception's event must never wait for the payment while this
+   * transaction already holds a new exception row a resolution of the payment would scan.
+   */
+  private static void lockPayment(DSLContext tx, String paymentId) {
     tx.select(PAYMENT_ORDER.PAYMENT_ID)
         .from(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
         .forUpdate()
         .fetchOptional();
-    long id =
-        tx.insertInto(PAYMENT_EXCEPTION)
-            .set(PAYMENT_EXCEPTION.PAYMENT_ID, paymentId)
-            .set(PAYMENT_EXCEPTION.KIND, kind)
-            .set(PAYMENT_EXCEPTION.DEDUPE_KEY, dedupeKey)
-            .set(PAYMENT_EXCEPTION.DETAILS, details)
-            .set(PAYMENT_EXCEPTION.STATUS, OPEN)
-            .set(PAYMENT_EXCEPTION.WEBHOOK_INBOX_ID, inboxId)
-            .set(PAYMENT_EXCEPTION.CHANNEL_TXN_ID, channelTxnId)
-            .set(PAYMENT_EXCEPTION.CHANNEL_AMOUNT_MINOR, amount.minorUnits())
-            .set(PAYMENT_EXCEPTION.CHANNEL_CURRENCY, amount.currencyCode())
-            .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.now())
-            .returningResult(PAYMENT_EXCEPTION.ID)
-            .fetchSingle()
-            .value1();
-    PaymentExceptionRecorded payload =
-        new PaymentExceptionRecorded(
-            paymentId, id, kind, details, channelTxnId, amount.minorUnits(), amount.currencyCode());
-    String eventId =
-        outbox.appendPaymentEvent(
-            tx,
-            EventType.PAYMENT_EXCEPTION_RECORDED,
-            paymentId,
-            String.valueOf(id),
-            payload,
-            PaymentExceptionRecorded.VERSION);
-    return new Recorded(id, eventId);
+  }
+
+  /** Inserts the OPEN row; returns its id. */
+  private static long insertRow(DSLContext tx, NewException e) {
+    return tx.insertInto(PAYMENT_EXCEPTION)
+        .set(PAYMENT_EXCEPTION.PAYMENT_ID, e.paymentId())
+        .set(PAYMENT_EXCEPTION.KIND, e.kind())
+        .set(PAYMENT_EXCEPTION.DEDUPE_KEY, e.dedupeKey())
+        .set(PAYMENT_EXCEPTION.DETAILS, e.details())
+        .set(PAYMENT_EXCEPTION.STATUS, OPEN)
+        .set(PAYMENT_EXCEPTION.WEBHOOK_INBOX_ID, e.inboxId())
+        .set(PAYMENT_EXCEPTION.CHANNEL_TXN_ID, e.channelTxnId())
+        .set(PAYMENT_EXCEPTION.CHANNEL_AMOUNT_MINOR, e.amount().minorUnits())
+        .set(PAYMENT_EXCEPTION.CHANNEL_CURRENCY, e.amount().currencyCode())
+        .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.now())
+        .returningResult(PAYMENT_EXCEPTION.ID)
+        .fetchSingle()
+        .value1();
   }
 }

@@ -5,6 +5,7 @@ import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelQueryResult;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
@@ -109,6 +110,42 @@ public final class PaymentLedger {
    */
   public LedgerResult apply(VerifiedCallback callback, Long inboxId, String source) {
     return apply(null, callback, inboxId, source);
+  }
+
+  /**
+   * Decides and applies the answer of the payment's own channel account to our own query of it (a
+   * status query, or the close at its deadline, answered like one), as {@link
+   * #applyAnswer(PaymentRow, String, ChannelQueryResult, String)} under the answer id {@code
+   * query:<paymentId>}: the same for every answer about the payment, so the channel repeating a
+   * refund or dispute records one exception.
+   */
+  public LedgerResult applyAnswer(PaymentRow payment, ChannelQueryResult answer, String source) {
+    return applyAnswer(payment, "query:" + payment.paymentId(), answer, source);
+  }
+
+  /**
+   * Decides and applies the answer of the payment's own channel account to a call of ours, judged
+   * exactly as a callback with the same content would be: the merchant is the payment's own by
+   * construction (our call to our own account); transaction, amount and status are the channel's.
+   * As {@link #apply(VerifiedCallback, Long, String)} with no inbox row.
+   *
+   * @param payment the payment asked about (its id and merchant are used; its state is read again)
+   * @param answerId the id the answer stands under where a callback's notification id would (a
+   *     refund or dispute is one exception per answer id), e.g. {@code recon:<itemId>}
+   * @param answer the channel's answer: status, transaction and amount in minor units
+   * @param source how the answer reached us, written into a confirm's event: {@link #QUERY}
+   */
+  public LedgerResult applyAnswer(
+      PaymentRow payment, String answerId, ChannelQueryResult answer, String source) {
+    VerifiedCallback asCallback =
+        new VerifiedCallback(
+            answerId,
+            payment.merchantId(),
+            payment.paymentId(),
+            answer.channelTxnId(),
+            answer.amount(),
+            answer.status());
+    return apply(asCallback, null, source);
   }
 
   /**

@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -39,21 +38,15 @@ final class AlipayNotifier {
 
   private final Map<String, Sent> last = new ConcurrentHashMap<>();
   private final HttpClient http;
-  private final Clock clock;
-  private final AlipaySimulatorConfig config;
-  private final Supplier<String> signingKey;
+  private final AlipaySide alipay;
   private final Supplier<Charset> charset;
 
-  AlipayNotifier(
-      HttpClient http,
-      Clock clock,
-      AlipaySimulatorConfig config,
-      Supplier<String> signingKey,
-      Supplier<Charset> charset) {
+  /**
+   * @param charset the charset of the next notification's body
+   */
+  AlipayNotifier(HttpClient http, AlipaySide alipay, Supplier<Charset> charset) {
     this.http = http;
-    this.clock = clock;
-    this.config = config;
-    this.signingKey = signingKey;
+    this.alipay = alipay;
     this.charset = charset;
   }
 
@@ -115,16 +108,16 @@ final class AlipayNotifier {
     f.put("notify_type", "trade_status_sync");
     f.put("trade_status", trade.state().name());
     f.put("receipt_amount", trade.amount().toDecimalString());
-    f.put("app_id", config.appId());
+    f.put("app_id", alipay.config().appId());
     f.put("buyer_pay_amount", trade.amount().toDecimalString());
-    f.put("notify_time", time(clock.instant()));
+    f.put("notify_time", time(alipay.now()));
     f.put("version", "1.0");
     f.put("out_trade_no", trade.outTradeNo());
     f.put("total_amount", trade.amount().toDecimalString());
     f.put("trade_no", trade.tradeNo());
-    f.put("auth_app_id", config.appId());
+    f.put("auth_app_id", alipay.config().appId());
     f.put("buyer_logon_id", "buy***@example.com");
-    f.put("seller_id", config.sellerId());
+    f.put("seller_id", alipay.config().sellerId());
     putIfPresent(f, "gmt_payment", time(trade.paidAt()));
     putIfPresent(f, "gmt_close", time(trade.closedAt()));
     if (!trade.refunds().isEmpty()) {
@@ -141,7 +134,7 @@ final class AlipayNotifier {
   private String sign(Map<String, String> fields, Charset cs) {
     String content = AlipaySignature.getSignCheckContentV1(new HashMap<>(fields));
     try {
-      return AlipaySignature.rsaSign(content, signingKey.get(), cs.name(), "RSA2");
+      return alipay.sign(content, cs);
     } catch (AlipayApiException e) {
       throw new IllegalStateException("simulator cannot sign with its Alipay key", e);
     }

@@ -42,7 +42,7 @@ public final class AlipaySimulator implements AutoCloseable {
   private final SimulatedTrades trades;
   private final AlipayNotifier notifier;
   private final SimulatorGateway gateway;
-  private volatile String signingKey;
+  private final AlipaySide alipay;
   private volatile Charset notifyCharset = StandardCharsets.UTF_8;
   private Javalin server;
 
@@ -53,12 +53,10 @@ public final class AlipaySimulator implements AutoCloseable {
    */
   public AlipaySimulator(AlipaySimulatorConfig config, Clock clock, HttpClient httpClient) {
     this.config = config;
-    this.signingKey = config.alipayPrivateKey();
+    this.alipay = new AlipaySide(config, clock);
     this.trades = new SimulatedTrades(clock);
-    this.notifier =
-        new AlipayNotifier(httpClient, clock, config, () -> signingKey, () -> notifyCharset);
-    this.gateway =
-        new SimulatorGateway(config, trades, clock, () -> signingKey, () -> baseUrl().toString());
+    this.notifier = new AlipayNotifier(httpClient, alipay, () -> notifyCharset);
+    this.gateway = new SimulatorGateway(alipay, trades, () -> baseUrl().toString());
   }
 
   /**
@@ -161,7 +159,7 @@ public final class AlipaySimulator implements AutoCloseable {
    * that the adapter refuses what Alipay's key did not sign.
    */
   public void setSigningKey(String privateKey) {
-    this.signingKey = privateKey;
+    alipay.replaceKey(privateKey);
   }
 
   private void bill(Context ctx) {

@@ -1,5 +1,6 @@
 package dev.payrelay.simulators.alipay;
 
+import dev.payrelay.simulators.SimulatorPorts;
 import java.util.Objects;
 
 /**
@@ -34,9 +35,7 @@ public record AlipaySimulatorConfig(
     Objects.requireNonNull(appPublicKey, "appPublicKey");
     Objects.requireNonNull(alipayPrivateKey, "alipayPrivateKey");
     Objects.requireNonNull(sellerId, "sellerId");
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port out of range: " + port);
-    }
+    SimulatorPorts.requirePort(port);
   }
 
   /** The private key stays out of logs. */

@@ -57,7 +57,14 @@ final class SimulatedBill {
         Comparator.<String[], String>comparing(r -> r[5])
             .thenComparing(r -> r[0])
             .thenComparing(r -> r[21]));
-    String prefix = sellerId + "_" + DAY.format(date);
+    String summary = "#支付宝业务汇总查询\n交易笔数,退款笔数\n" + paid + "," + refunded + "\n";
+    return zip(
+        sellerId + "_" + DAY.format(date), detail(sellerId, date, rows, paid, refunded), summary);
+  }
+
+  /** The detail CSV: the {@code #} header lines, the column header, the rows, the totals. */
+  private static String detail(
+      String sellerId, LocalDate date, List<String[]> rows, int paid, int refunded) {
     StringBuilder detail = new StringBuilder();
     detail.append("#支付宝业务明细查询\n#账号：[").append(sellerId).append("]\n");
     detail.append("#起始日期：[").append(date).append(" 00:00:00]   终止日期：[");
@@ -72,8 +79,7 @@ final class SimulatedBill {
         "#-----------------------------------------业务明细列表结束------------------------------------\n");
     detail.append("#交易合计：").append(paid).append("笔，退款合计：").append(refunded).append("笔\n");
     detail.append("#导出时间：[").append(date.plusDays(1)).append(" 09:00:00]\n");
-    String summary = "#支付宝业务汇总查询\n交易笔数,退款笔数\n" + paid + "," + refunded + "\n";
-    return zip(prefix, detail.toString(), summary);
+    return detail.toString();
   }
 
   private static String[] row(

@@ -13,7 +13,6 @@ import dev.payrelay.simulators.alipay.SimulatedTrades.Refused;
 import io.javalin.http.Context;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.HashMap;
@@ -33,22 +32,16 @@ import java.util.function.Supplier;
 final class SimulatorGateway {
 
   private final ObjectMapper json = new ObjectMapper();
-  private final AlipaySimulatorConfig config;
+  private final AlipaySide alipay;
   private final SimulatedTrades trades;
-  private final Clock clock;
-  private final Supplier<String> signingKey;
   private final Supplier<String> baseUrl;
 
-  SimulatorGateway(
-      AlipaySimulatorConfig config,
-      SimulatedTrades trades,
-      Clock clock,
-      Supplier<String> signingKey,
-      Supplier<String> baseUrl) {
-    this.config = config;
+  /**
+   * @param baseUrl the simulator's own base URL, for QR codes and bill download URLs
+   */
+  SimulatorGateway(AlipaySide alipay, SimulatedTrades trades, Supplier<String> baseUrl) {
+    this.alipay = alipay;
     this.trades = trades;
-    this.clock = clock;
-    this.signingKey = signingKey;
     this.baseUrl = baseUrl;
   }
 
@@ -61,7 +54,7 @@ final class SimulatorGateway {
     String method = params.getOrDefault("method", "unknown");
     Map<String, Object> answer = answer(method, params, charset);
     String inner = json.writeValueAsString(answer);
-    String sign = AlipaySignature.rsaSign(inner, signingKey.get(), charset.name(), "RSA2");
+    String sign = alipay.sign(inner, charset);
     String root = method.replace('.', '_') + "_response";
     String body = "{\"" + root + "\":" + inner + ",\"sign\":\"" + sign + "\"}";
     ctx.contentType("application/json;charset=" + charset.name()).result(body.getBytes(charset));
@@ -72,7 +65,7 @@ final class SimulatorGateway {
     if (!signedByApp(params, charset)) {
       return failure("40002", "Invalid Arguments", "isv.invalid-signature", "验签出错");
     }
-    if (!config.appId().equals(params.get("app_id"))) {
+    if (!alipay.config().appId().equals(params.get("app_id"))) {
       return failure("40002", "Invalid Arguments", "isv.invalid-app-id", "无效的AppID参数");
     }
     JsonNode biz = json.readTree(params.getOrDefault("biz_content", "{}"));
@@ -98,7 +91,7 @@ final class SimulatorGateway {
           && AlipaySignature.rsaCheck(
               AlipaySignature.getSignContent(unsigned),
               sign,
-              config.appPublicKey(),
+              alipay.config().appPublicKey(),
               charset.name(),
               "RSA2");
     } catch (AlipayApiException e) {
@@ -159,7 +152,7 @@ final class SimulatorGateway {
 
   private Map<String, Object> billUrl(JsonNode biz) throws Refused {
     LocalDate date = LocalDate.parse(text(biz, "bill_date"));
-    if (!date.isBefore(LocalDate.ofInstant(clock.instant(), AlipayTrades.BEIJING))) {
+    if (!date.isBefore(LocalDate.ofInstant(alipay.now(), AlipayTrades.BEIJING))) {
       throw new Refused("isp.bill_not_exist", "账单不存在");
     }
     Map<String, Object> ok = success();
@@ -169,7 +162,7 @@ final class SimulatorGateway {
             + "/downloadBillFile.resource?bizType=trade&fileType=csv.zip&bizDates="
             + date.toString().replace("-", "")
             + "&userId="
-            + config.sellerId());
+            + alipay.config().sellerId());
     return ok;
   }
 

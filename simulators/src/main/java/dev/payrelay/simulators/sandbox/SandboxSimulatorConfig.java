@@ -1,6 +1,7 @@
 package dev.payrelay.simulators.sandbox;
 
 import dev.payrelay.channels.sandbox.SandboxSignature;
+import dev.payrelay.simulators.SimulatorPorts;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -53,9 +54,7 @@ public record SandboxSimulatorConfig(
         || Objects.requireNonNull(secret, "secret").isEmpty()) {
       throw new IllegalArgumentException("host, merchantId and secret must not be empty");
     }
-    if (port < 0 || port > 65_535) {
-      throw new IllegalArgumentException("port out of range: " + port);
-    }
+    SimulatorPorts.requirePort(port);
     callbackRetryDelays = List.copyOf(callbackRetryDelays);
     otherMerchants = Map.copyOf(otherMerchants);
     otherMerchants.forEach(

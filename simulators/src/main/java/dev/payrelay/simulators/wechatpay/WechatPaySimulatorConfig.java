@@ -1,5 +1,6 @@
 package dev.payrelay.simulators.wechatpay;
 
+import dev.payrelay.simulators.SimulatorPorts;
 import java.util.Objects;
 
 /**
@@ -42,9 +43,7 @@ public record WechatPaySimulatorConfig(
     Objects.requireNonNull(platformPublicKeyId, "platformPublicKeyId");
     Objects.requireNonNull(platformPrivateKey, "platformPrivateKey");
     Objects.requireNonNull(apiV3Key, "apiV3Key");
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("port out of range: " + port);
-    }
+    SimulatorPorts.requirePort(port);
   }
 
   /** The keys stay out of logs. */

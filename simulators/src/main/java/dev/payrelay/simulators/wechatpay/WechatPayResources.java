@@ -1,0 +1,60 @@
+package dev.payrelay.simulators.wechatpay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
+import dev.payrelay.simulators.wechatpay.SimulatedOrder.Refund;
+
+/**
+ * The JSON resources WeChat Pay answers queries with and puts (encrypted) into notifications, in
+ * the fields of its APIv3 docs ("查询订单" answer, "支付通知" and "退款结果通知" resources).
+ *
+ * @param json where the resources' nodes are made
+ * @param config the merchant and app they name
+ */
+record WechatPayResources(ObjectMapper json, WechatPaySimulatorConfig config) {
+
+  /** The order as a transaction: the query answer and the payment notification's resource. */
+  ObjectNode transaction(SimulatedOrder o) {
+    ObjectNode t = json.createObjectNode();
+    t.put("appid", config.appId());
+    t.put("mchid", config.merchantId());
+    t.put("out_trade_no", o.terms().outTradeNo());
+    if (o.transactionId() != null) {
+      t.put("transaction_id", o.transactionId());
+      t.put("trade_type", "NATIVE");
+      t.put("bank_type", "OTHERS");
+      t.put("success_time", WechatPayBillFormat.rfc3339(o.successTime()));
+      t.putObject("payer").put("openid", SimulatedOrder.PAYER_OPENID);
+    }
+    t.put("trade_state", o.state());
+    t.put("trade_state_desc", o.state());
+    ObjectNode amount = t.putObject("amount");
+    amount.put("total", o.terms().total());
+    amount.put("currency", o.terms().currency());
+    if (o.transactionId() != null) {
+      amount.put("payer_total", o.terms().total());
+      amount.put("payer_currency", o.terms().currency());
+    }
+    return t;
+  }
+
+  /** Refund {@code r} of the order: the refund notification's resource. */
+  ObjectNode refund(SimulatedOrder o, Refund r) {
+    ObjectNode resource = json.createObjectNode();
+    resource.put("mchid", config.merchantId());
+    resource.put("out_trade_no", o.terms().outTradeNo());
+    resource.put("transaction_id", o.transactionId());
+    resource.put("out_refund_no", r.outRefundNo());
+    resource.put("refund_id", r.refundId());
+    resource.put("refund_status", "SUCCESS");
+    resource.put("success_time", WechatPayBillFormat.rfc3339(r.at()));
+    resource.put("user_received_account", "支付用户零钱");
+    ObjectNode amount = resource.putObject("amount");
+    amount.put("total", o.terms().total());
+    amount.put("refund", r.fen());
+    amount.put("payer_total", o.terms().total());
+    amount.put("payer_refund", r.fen());
+    return resource;
+  }
+}
