@@ -1,5 +1,6 @@
 package dev.payrelay.workflows;
 
+import dev.payrelay.domain.failure.ChannelFailure;
 import dev.payrelay.workflows.activities.ChannelActivities;
 import dev.payrelay.workflows.activities.ChannelCallRequest;
 import dev.payrelay.workflows.activities.ChannelStatus;
@@ -40,7 +41,7 @@ final class ChannelWatch {
                   .setInitialInterval(Duration.ofSeconds(1))
                   .setBackoffCoefficient(2)
                   .setMaximumAttempts(CHANNEL_ATTEMPTS)
-                  .setDoNotRetry("CHANNEL_REFUSED")
+                  .setDoNotRetry(ChannelFailure.CHANNEL_REFUSED.name())
                   .build())
           .build();
 
