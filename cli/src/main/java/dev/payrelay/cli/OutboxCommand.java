@@ -95,10 +95,14 @@ final class OutboxCommand extends CommandGroup {
           api,
           "/v1/admin/outbox",
           AdminClient.params(
-              "status", status,
-              "eventType", eventType,
-              "olderThanSeconds", olderThanSeconds,
-              "limit", limit),
+              "status",
+              status,
+              "eventType",
+              eventType,
+              "olderThanSeconds",
+              olderThanSeconds,
+              "limit",
+              limit),
           ListRows::print);
     }
 
