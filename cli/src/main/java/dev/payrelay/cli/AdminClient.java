@@ -77,20 +77,18 @@ public final class AdminClient {
           "no API key: set PAYRELAY_API_KEY or PAYRELAY_API_KEY_FILE (payrelay dev keeps one in"
               + " .payrelay/dev-api-key)");
     }
-    HttpResponse<String> r;
+    HttpResponse<String> r = exchange(method, pathAndQuery, body);
+    JsonNode answer = parse(r.body());
+    if (r.statusCode() / 100 == 2) {
+      return answer;
+    }
+    throw refusal(r, answer);
+  }
+
+  /** The answer to the request, whatever its status; a request that got none is a failure. */
+  private HttpResponse<String> exchange(String method, String pathAndQuery, Object body) {
     try {
-      HttpRequest.Builder b =
-          HttpRequest.newBuilder(base.resolve(pathAndQuery))
-              .timeout(Duration.ofSeconds(30))
-              .header("Authorization", "Bearer " + key)
-              .header("Accept", "application/json");
-      if (body == null) {
-        b.method(method, HttpRequest.BodyPublishers.noBody());
-      } else {
-        b.header("Content-Type", "application/json")
-            .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-      }
-      r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      return http.send(request(method, pathAndQuery, body), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new Failure(
           UNAVAILABLE,
@@ -103,10 +101,25 @@ public final class AdminClient {
       Thread.currentThread().interrupt();
       throw new Failure(UNAVAILABLE, "interrupted");
     }
-    JsonNode answer = parse(r.body());
-    if (r.statusCode() / 100 == 2) {
-      return answer;
+  }
+
+  private HttpRequest request(String method, String pathAndQuery, Object body) throws IOException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(base.resolve(pathAndQuery))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + key)
+            .header("Accept", "application/json");
+    if (body == null) {
+      b.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      b.header("Content-Type", "application/json")
+          .method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
     }
+    return b.build();
+  }
+
+  /** A non-2xx answer as the exit code its status maps to and the server's error. */
+  private Failure refusal(HttpResponse<String> r, JsonNode answer) {
     String error = answer.path("error").asText(r.body());
     int code =
         switch (r.statusCode()) {
@@ -114,7 +127,7 @@ public final class AdminClient {
           case 400, 404, 409, 422 -> REFUSED;
           default -> UNAVAILABLE;
         };
-    throw new Failure(
+    return new Failure(
         code,
         r.statusCode()
             + ": "
@@ -150,8 +163,33 @@ public final class AdminClient {
     return m;
   }
 
+  /** What an operator action came to: the operator the server recorded, and its verdict. */
+  record Acted(String operator, Optional<JsonNode> verdict) {}
+
+  /**
+   * Sends an operator action on {@code targetId} (the payment {@code paymentId} or one of its
+   * events), {@code POST path} with {@code body} for {@code reason}, then waits until the payment's
+   * workflow recorded its outcome: a new row of the payment's operator actions with that target,
+   * the operator the server named and that reason.
+   *
+   * @return the operator, and the audit row ({@code result} APPLIED or REJECTED, {@code details}),
+   *     or no verdict if none came within {@code wait}
+   */
+  Acted act(
+      String paymentId,
+      String targetId,
+      String path,
+      Map<String, ?> body,
+      String reason,
+      Duration wait)
+      throws InterruptedException {
+    List<JsonNode> before = operatorActions(paymentId);
+    String operator = post(path, body).path("operator").asText();
+    return new Acted(operator, awaitOutcome(paymentId, targetId, operator, reason, before, wait));
+  }
+
   /** The payment's operator actions as its trail shows them now. */
-  List<JsonNode> operatorActions(String paymentId) {
+  private List<JsonNode> operatorActions(String paymentId) {
     List<JsonNode> actions = new ArrayList<>();
     get("/v1/payments/" + paymentId, Map.of()).path("operatorActions").forEach(actions::add);
     return actions;
@@ -159,13 +197,10 @@ public final class AdminClient {
 
   /**
    * Waits until the payment's workflow recorded the outcome of an operator action on {@code
-   * targetId} (the payment or one of its events) by {@code operator} for {@code reason} that was
-   * not among {@code before}.
-   *
-   * @return the audit row ({@code result} APPLIED or REJECTED, {@code details}), or empty if none
-   *     came within {@code wait}
+   * targetId} by {@code operator} for {@code reason} that was not among {@code before}; empty if
+   * none came within {@code wait}.
    */
-  Optional<JsonNode> awaitOutcome(
+  private Optional<JsonNode> awaitOutcome(
       String paymentId,
       String targetId,
       String operator,

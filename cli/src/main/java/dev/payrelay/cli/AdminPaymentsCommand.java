@@ -6,10 +6,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay admin payments}: payment workflows by state, tenant and channel, asked of
@@ -32,9 +30,9 @@ public final class AdminPaymentsCommand implements Callable<Integer> {
 
   private static final String ROW = "%-40s %-16s %-16s %-12s %-10s %-20s %-20s %s%n";
 
-  @ParentCommand AdminCommand admin;
+  @Mixin AdminApi api;
 
-  @Spec CommandSpec spec;
+  @Mixin AdminListing listing;
 
   @Option(
       names = "--state",
@@ -60,37 +58,19 @@ public final class AdminPaymentsCommand implements Callable<Integer> {
   @Option(names = "--page-token", description = "The token a previous page printed, for the next.")
   String pageToken;
 
-  @Option(names = "--json", description = "Print the admin API's JSON instead of a table.")
-  boolean json;
-
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      JsonNode page =
-          new AdminClient(admin.config().access())
-              .get(
-                  "/v1/admin/payments",
-                  AdminClient.params(
-                      "state", state,
-                      "tenantId", tenant,
-                      "channel", channel,
-                      "orderId", order,
-                      "limit", limit,
-                      "pageToken", pageToken));
-      if (json) {
-        out.println(AdminClient.pretty(page));
-      } else {
-        print(page, out);
-      }
-      out.flush();
-      return AdminClient.OK;
-    } catch (AdminClient.Failure e) {
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return e.exitCode;
-    }
+  public Integer call() throws InterruptedException {
+    return listing.show(
+        api,
+        "/v1/admin/payments",
+        AdminClient.params(
+            "state", state,
+            "tenantId", tenant,
+            "channel", channel,
+            "orderId", order,
+            "limit", limit,
+            "pageToken", pageToken),
+        AdminPaymentsCommand::print);
   }
 
   /** The query, a table of the page's rows, their count and how to ask for the next page. */

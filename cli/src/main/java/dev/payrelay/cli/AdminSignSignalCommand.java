@@ -1,15 +1,12 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay admin sign-signal}: the input of an operator signal, with a token the admin API
@@ -29,9 +26,7 @@ import picocli.CommandLine.Spec;
     })
 final class AdminSignSignalCommand implements Callable<Integer> {
 
-  @ParentCommand AdminCommand admin;
-
-  @Spec CommandSpec spec;
+  @Mixin AdminApi api;
 
   @Option(names = "--payment", required = true, description = "The payment id, e.g. pay_...")
   String paymentId;
@@ -57,26 +52,17 @@ final class AdminSignSignalCommand implements Callable<Integer> {
   boolean json;
 
   @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+  public Integer call() throws InterruptedException {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("action", action);
     body.put("reason", reason);
     body.put("eventId", eventId);
     body.put("until", until);
-    try {
-      JsonNode answer =
-          new AdminClient(admin.config().access())
-              .post("/v1/admin/payments/" + paymentId + "/signal-token", body);
-      out.println(json ? AdminClient.pretty(answer) : instructions(answer));
-      out.flush();
-      return AdminClient.OK;
-    } catch (AdminClient.Failure e) {
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return e.exitCode;
-    }
+    return api.call(
+        admin -> {
+          JsonNode answer = admin.post("/v1/admin/payments/" + paymentId + "/signal-token", body);
+          return api.print(answer, json, out -> out.println(instructions(answer)));
+        });
   }
 
   /** What to paste where: the input, then the Temporal UI's and CLI's ways to send it. */

@@ -44,7 +44,8 @@ final class ApiCommand implements Callable<Integer> {
     // The dispatcher runs in the worker process, which polls; nothing to wake here.
     TemporalConnection temporal = TemporalConnection.client(config.temporal(), metrics.registry());
     ApiServer api =
-        ApiRuntime.start(config, services, config.access().keys(), temporal.client(), () -> {});
+        new ApiRuntime(config, services, config.access().keys(), temporal.client(), () -> {})
+            .start();
     System.out.printf(
         "api listening on http://%s:%d (%d API key(s))%n",
         config.api().host(), api.port(), config.access().keys().size());

@@ -151,24 +151,11 @@ public final class CheckCommand implements Callable<Integer> {
     List<PaymentFinding> found = new ArrayList<>(checks.run(scope));
     found.addAll(
         new UndecidedCallbackCheck(services.inbox(), services.payments(), channels).run(scope));
-    List<CheckReport.Entry> entries;
-    String temporalProblem = null;
-    if (noTemporal) {
-      entries = entries(found, null);
-    } else {
-      try (TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
-        try {
-          found.addAll(new WorkflowStateCheck(checks, temporal.client()).run(scope));
-          found.addAll(new ChannelQueryCheck(temporal.client()).run(scope));
-        } catch (PaymentListingUnavailableException e) {
-          temporalProblem = e.getMessage();
-        }
-        entries =
-            entries(
-                found,
-                repair && temporalProblem == null ? repairs(config, services, temporal) : null);
-      }
-    }
+    Outcome outcome =
+        noTemporal
+            ? new Outcome(entries(found, null), null)
+            : withWorkflows(config, services, scope, checks, found);
+    List<CheckReport.Entry> entries = outcome.entries();
     int repaired = (int) entries.stream().filter(CheckReport.Entry::repairedNow).count();
     report(
         new CheckReport(
@@ -177,17 +164,43 @@ public final class CheckCommand implements Callable<Integer> {
             entries,
             repaired,
             CheckReport.kindsAtLimit(entries, scope.limit())),
-        temporalProblem);
-    if (temporalProblem != null) {
+        outcome.temporalProblem());
+    if (outcome.temporalProblem() != null) {
       return fail(
           spec.commandLine().getErr(),
           TEMPORAL_UNAVAILABLE,
-          temporalProblem
+          outcome.temporalProblem()
               + " (the workflows were not compared"
               + (repair ? " and nothing was repaired" : "")
               + "; --no-temporal skips them)");
     }
     return entries.stream().allMatch(CheckReport.Entry::repairedNow) ? CLEAN : FOUND;
+  }
+
+  /** The findings with their repairs, and why Temporal could not list the workflows (or null). */
+  private record Outcome(List<CheckReport.Entry> entries, String temporalProblem) {}
+
+  /**
+   * Adds to {@code found} the PAID payments whose workflow disagrees, then names or (with {@code
+   * --repair}) applies each finding's repair; when Temporal cannot list, nothing is repaired.
+   */
+  private Outcome withWorkflows(
+      PayrelayConfig config,
+      Services services,
+      CheckScope scope,
+      PaymentChecks checks,
+      List<PaymentFinding> found) {
+    try (TemporalConnection temporal = TemporalConnection.client(config.temporal())) {
+      String problem = null;
+      try {
+        found.addAll(new WorkflowStateCheck(checks, temporal.client()).run(scope));
+        found.addAll(new ChannelQueryCheck(temporal.client()).run(scope));
+      } catch (PaymentListingUnavailableException e) {
+        problem = e.getMessage();
+      }
+      CheckRepairs repairs = repair && problem == null ? repairs(config, services, temporal) : null;
+      return new Outcome(entries(found, repairs), problem);
+    }
   }
 
   private CheckRepairs repairs(

@@ -2,16 +2,16 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay consumers quarantine list|replay}: see what a consumer parked in its quarantine
@@ -24,18 +24,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Inspect the event consumers' quarantine queues and replay from them.",
     subcommands = {ConsumersCommand.Quarantine.class})
-final class ConsumersCommand implements Runnable {
+final class ConsumersCommand extends CommandGroup {
 
   private static final String ROW = "%-36s %-24s %-20s %-14s %7s %-27s %7s  %s%n";
-
-  @ParentCommand PayrelayCommand payrelay;
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
 
   /** {@code payrelay consumers quarantine}: the subcommands' parent. */
   @Command(
@@ -43,32 +34,11 @@ final class ConsumersCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "List a consumer's quarantined messages, or replay them with their event id.",
       subcommands = {ListMessages.class, Replay.class})
-  static final class Quarantine implements Runnable {
-    @ParentCommand ConsumersCommand consumers;
-
-    @Spec CommandSpec spec;
-
-    @Override
-    public void run() {
-      spec.commandLine().usage(spec.commandLine().getOut());
-    }
-
-    /** Runs {@code work} against the admin API; prints a failure and returns its exit code. */
-    int withAdmin(CommandSpec command, OutboxCommand.Work work) throws InterruptedException {
-      try {
-        return work.run(new AdminClient(consumers.payrelay.configuration().access()));
-      } catch (AdminClient.Failure e) {
-        PrintWriter err = command.commandLine().getErr();
-        err.println("payrelay: " + e.getMessage());
-        err.flush();
-        return e.exitCode;
-      }
-    }
-  }
+  static final class Quarantine extends CommandGroup {}
 
   private static String path(String consumer) {
     return "/v1/admin/consumers/"
-        + java.net.URLEncoder.encode(consumer, java.nio.charset.StandardCharsets.UTF_8)
+        + URLEncoder.encode(consumer, StandardCharsets.UTF_8)
         + "/quarantine";
   }
 
@@ -77,9 +47,10 @@ final class ConsumersCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Show the first quarantined messages (not their bodies) and the queue's depth.")
   static final class ListMessages implements Callable<Integer> {
-    @ParentCommand Quarantine quarantine;
 
-    @Spec CommandSpec spec;
+    @Mixin AdminApi api;
+
+    @Mixin AdminListing listing;
 
     @Parameters(index = "0", description = "The consumer's name, e.g. notifications.")
     String consumer;
@@ -87,50 +58,41 @@ final class ConsumersCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "100", description = "1..500 (default 100).")
     int limit;
 
-    @Option(names = "--json", description = "Print the admin API's JSON instead of a table.")
-    boolean json;
-
     @Override
     public Integer call() throws InterruptedException {
-      return quarantine.withAdmin(
-          spec,
-          admin -> {
-            JsonNode listing = admin.get(path(consumer), AdminClient.params("limit", limit));
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-              out.println(AdminClient.pretty(listing));
-            } else {
-              out.printf(
-                  ROW,
-                  "EVENT",
-                  "TYPE",
-                  "ROUTING_KEY",
-                  "REASON",
-                  "ATTEMPT",
-                  "QUARANTINED_AT",
-                  "BYTES",
-                  "DETAIL");
-              for (JsonNode m : listing.path("messages")) {
-                out.printf(
-                    ROW,
-                    text(m, "eventId"),
-                    text(m, "eventType"),
-                    text(m, "routingKey"),
-                    text(m, "reason"),
-                    m.path("attempt").asText(),
-                    text(m, "quarantinedAt"),
-                    m.path("bodyBytes").asText(),
-                    text(m, "detail"));
-              }
-              out.printf(
-                  "%d shown of %d in %s%n",
-                  listing.path("messages").size(),
-                  listing.path("depth").asLong(),
-                  listing.path("queue").asText());
-            }
-            out.flush();
-            return AdminClient.OK;
-          });
+      return listing.show(
+          api, path(consumer), AdminClient.params("limit", limit), ListMessages::print);
+    }
+
+    /** A table of the messages shown, then how many of the queue's depth they are. */
+    private static void print(JsonNode listing, PrintWriter out) {
+      out.printf(
+          ROW,
+          "EVENT",
+          "TYPE",
+          "ROUTING_KEY",
+          "REASON",
+          "ATTEMPT",
+          "QUARANTINED_AT",
+          "BYTES",
+          "DETAIL");
+      for (JsonNode m : listing.path("messages")) {
+        out.printf(
+            ROW,
+            text(m, "eventId"),
+            text(m, "eventType"),
+            text(m, "routingKey"),
+            text(m, "reason"),
+            m.path("attempt").asText(),
+            text(m, "quarantinedAt"),
+            m.path("bodyBytes").asText(),
+            text(m, "detail"));
+      }
+      out.printf(
+          "%d shown of %d in %s%n",
+          listing.path("messages").size(),
+          listing.path("depth").asLong(),
+          listing.path("queue").asText());
     }
   }
 
@@ -143,9 +105,8 @@ final class ConsumersCommand implements Runnable {
         "tenant. The consumer's inbox makes a replay of an already processed event a no-op."
       })
   static final class Replay implements Callable<Integer> {
-    @ParentCommand Quarantine quarantine;
 
-    @Spec CommandSpec spec;
+    @Mixin AdminApi api;
 
     @Parameters(index = "0", description = "The consumer's name, e.g. notifications.")
     String consumer;
@@ -169,10 +130,19 @@ final class ConsumersCommand implements Runnable {
     public Integer call() throws InterruptedException {
       boolean byId = eventIds != null && !eventIds.isEmpty();
       if (all == byId || (limit != null && !all)) {
-        spec.commandLine().getErr().println("payrelay: give --event-id ... or --all [--limit n]");
-        spec.commandLine().getErr().flush();
-        return AdminClient.REFUSED;
+        return api.refuse("give --event-id ... or --all [--limit n]");
       }
+      return api.call(
+          admin -> {
+            JsonNode answer = admin.post(path(consumer) + "/replay", body());
+            int missing = notFound(answer);
+            api.print(answer, json, out -> print(answer, missing, out));
+            return missing == 0 ? AdminClient.OK : AdminClient.REFUSED;
+          });
+    }
+
+    /** The replay's request: the reason, and the event ids or the first {@code --limit}. */
+    private Map<String, Object> body() {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("reason", reason);
       if (all) {
@@ -181,33 +151,30 @@ final class ConsumersCommand implements Runnable {
       } else {
         body.put("eventIds", eventIds);
       }
-      return quarantine.withAdmin(
-          spec,
-          admin -> {
-            JsonNode answer = admin.post(path(consumer) + "/replay", body);
-            PrintWriter out = spec.commandLine().getOut();
-            int missing = 0;
-            for (JsonNode r : answer.path("results")) {
-              missing += "NOT_FOUND".equals(r.path("result").asText()) ? 1 : 0;
-            }
-            if (json) {
-              out.println(AdminClient.pretty(answer));
-            } else {
-              for (JsonNode r : answer.path("results")) {
-                out.printf(
-                    "%s %s by %s: %s (audit %s)%n",
-                    consumer,
-                    r.path("eventId").asText(),
-                    answer.path("operator").asText(),
-                    r.path("result").asText(),
-                    r.path("auditId").asText());
-              }
-              out.printf(
-                  "%d replayed, %d not found%n", answer.path("results").size() - missing, missing);
-            }
-            out.flush();
-            return missing == 0 ? AdminClient.OK : AdminClient.REFUSED;
-          });
+      return body;
+    }
+
+    /** How many of the replay's event ids the quarantine queue did not hold. */
+    private static int notFound(JsonNode answer) {
+      int missing = 0;
+      for (JsonNode r : answer.path("results")) {
+        missing += "NOT_FOUND".equals(r.path("result").asText()) ? 1 : 0;
+      }
+      return missing;
+    }
+
+    /** A line per event id with its outcome and audit row, then the counts. */
+    private void print(JsonNode answer, int missing, PrintWriter out) {
+      for (JsonNode r : answer.path("results")) {
+        out.printf(
+            "%s %s by %s: %s (audit %s)%n",
+            consumer,
+            r.path("eventId").asText(),
+            answer.path("operator").asText(),
+            r.path("result").asText(),
+            r.path("auditId").asText());
+      }
+      out.printf("%d replayed, %d not found%n", answer.path("results").size() - missing, missing);
     }
   }
 

@@ -2,7 +2,6 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.util.Optional;
 
 /** How the CLI reports a workflow's verdict on an operator action, and its exit code. */
 final class OperatorVerdict {
@@ -10,39 +9,36 @@ final class OperatorVerdict {
   private OperatorVerdict() {}
 
   /**
-   * Prints the verdict (its audit row) of {@code what}.
+   * Prints the verdict (its audit row) of {@code what} (e.g. {@code replay of <eventId>}), by the
+   * operator who {@code acted}.
    *
    * @return {@link AdminClient#OK} when APPLIED, {@link AdminClient#REFUSED} when REJECTED, {@link
    *     AdminClient#UNAVAILABLE} when no verdict came within {@code waitSeconds}
    */
   static int print(
-      Optional<JsonNode> verdict,
-      String what,
-      int waitSeconds,
-      boolean json,
-      PrintWriter out,
-      PrintWriter err) {
-    if (verdict.isEmpty()) {
+      AdminClient.Acted acted, String what, int waitSeconds, boolean json, AdminApi api) {
+    String action = what + " by " + acted.operator();
+    if (acted.verdict().isEmpty()) {
+      PrintWriter err = api.err();
       err.printf(
           "payrelay: %s was signalled, but its workflow recorded no verdict within %d s; see"
               + " the payment's trail (GET /v1/payments/{id}) or its workflow in the Temporal UI%n",
-          what, waitSeconds);
+          action, waitSeconds);
       err.flush();
       return AdminClient.UNAVAILABLE;
     }
-    JsonNode v = verdict.get();
-    if (json) {
-      out.println(AdminClient.pretty(v));
-    } else {
-      out.printf(
-          "%s: %s%s%n",
-          what,
-          v.path("result").asText(),
-          v.path("details").isMissingNode() || v.path("details").isNull()
-              ? ""
-              : " (" + v.path("details").asText() + ")");
-    }
-    out.flush();
+    JsonNode v = acted.verdict().get();
+    api.print(
+        v,
+        json,
+        out ->
+            out.printf(
+                "%s: %s%s%n",
+                action,
+                v.path("result").asText(),
+                v.path("details").isMissingNode() || v.path("details").isNull()
+                    ? ""
+                    : " (" + v.path("details").asText() + ")"));
     return "APPLIED".equals(v.path("result").asText()) ? AdminClient.OK : AdminClient.REFUSED;
   }
 }

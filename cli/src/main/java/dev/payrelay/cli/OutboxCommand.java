@@ -3,15 +3,12 @@ package dev.payrelay.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay outbox}: inspect DEAD or stuck outbox events, replay or discard them, through the
@@ -26,61 +23,42 @@ import picocli.CommandLine.Spec;
       OutboxCommand.Replay.class,
       OutboxCommand.Discard.class
     })
-final class OutboxCommand implements Runnable {
+final class OutboxCommand extends CommandGroup {
 
   private static final String ROW = "%-36s %-36s %-24s %-10s %8s %8s  %s%n";
 
-  @ParentCommand PayrelayCommand payrelay;
+  /**
+   * The picocli mixin of a replay's or discard's audit reason and how long to await its verdict.
+   */
+  static final class Verdict {
+    @Option(names = "--reason", required = true)
+    String reason;
 
-  @Spec CommandSpec spec;
+    @Option(
+        names = "--wait-seconds",
+        defaultValue = "30",
+        description = "How long to wait for the verdict (default ${DEFAULT-VALUE}).")
+    int waitSeconds;
 
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
-
-  /** Runs {@code work} against the admin API; prints a failure and returns its exit code. */
-  int withAdmin(CommandSpec command, Work work) throws InterruptedException {
-    try {
-      return work.run(new AdminClient(payrelay.configuration().access()));
-    } catch (AdminClient.Failure e) {
-      PrintWriter err = command.commandLine().getErr();
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return e.exitCode;
+    /**
+     * Signals one event's replay or discard ({@code verb}) and waits for its workflow's verdict.
+     *
+     * @return as {@link OperatorVerdict#print}
+     */
+    int operate(AdminClient admin, AdminApi api, String eventId, String verb, boolean json)
+        throws InterruptedException {
+      String paymentId =
+          admin.get("/v1/admin/outbox/" + eventId, Map.of()).path("aggregateId").asText();
+      AdminClient.Acted acted =
+          admin.act(
+              paymentId,
+              eventId,
+              "/v1/admin/outbox/" + eventId + "/" + verb,
+              Map.of("reason", reason),
+              reason,
+              Duration.ofSeconds(waitSeconds));
+      return OperatorVerdict.print(acted, verb + " of " + eventId, waitSeconds, json, api);
     }
-  }
-
-  /** Something a subcommand does with the admin API; returns the exit code. */
-  interface Work {
-    int run(AdminClient admin) throws InterruptedException;
-  }
-
-  /** Signals one event's replay or discard and waits for its workflow's verdict. */
-  private static int operateOnEvent(
-      AdminClient admin,
-      CommandSpec spec,
-      String eventId,
-      String reason,
-      boolean replay,
-      int waitSeconds,
-      boolean json)
-      throws InterruptedException {
-    String verb = replay ? "replay" : "discard";
-    String paymentId =
-        admin.get("/v1/admin/outbox/" + eventId, Map.of()).path("aggregateId").asText();
-    List<JsonNode> before = admin.operatorActions(paymentId);
-    JsonNode sent =
-        admin.post("/v1/admin/outbox/" + eventId + "/" + verb, Map.of("reason", reason));
-    String operator = sent.path("operator").asText();
-    return OperatorVerdict.print(
-        admin.awaitOutcome(
-            paymentId, eventId, operator, reason, before, Duration.ofSeconds(waitSeconds)),
-        verb + " of " + eventId + " by " + operator,
-        waitSeconds,
-        json,
-        spec.commandLine().getOut(),
-        spec.commandLine().getErr());
   }
 
   @Command(
@@ -88,9 +66,10 @@ final class OutboxCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "List outbox rows, oldest first.")
   static final class ListRows implements Callable<Integer> {
-    @ParentCommand OutboxCommand outbox;
 
-    @Spec CommandSpec spec;
+    @Mixin AdminApi api;
+
+    @Mixin AdminListing listing;
 
     @Option(
         names = "--status",
@@ -110,48 +89,38 @@ final class OutboxCommand implements Runnable {
     @Option(names = "--limit", defaultValue = "100")
     int limit;
 
-    @Option(names = "--json", description = "Print the admin API's JSON instead of a table.")
-    boolean json;
-
     @Override
     public Integer call() throws InterruptedException {
-      return outbox.withAdmin(
-          spec,
-          admin -> {
-            JsonNode rows =
-                admin.get(
-                    "/v1/admin/outbox",
-                    AdminClient.params(
-                        "status",
-                        status,
-                        "eventType",
-                        eventType,
-                        "olderThanSeconds",
-                        olderThanSeconds,
-                        "limit",
-                        limit));
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-              out.println(AdminClient.pretty(rows));
-            } else {
-              out.printf(
-                  ROW, "EVENT", "PAYMENT", "TYPE", "STATUS", "ATTEMPTS", "AGE_S", "LAST_ERROR");
-              for (JsonNode r : rows) {
-                out.printf(
-                    ROW,
-                    r.path("eventId").asText(),
-                    r.path("paymentId").asText(),
-                    r.path("eventType").asText(),
-                    r.path("status").asText(),
-                    r.path("attempts").asText(),
-                    r.path("ageSeconds").asText(),
-                    r.path("lastError").isNull() ? "" : r.path("lastError").asText());
-              }
-              out.printf("%d row(s)%n", rows.size());
-            }
-            out.flush();
-            return AdminClient.OK;
-          });
+      return listing.show(
+          api,
+          "/v1/admin/outbox",
+          AdminClient.params(
+              "status",
+              status,
+              "eventType",
+              eventType,
+              "olderThanSeconds",
+              olderThanSeconds,
+              "limit",
+              limit),
+          ListRows::print);
+    }
+
+    /** A table of the rows, oldest first, and their count. */
+    private static void print(JsonNode rows, PrintWriter out) {
+      out.printf(ROW, "EVENT", "PAYMENT", "TYPE", "STATUS", "ATTEMPTS", "AGE_S", "LAST_ERROR");
+      for (JsonNode r : rows) {
+        out.printf(
+            ROW,
+            r.path("eventId").asText(),
+            r.path("paymentId").asText(),
+            r.path("eventType").asText(),
+            r.path("status").asText(),
+            r.path("attempts").asText(),
+            r.path("ageSeconds").asText(),
+            r.path("lastError").isNull() ? "" : r.path("lastError").asText());
+      }
+      out.printf("%d row(s)%n", rows.size());
     }
   }
 
@@ -164,9 +133,10 @@ final class OutboxCommand implements Runnable {
         "event (an admin key for every tenant) and reports what it signalled."
       })
   static final class Replay implements Callable<Integer> {
-    @ParentCommand OutboxCommand outbox;
 
-    @Spec CommandSpec spec;
+    @Mixin AdminApi api;
+
+    @Mixin Verdict verdict;
 
     @Parameters(index = "0", arity = "0..1", description = "The DEAD event's id (omit with --all).")
     String eventId;
@@ -177,50 +147,36 @@ final class OutboxCommand implements Runnable {
     @Option(names = "--event-type", description = "With --all: only this event type.")
     String eventType;
 
-    @Option(names = "--reason", required = true)
-    String reason;
-
-    @Option(
-        names = "--wait-seconds",
-        defaultValue = "30",
-        description = "How long to wait for the verdict (default ${DEFAULT-VALUE}).")
-    int waitSeconds;
-
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
 
     @Override
     public Integer call() throws InterruptedException {
       if (all == (eventId != null)) {
-        spec.commandLine().getErr().println("payrelay: give either an event id or --all");
-        spec.commandLine().getErr().flush();
-        return AdminClient.REFUSED;
+        return api.refuse("give either an event id or --all");
       }
-      return outbox.withAdmin(
-          spec,
-          admin -> {
-            if (!all) {
-              return operateOnEvent(admin, spec, eventId, reason, true, waitSeconds, json);
-            }
-            JsonNode answers =
-                admin.post(
-                    "/v1/admin/outbox/replay",
-                    eventType == null
-                        ? Map.of("reason", reason, "limit", 1000)
-                        : Map.of("reason", reason, "limit", 1000, "eventType", eventType));
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-              out.println(AdminClient.pretty(answers));
-            } else {
-              answers.forEach(
-                  a ->
-                      out.printf(
-                          "replay of %s signalled to %s%n",
-                          a.path("eventId").asText(), a.path("workflowId").asText()));
-              out.printf("%d event(s) signalled for replay%n", answers.size());
-            }
-            out.flush();
-            return AdminClient.OK;
+      return api.call(
+          admin -> all ? replayAll(admin) : verdict.operate(admin, api, eventId, "replay", json));
+    }
+
+    /** Signals every DEAD event's replay (up to 1000) and lists what was signalled. */
+    private int replayAll(AdminClient admin) {
+      JsonNode answers =
+          admin.post(
+              "/v1/admin/outbox/replay",
+              eventType == null
+                  ? Map.of("reason", verdict.reason, "limit", 1000)
+                  : Map.of("reason", verdict.reason, "limit", 1000, "eventType", eventType));
+      return api.print(
+          answers,
+          json,
+          out -> {
+            answers.forEach(
+                a ->
+                    out.printf(
+                        "replay of %s signalled to %s%n",
+                        a.path("eventId").asText(), a.path("workflowId").asText()));
+            out.printf("%d event(s) signalled for replay%n", answers.size());
           });
     }
   }
@@ -230,29 +186,20 @@ final class OutboxCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = "Close a DEAD event without publishing it, by signal; audited.")
   static final class Discard implements Callable<Integer> {
-    @ParentCommand OutboxCommand outbox;
 
-    @Spec CommandSpec spec;
+    @Mixin AdminApi api;
+
+    @Mixin Verdict verdict;
 
     @Parameters(index = "0", description = "The DEAD event's id.")
     String eventId;
-
-    @Option(names = "--reason", required = true)
-    String reason;
-
-    @Option(
-        names = "--wait-seconds",
-        defaultValue = "30",
-        description = "How long to wait for the verdict (default ${DEFAULT-VALUE}).")
-    int waitSeconds;
 
     @Option(names = "--json", description = "Print the verdict's audit row as JSON.")
     boolean json;
 
     @Override
     public Integer call() throws InterruptedException {
-      return outbox.withAdmin(
-          spec, admin -> operateOnEvent(admin, spec, eventId, reason, false, waitSeconds, json));
+      return api.call(admin -> verdict.operate(admin, api, eventId, "discard", json));
     }
   }
 }

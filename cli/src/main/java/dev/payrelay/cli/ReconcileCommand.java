@@ -8,10 +8,8 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay reconcile}: reconcile a day's statement on demand through the admin API and print
@@ -28,9 +26,7 @@ import picocli.CommandLine.Spec;
     })
 final class ReconcileCommand implements Callable<Integer> {
 
-  @ParentCommand PayrelayCommand payrelay;
-
-  @Spec CommandSpec spec;
+  @Mixin AdminApi api;
 
   @Option(
       names = "--channel",
@@ -64,41 +60,42 @@ final class ReconcileCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     String day = date != null ? date : LocalDate.now(ZoneOffset.UTC).minusDays(1).toString();
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      AdminClient admin = new AdminClient(payrelay.configuration().access());
-      String path = "/v1/admin/reconciliations/" + channel + "/" + day;
-      boolean finished = true;
-      if (!summaryOnly) {
-        JsonNode started =
-            admin.post(
-                "/v1/admin/reconciliations",
-                Map.of("channel", channel, "date", day, "reason", reason));
-        if (!json) {
-          out.printf(
+    String path = "/v1/admin/reconciliations/" + channel + "/" + day;
+    return api.call(
+        admin -> {
+          boolean finished = summaryOnly || run(admin, day, path);
+          JsonNode report = admin.get(path, Map.of());
+          api.print(
+              report,
+              json,
+              out -> {
+                if (!finished) {
+                  out.println(
+                      "still running after " + waitSeconds + " s; showing what is recorded so far");
+                }
+                print(report, out);
+              });
+          return finished ? AdminClient.OK : AdminClient.UNAVAILABLE;
+        });
+  }
+
+  /**
+   * Starts the day's run (or finds it running), says which unless {@code --json}, and waits for it.
+   *
+   * @return whether it finished within {@code --wait-seconds}
+   */
+  private boolean run(AdminClient admin, String day, String path) throws InterruptedException {
+    JsonNode started =
+        admin.post(
+            "/v1/admin/reconciliations", Map.of("channel", channel, "date", day, "reason", reason));
+    if (!json) {
+      api.out()
+          .printf(
               "%s %s%n",
               started.path("workflowId").asText(),
               started.path("started").asBoolean() ? "started" : "already running");
-        }
-        finished = awaitFinish(admin, path);
-      }
-      JsonNode report = admin.get(path, Map.of());
-      if (json) {
-        out.println(AdminClient.pretty(report));
-      } else {
-        if (!finished) {
-          out.println("still running after " + waitSeconds + " s; showing what is recorded so far");
-        }
-        print(report, out);
-      }
-      out.flush();
-      return finished ? AdminClient.OK : AdminClient.UNAVAILABLE;
-    } catch (AdminClient.Failure e) {
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return e.exitCode;
     }
+    return awaitFinish(admin, path);
   }
 
   /** Whether the day's run finished within {@code --wait-seconds}. */

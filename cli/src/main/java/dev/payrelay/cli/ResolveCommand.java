@@ -1,18 +1,12 @@
 package dev.payrelay.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code payrelay resolve}: an operator's fix for a payment in NEEDS_ATTENTION, through the admin
@@ -38,9 +32,7 @@ import picocli.CommandLine.Spec;
     })
 final class ResolveCommand implements Callable<Integer> {
 
-  @ParentCommand PayrelayCommand payrelay;
-
-  @Spec CommandSpec spec;
+  @Mixin AdminApi api;
 
   @Parameters(index = "0", description = "The payment id, e.g. pay_...")
   String paymentId;
@@ -65,25 +57,19 @@ final class ResolveCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    try {
-      AdminClient admin = new AdminClient(payrelay.configuration().access());
-      List<JsonNode> before = admin.operatorActions(paymentId);
-      JsonNode sent =
-          admin.post(
-              "/v1/admin/payments/" + paymentId + "/resolve",
-              Map.of("reason", reason, "action", action));
-      String operator = sent.path("operator").asText();
-      Optional<JsonNode> verdict =
-          admin.awaitOutcome(
-              paymentId, paymentId, operator, reason, before, Duration.ofSeconds(waitSeconds));
-      return OperatorVerdict.print(
-          verdict, action + " on " + paymentId + " by " + operator, waitSeconds, json, out, err);
-    } catch (AdminClient.Failure e) {
-      err.println("payrelay: " + e.getMessage());
-      err.flush();
-      return e.exitCode;
-    }
+    return api.call(
+        admin ->
+            OperatorVerdict.print(
+                admin.act(
+                    paymentId,
+                    paymentId,
+                    "/v1/admin/payments/" + paymentId + "/resolve",
+                    Map.of("reason", reason, "action", action),
+                    reason,
+                    Duration.ofSeconds(waitSeconds)),
+                action + " on " + paymentId,
+                waitSeconds,
+                json,
+                api));
   }
 }

@@ -9,6 +9,7 @@ import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;
 import dev.payrelay.app.temporal.MetricsListener;
 import dev.payrelay.app.temporal.TemporalConnection;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -60,21 +61,7 @@ final class WorkerCommand implements Callable<Integer> {
     WorkerRuntime worker = WorkerRuntime.start(config, services, temporal, name);
     System.out.printf(
         "worker %s polling %s, dispatching the outbox%n", name, config.temporal().target());
-    OperationsSettings ops = config.operations();
-    MetricsListener listener =
-        ops.workerMetricsEnabled()
-            ? MetricsListener.start(
-                ops.workerMetricsHost(),
-                ops.workerMetricsPort(),
-                metrics.registry(),
-                ProcessReadiness.worker(config, services, temporal, name),
-                worker::brokerStatus)
-            : null;
-    if (listener != null) {
-      System.out.printf(
-          "worker metrics http://%s:%d/metrics (health /health/live, /health/ready)%n",
-          ops.workerMetricsHost(), listener.port());
-    }
+    MetricsListener listener = metricsListener(config, metrics, services, temporal, name, worker);
     PayrelayCommand.runUntilStopped(
         () -> {
           if (listener != null) {
@@ -86,5 +73,36 @@ final class WorkerCommand implements Callable<Integer> {
           metrics.close();
         });
     return 0;
+  }
+
+  /**
+   * Serves {@code /metrics}, {@code /health/live} and {@code /health/ready} when {@code
+   * PAYRELAY_WORKER_METRICS_PORT} is set, and prints where.
+   *
+   * @return the listener, or null when the port is 0 (off)
+   */
+  private static MetricsListener metricsListener(
+      PayrelayConfig config,
+      ProcessMetrics metrics,
+      Services services,
+      TemporalConnection temporal,
+      String name,
+      WorkerRuntime worker)
+      throws IOException {
+    OperationsSettings ops = config.operations();
+    if (!ops.workerMetricsEnabled()) {
+      return null;
+    }
+    MetricsListener listener =
+        MetricsListener.start(
+            ops.workerMetricsHost(),
+            ops.workerMetricsPort(),
+            metrics.registry(),
+            ProcessReadiness.worker(config, services, temporal, name),
+            worker::brokerStatus);
+    System.out.printf(
+        "worker metrics http://%s:%d/metrics (health /health/live, /health/ready)%n",
+        ops.workerMetricsHost(), listener.port());
+    return listener;
   }
 }

@@ -110,8 +110,9 @@ public final class DevStack implements AutoCloseable {
     // dev is api and worker in one: ready while the database, the broker and Temporal answer.
     Readiness readiness = ProcessReadiness.worker(config, services, temporal, "dev");
     ApiServer api =
-        ApiRuntime.start(
-            config, services, keys, temporal.client(), worker::wakeDispatcher, readiness);
+        new ApiRuntime(config, services, keys, temporal.client(), worker::wakeDispatcher)
+            .readiness(readiness)
+            .start();
     lines.api(api);
     return new DevStack(
         services,

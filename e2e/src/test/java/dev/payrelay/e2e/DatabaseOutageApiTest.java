@@ -72,7 +72,7 @@ class DatabaseOutageApiTest {
     services =
         Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     // No Temporal: these requests never signal a workflow.
-    api = ApiRuntime.start(config, services, ApiKeys.of(List.of(KEY.key())), null, () -> {});
+    api = new ApiRuntime(config, services, ApiKeys.of(List.of(KEY.key())), null, () -> {}).start();
   }
 
   @AfterAll

@@ -35,8 +35,9 @@ class InboxFloodTest {
         PayrelayConfig.fromEnv(Map.of("PAYRELAY_INBOX_REJECTED_BODY_SIZE", "1KiB"));
     try (TestDatabase db = TestDatabase.create(InboxFloodTest.class);
         ApiServer api =
-            ApiRuntime.build(
+            new ApiRuntime(
                     config, Services.over(db.database()), ApiKeys.parse("", "none"), null, () -> {})
+                .build()
                 .start("127.0.0.1", 0)) {
       HttpClient http = HttpClient.newHttpClient();
       for (int i = 0; i < 20; i++) {

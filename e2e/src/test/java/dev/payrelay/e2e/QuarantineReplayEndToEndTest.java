@@ -75,12 +75,13 @@ class QuarantineReplayEndToEndTest {
         Services.open(config.apiDatabase(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     // No Temporal: nothing here signals a workflow.
     api =
-        ApiRuntime.start(
-            config,
-            services,
-            ApiKeys.of(List.of(ADMIN.key(), READER.key(), ONE_TENANT.key())),
-            null,
-            () -> {});
+        new ApiRuntime(
+                config,
+                services,
+                ApiKeys.of(List.of(ADMIN.key(), READER.key(), ONE_TENANT.key())),
+                null,
+                () -> {})
+            .start();
     env.put("PAYRELAY_ADMIN_URL", "http://127.0.0.1:" + api.adminPort());
     env.put("PAYRELAY_API_KEY", ADMIN.token());
     ConnectionFactory factory = new ConnectionFactory();
@@ -315,12 +316,13 @@ class QuarantineReplayEndToEndTest {
     Map<String, String> down = new HashMap<>(env);
     down.put("PAYRELAY_AMQP_URI", "amqp://guest:guest@127.0.0.1:9/%2f");
     ApiServer cut =
-        ApiRuntime.start(
-            PayrelayConfig.fromEnv(down),
-            services,
-            ApiKeys.of(List.of(READER.key())),
-            null,
-            () -> {});
+        new ApiRuntime(
+                PayrelayConfig.fromEnv(down),
+                services,
+                ApiKeys.of(List.of(READER.key())),
+                null,
+                () -> {})
+            .start();
     try {
       HttpResponse<String> r =
           send(cut, "GET", "/v1/admin/consumers/any/quarantine", null, READER.token());

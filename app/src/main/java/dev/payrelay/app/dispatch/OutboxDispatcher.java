@@ -11,6 +11,7 @@ import dev.payrelay.workflows.PaymentLogContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,9 +181,28 @@ public final class OutboxDispatcher implements AutoCloseable {
       byPayment.values().forEach(events -> handOffInOrder(events, deadline, handedOff, failures));
       return failures;
     }
+    handOffInParallel(byPayment.values(), deadline, handedOff, failures);
+    for (ClaimedEvent event : claimed) {
+      if (!handedOff.contains(event.eventId())) {
+        failures.putIfAbsent(event.eventId(), "not handed off: the dispatcher was stopping");
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * Hands off each payment's events in order on the hand-off threads, at most {@link
+   * PayrelayConfig.DispatcherSettings#handoffs()} payments at once; returns when all are done, or
+   * when interrupted (cancelling the rest).
+   */
+  private void handOffInParallel(
+      Collection<List<ClaimedEvent>> payments,
+      LeaseDeadline deadline,
+      Set<String> handedOff,
+      Map<String, String> failures) {
     List<Future<?>> running = new ArrayList<>();
     try {
-      for (List<ClaimedEvent> events : byPayment.values()) {
+      for (List<ClaimedEvent> events : payments) {
         handoffSlots.acquire();
         running.add(
             handoffThreads.submit(
@@ -203,12 +223,6 @@ public final class OutboxDispatcher implements AutoCloseable {
     } catch (ExecutionException e) {
       log.warn("outbox hand-off thread failed: {}", FailureText.of(e.getCause()));
     }
-    for (ClaimedEvent event : claimed) {
-      if (!handedOff.contains(event.eventId())) {
-        failures.putIfAbsent(event.eventId(), "not handed off: the dispatcher was stopping");
-      }
-    }
-    return failures;
   }
 
   /**

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,22 @@ public final class PagedJob<T> implements AutoCloseable {
 
     /** The cursor right after {@code row}. */
     PageCursor cursorAfter(T row);
+
+    /** The source whose pages {@code page} reads and whose cursors {@code cursorAfter} makes. */
+    static <T> Source<T> of(
+        BiFunction<PageCursor, Integer, List<T>> page, Function<T, PageCursor> cursorAfter) {
+      return new Source<>() {
+        @Override
+        public List<T> page(PageCursor after, int limit) {
+          return page.apply(after, limit);
+        }
+
+        @Override
+        public PageCursor cursorAfter(T row) {
+          return cursorAfter.apply(row);
+        }
+      };
+    }
   }
 
   private static final Logger log = LoggerFactory.getLogger(PagedJob.class);

@@ -35,114 +35,132 @@ import java.util.List;
 
 /**
  * The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database,
- * and is ready while it answers ({@link ProcessReadiness#api}).
+ * and is ready while it answers ({@link ProcessReadiness#api}) unless given another {@link
+ * #readiness}. Built once per server: {@code new ApiRuntime(...).start()}.
  */
 public final class ApiRuntime {
 
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ApiRuntime.class);
 
-  private ApiRuntime() {}
+  private final PayrelayConfig config;
+  private final Services services;
+  private final ApiKeys keys;
+  private final WorkflowClient temporal;
+  private final Runnable outboxCommitted;
+  private Readiness readiness;
 
   /**
-   * Builds and starts the API server on the configured host and port, with the admin endpoints on
-   * their own listener when {@code PAYRELAY_ADMIN_PORT} is set.
+   * The API over these collaborators.
    *
    * @param keys the API keys accepted (the configured ones, or dev's own)
    * @param temporal the client admin signals go through (the API accepts callbacks without it)
    * @param outboxCommitted called after each local commit that wrote an outbox event
    */
-  public static ApiServer start(
+  public ApiRuntime(
       PayrelayConfig config,
       Services services,
       ApiKeys keys,
       WorkflowClient temporal,
       Runnable outboxCommitted) {
-    return start(
-        config, services, keys, temporal, outboxCommitted, ProcessReadiness.api(config, services));
+    this.config = config;
+    this.services = services;
+    this.keys = keys;
+    this.temporal = temporal;
+    this.outboxCommitted = outboxCommitted;
   }
 
   /**
-   * As {@link #start(PayrelayConfig, Services, ApiKeys, WorkflowClient, Runnable)}, its {@code
-   * /health/ready} reporting {@code readiness} (e.g. {@code dev}'s, which checks the broker and
-   * Temporal too); the server closes it.
+   * Its {@code /health/ready} reports {@code readiness} instead (e.g. {@code dev}'s, which checks
+   * the broker and Temporal too); the server closes it.
+   *
+   * @return this
    */
-  public static ApiServer start(
-      PayrelayConfig config,
-      Services services,
-      ApiKeys keys,
-      WorkflowClient temporal,
-      Runnable outboxCommitted,
-      Readiness readiness) {
+  public ApiRuntime readiness(Readiness readiness) {
+    this.readiness = readiness;
+    return this;
+  }
+
+  /**
+   * Builds and starts the API server on the configured host and port, with the admin endpoints on
+   * their own listener when {@code PAYRELAY_ADMIN_PORT} is set.
+   */
+  public ApiServer start() {
+    Readiness ready = readiness();
     if (keys.isEmpty()) {
       log.warn(
           "no API keys configured (PAYRELAY_API_KEYS, PAYRELAY_API_KEYS_FILE): payment and admin"
               + " endpoints answer 401 to every request");
     }
     PayrelayConfig.AccessSettings access = config.access();
-    ApiServer server = build(config, services, keys, temporal, outboxCommitted, readiness);
+    ApiServer server = build(ready);
     return access.adminPort() == null
         ? server.start(config.api().host(), config.api().port())
         : server.start(
             config.api().host(), config.api().port(), access.adminHost(), access.adminPort());
   }
 
-  /** Builds (does not start) the API server, ready while its database answers. */
-  public static ApiServer build(
-      PayrelayConfig config,
-      Services services,
-      ApiKeys keys,
-      WorkflowClient temporal,
-      Runnable outboxCommitted) {
-    return build(
-        config, services, keys, temporal, outboxCommitted, ProcessReadiness.api(config, services));
+  /** Builds (does not start) the API server. */
+  public ApiServer build() {
+    return build(readiness());
   }
 
-  private static ApiServer build(
-      PayrelayConfig config,
-      Services services,
-      ApiKeys keys,
-      WorkflowClient temporal,
-      Runnable outboxCommitted,
-      Readiness readiness) {
+  private Readiness readiness() {
+    return readiness != null ? readiness : ProcessReadiness.api(config, services);
+  }
+
+  private ApiServer build(Readiness ready) {
     ChannelRegistry channels = channelRegistry(config);
     return new ApiServer(
         new ApiHandlers(
             new PaymentService(
                 services.payments(), channels, config.api().paymentTtl(), outboxCommitted),
-            new PaymentQueries(
-                services.payments(),
-                services.outbox(),
-                services.entitlements(),
-                new PaymentAudit(services.database().dsl())),
-            new WebhookService(
-                services.inbox().withRejectedBodyBytes(config.inbox().rejectedBodyBytes()),
-                services.ledger(),
-                channels,
-                services.metrics(),
-                Clock.systemUTC(),
-                outboxCommitted,
-                services.crashPoints()),
-            new AdminService(
-                services.resolutions(),
-                services.deadEvents(),
-                services.payments(),
-                services.outbox(),
-                new TemporalPaymentSignals(
-                    temporal, config.amqp().publishRetries(), config.temporal().channelQueries()),
-                new SignalTokenIssuer(
-                    config.access().signalTokens().tokens(),
-                    services.payments(),
-                    services.outbox())),
+            queries(),
+            webhooks(channels),
+            admin(),
             new ReconciliationAdmin(services.reconciliation(), channels, temporal),
             new PaymentListingAdmin(new PaymentListing(temporal)),
             services.metrics(),
-            readiness,
+            ready,
             config.api().webhookBodyLimit(),
             keys,
             codecEndpoint(config, keys),
             quarantineAdmin(config, services)),
         config.access().adminPort() != null,
         config.api().limits());
+  }
+
+  /** A payment's trail: the payment, its events, grants and audit rows. */
+  private PaymentQueries queries() {
+    return new PaymentQueries(
+        services.payments(),
+        services.outbox(),
+        services.entitlements(),
+        new PaymentAudit(services.database().dsl()));
+  }
+
+  /** The channels' callbacks, into the inbox and the ledger. */
+  private WebhookService webhooks(ChannelRegistry channels) {
+    return new WebhookService(
+        services.inbox().withRejectedBodyBytes(config.inbox().rejectedBodyBytes()),
+        services.ledger(),
+        channels,
+        services.metrics(),
+        Clock.systemUTC(),
+        outboxCommitted,
+        services.crashPoints());
+  }
+
+  /** The operator endpoints: resolutions, DEAD events, signals and signal tokens. */
+  private AdminService admin() {
+    return new AdminService(
+        services.resolutions(),
+        services.deadEvents(),
+        services.payments(),
+        services.outbox(),
+        new TemporalPaymentSignals(
+            temporal, config.amqp().publishRetries(), config.temporal().channelQueries()),
+        new SignalTokenIssuer(
+            config.access().signalTokens().tokens(), services.payments(), services.outbox()));
   }
 
   /**

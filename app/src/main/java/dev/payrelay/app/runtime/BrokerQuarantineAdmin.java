@@ -39,32 +39,27 @@ final class BrokerQuarantineAdmin implements QuarantineAdmin {
 
   @Override
   public Listing list(String consumer, int limit) {
-    try {
-      QuarantinePeek peek = quarantine.list(consumer, limit);
-      return new Listing(
-          peek.consumer(),
-          peek.queue(),
-          peek.depth(),
-          peek.messages().stream()
-              .map(
-                  m ->
-                      new Message(
-                          m.eventId(),
-                          m.type(),
-                          m.routingKey(),
-                          m.reason(),
-                          m.detail(),
-                          m.quarantinedAt(),
-                          m.attempt(),
-                          m.bodyBytes()))
-              .toList());
-    } catch (IllegalArgumentException e) {
-      throw new BadRequestException(e.getMessage());
-    } catch (UnknownConsumerException e) {
-      throw new NotFoundException(e.getMessage());
-    } catch (IOException e) {
-      throw unavailable(e);
-    }
+    return answer(() -> listing(quarantine.list(consumer, limit)));
+  }
+
+  private static Listing listing(QuarantinePeek peek) {
+    return new Listing(
+        peek.consumer(),
+        peek.queue(),
+        peek.depth(),
+        peek.messages().stream()
+            .map(
+                m ->
+                    new Message(
+                        m.eventId(),
+                        m.type(),
+                        m.routingKey(),
+                        m.reason(),
+                        m.detail(),
+                        m.quarantinedAt(),
+                        m.attempt(),
+                        m.bodyBytes()))
+            .toList());
   }
 
   @Override
@@ -83,13 +78,29 @@ final class BrokerQuarantineAdmin implements QuarantineAdmin {
               reason);
           results.add(new Replayed(outcome.eventId(), result, id));
         };
+    return answer(
+        () -> {
+          List<QuarantineReplay> done =
+              selection.all()
+                  ? quarantine.replayFirst(consumer, selection.limit(), record)
+                  : quarantine.replay(consumer, new LinkedHashSet<>(selection.eventIds()), record);
+          log.info("quarantine replay of {} by {}: {} outcome(s)", consumer, operator, done.size());
+          return new Replay(consumer, operator, reason, results);
+        });
+  }
+
+  /** A request to the broker. */
+  private interface BrokerCall<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * The answer of {@code call}, its failures as the admin API's: a bad consumer name or limit 400,
+   * an unknown consumer 404, a broker that cannot serve 503.
+   */
+  private static <T> T answer(BrokerCall<T> call) {
     try {
-      List<QuarantineReplay> done =
-          selection.all()
-              ? quarantine.replayFirst(consumer, selection.limit(), record)
-              : quarantine.replay(consumer, new LinkedHashSet<>(selection.eventIds()), record);
-      log.info("quarantine replay of {} by {}: {} outcome(s)", consumer, operator, done.size());
-      return new Replay(consumer, operator, reason, results);
+      return call.run();
     } catch (IllegalArgumentException e) {
       throw new BadRequestException(e.getMessage());
     } catch (UnknownConsumerException e) {

@@ -65,13 +65,22 @@ final class ConsumerRuntime implements AutoCloseable {
             Clock.systemUTC());
     consumer.start();
     ConsumerRuntime runtime = new ConsumerRuntime(database, consumer);
+    runtime.schedulePurge(inbox, settings, config.outbox().purgeBatch(), metrics);
+    return runtime;
+  }
+
+  /**
+   * Deletes the consumer's processed inbox rows older than its retention, {@code batch} at a time,
+   * every {@link #PURGE_EVERY}; a failed purge is logged and tried again the next time.
+   */
+  private void schedulePurge(
+      ConsumerInbox inbox, ConsumersSettings settings, int batch, MeterRegistry metrics) {
     Counter purged =
         Counter.builder("payrelay.consumer.inbox_purged")
             .description("Consumer inbox rows deleted by the retention purge")
             .tag("consumer", ConsumersSettings.NOTIFICATIONS)
             .register(metrics);
-    int batch = config.outbox().purgeBatch();
-    runtime.purge.scheduleWithFixedDelay(
+    purge.scheduleWithFixedDelay(
         () ->
             OutboxMaintenance.logFailure(
                 "consumer inbox purge",
@@ -90,7 +99,6 @@ final class ConsumerRuntime implements AutoCloseable {
         FIRST_PURGE_AFTER.toMillis(),
         PURGE_EVERY.toMillis(),
         TimeUnit.MILLISECONDS);
-    return runtime;
   }
 
   /** True while the consumer's connection and channels are open. */

@@ -35,17 +35,7 @@ final class NotificationsHandler implements MessageHandler {
 
   @Override
   public void handle(ConsumedMessage message, DSLContext tx) {
-    // The AMQP type, else its twin header event_type (docs/consumers.md "Ordering"); neither: no
-    // event at all.
-    String type =
-        message.eventType() != null
-            ? message.eventType()
-            : message.headers().get("event_type") == null
-                ? null
-                : message.headers().get("event_type").toString();
-    if (type == null) {
-      throw new PoisonMessageException("no event type: neither the AMQP type nor event_type");
-    }
+    String type = eventType(message);
     if (!EventType.PAYMENT_CONFIRMED.wireName().equals(type)) {
       log.info(
           "notifications: event {} is a {}, not a PaymentConfirmed; nothing to tell",
@@ -53,6 +43,46 @@ final class NotificationsHandler implements MessageHandler {
           type);
       return;
     }
+    PaymentConfirmed confirmed = paymentConfirmed(message);
+    boolean inserted =
+        Notifications.record(
+            tx,
+            confirmed.userId(),
+            confirmed.paymentId(),
+            Notifications.COURSES_UNLOCKED,
+            message.eventId());
+    // The buyer by the payment we minted: the user id may be an e-mail.
+    log.info(
+        "notifications: {} the buyer of payment {} (event {})",
+        inserted ? "told" : "had already told",
+        confirmed.paymentId(),
+        message.eventId());
+  }
+
+  /**
+   * The AMQP type, else its twin header {@code event_type} (docs/consumers.md "Ordering").
+   *
+   * @throws PoisonMessageException when neither is there: no event at all
+   */
+  private static String eventType(ConsumedMessage message) {
+    Object header = message.headers().get("event_type");
+    String type =
+        message.eventType() != null
+            ? message.eventType()
+            : header == null ? null : header.toString();
+    if (type == null) {
+      throw new PoisonMessageException("no event type: neither the AMQP type nor event_type");
+    }
+    return type;
+  }
+
+  /**
+   * The body as a {@code PaymentConfirmed} of this version with a user and a payment id.
+   *
+   * @throws PoisonMessageException for another payload version, a body that does not parse, or one
+   *     without user or payment id
+   */
+  private PaymentConfirmed paymentConfirmed(ConsumedMessage message) {
     if (message.payloadVersion() != PaymentConfirmed.VERSION) {
       throw new PoisonMessageException(
           "unknown payload version " + message.payloadVersion() + " of PaymentConfirmed");
@@ -68,19 +98,7 @@ final class NotificationsHandler implements MessageHandler {
     if (isBlank(confirmed.userId()) || isBlank(confirmed.paymentId())) {
       throw new PoisonMessageException("PaymentConfirmed without userId or paymentId");
     }
-    boolean inserted =
-        Notifications.record(
-            tx,
-            confirmed.userId(),
-            confirmed.paymentId(),
-            Notifications.COURSES_UNLOCKED,
-            message.eventId());
-    // The buyer by the payment we minted: the user id may be an e-mail.
-    log.info(
-        "notifications: {} the buyer of payment {} (event {})",
-        inserted ? "told" : "had already told",
-        confirmed.paymentId(),
-        message.eventId());
+    return confirmed;
   }
 
   private static boolean isBlank(String text) {

@@ -32,18 +32,12 @@ import dev.payrelay.app.temporal.PaymentLogInterceptor;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
-import dev.payrelay.domain.operator.SignalTokens;
-import dev.payrelay.ledger.checks.GrantGaps;
 import dev.payrelay.ledger.db.JobLeases;
-import dev.payrelay.ledger.db.PageCursor;
 import dev.payrelay.ledger.inbox.WebhookInboxRetention;
 import dev.payrelay.ledger.outbox.ClaimedEvent;
-import dev.payrelay.ledger.outbox.EventHandoff;
 import dev.payrelay.ledger.outbox.OutboxRetention;
 import dev.payrelay.ledger.outbox.OutboxStatistics;
-import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
-import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
@@ -51,7 +45,6 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,9 +64,6 @@ public final class WorkerRuntime implements AutoCloseable {
 
   private static final org.slf4j.Logger log =
       org.slf4j.LoggerFactory.getLogger(WorkerRuntime.class);
-
-  /** Rows per safety-net pass: a pass is a few seconds of signals at most. */
-  private static final int SWEEP_BATCH = 100;
 
   private final ConfirmingPublisher publisher;
   private final WorkerFactory factory;
@@ -128,38 +118,100 @@ public final class WorkerRuntime implements AutoCloseable {
       TemporalConnection temporal,
       String owner,
       Consumer<ClaimedEvent> handedOff) {
-    Sizing sizing = config.sizing();
-    requirePool(services, sizing);
-    PayrelayConfig.AmqpSettings amqp = config.amqp();
-    List<ConsumerSettings> ownConsumers =
-        config.consumers().notifications()
-            ? List.of(config.consumers().notificationsConsumer())
-            : List.of();
-    declareTopology(amqp, amqp.queues(), ownConsumers);
-    // The publisher declares the topology again on every connection it opens and after a 404 for
-    // the exchange: a broker that was down at start, came back empty, or lost the exchange.
-    ConfirmingPublisher publisher =
-        new ConfirmingPublisher(
-            new AmqpConfig(
-                amqp.uri(),
-                amqp.exchange(),
-                amqp.confirmTimeout(),
-                sizing.publishChannels(),
-                "payrelay-" + owner),
-            java.time.Clock.systemUTC(),
-            amqp.queues(),
-            ownConsumers);
+    requirePool(services, config.sizing());
+    List<ConsumerSettings> ownConsumers = ownConsumers(config);
+    declareTopology(config.amqp(), config.amqp().queues(), ownConsumers);
+    ConfirmingPublisher publisher = publisher(config, owner, ownConsumers);
     ChannelRegistry channels = ApiRuntime.channelRegistry(config);
-    WorkerFactory factory =
-        WorkerFactory.newInstance(
-            temporal.client(),
-            WorkerFactoryOptions.newBuilder(sizing.factoryOptions())
-                .setWorkerInterceptors(new PaymentLogInterceptor())
-                .build());
-    Worker worker = factory.newWorker(TaskQueues.PAYMENTS, sizing.paymentWorkerOptions());
+    WorkerFactory factory = factory(config, temporal);
+    payments(factory, config, services, publisher, channels);
+    DailyReconciliationTrigger daily;
+    try {
+      daily = reconciliation(factory, config, services, temporal, channels);
+    } catch (RuntimeException e) {
+      publisher.close();
+      throw e;
+    }
+    factory.start();
+    WorkflowHandoff handoff = handoff(config, temporal);
+    OutboxDispatcher dispatcher = dispatcher(config, services, owner, handoff, handedOff);
+    List<PagedJob<?>> jobs = SafetyNets.start(config, services, handoff, owner);
+    ConsumerRuntime consumers = consumers(config, owner, services);
+    return new WorkerRuntime(
+        publisher,
+        factory,
+        dispatcher,
+        maintenance(config, services),
+        inboxRetention(config, services, owner),
+        daily,
+        jobs,
+        attention(temporal, services),
+        consumers);
+  }
+
+  /** The Temporal workers' factory, sized by {@link Sizing}; activities log with their payment. */
+  private static WorkerFactory factory(PayrelayConfig config, TemporalConnection temporal) {
+    return WorkerFactory.newInstance(
+        temporal.client(),
+        WorkerFactoryOptions.newBuilder(config.sizing().factoryOptions())
+            .setWorkerInterceptors(new PaymentLogInterceptor())
+            .build());
+  }
+
+  /** How the worker hands events and repairs to their workflows: signals, with retries. */
+  private static WorkflowHandoff handoff(PayrelayConfig config, TemporalConnection temporal) {
+    return new WorkflowHandoff(
+        temporal.client(),
+        config.amqp().publishRetries(),
+        config.temporal().channelQueries(),
+        config.access().signalTokens().tokens());
+  }
+
+  /** The notifications consumer, started, when enabled; else null. */
+  private static ConsumerRuntime consumers(PayrelayConfig config, String owner, Services services) {
+    return config.consumers().notifications()
+        ? ConsumerRuntime.start(config, owner, services.metrics(), new EventJson())
+        : null;
+  }
+
+  /** The consumers this worker runs: {@code notifications} when enabled, else none. */
+  private static List<ConsumerSettings> ownConsumers(PayrelayConfig config) {
+    return config.consumers().notifications()
+        ? List.of(config.consumers().notificationsConsumer())
+        : List.of();
+  }
+
+  /**
+   * The publisher of the outbox's events, on {@link Sizing#publishChannels()} channels. It declares
+   * the topology again on every connection it opens and after a 404 for the exchange: a broker that
+   * was down at start, came back empty, or lost the exchange.
+   */
+  private static ConfirmingPublisher publisher(
+      PayrelayConfig config, String owner, List<ConsumerSettings> ownConsumers) {
+    PayrelayConfig.AmqpSettings amqp = config.amqp();
+    return new ConfirmingPublisher(
+        new AmqpConfig(
+            amqp.uri(),
+            amqp.exchange(),
+            amqp.confirmTimeout(),
+            config.sizing().publishChannels(),
+            "payrelay-" + owner),
+        java.time.Clock.systemUTC(),
+        amqp.queues(),
+        ownConsumers);
+  }
+
+  /** Registers the payment workflows and their activities on the payments task queue. */
+  private static void payments(
+      WorkerFactory factory,
+      PayrelayConfig config,
+      Services services,
+      ConfirmingPublisher publisher,
+      ChannelRegistry channels) {
+    Worker worker = factory.newWorker(TaskQueues.PAYMENTS, config.sizing().paymentWorkerOptions());
     worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
-    SignalTokens tokens = config.access().signalTokens().tokens();
-    SignalIdentity identity = new SignalIdentity(tokens, config.isProduction());
+    SignalIdentity identity =
+        new SignalIdentity(config.access().signalTokens().tokens(), config.isProduction());
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(
             services.outbox(),
@@ -177,124 +229,29 @@ public final class WorkerRuntime implements AutoCloseable {
             identity,
             services.crashPoints()),
         new ChannelActivitiesImpl(channels, services.payments(), services.ledger()));
-    DailyReconciliationTrigger daily;
-    try {
-      daily = reconciliation(factory, config, services, temporal, channels);
-    } catch (RuntimeException e) {
-      publisher.close();
-      throw e;
-    }
-    factory.start();
-    WorkflowHandoff handoff =
-        new WorkflowHandoff(
-            temporal.client(), amqp.publishRetries(), config.temporal().channelQueries(), tokens);
-    OutboxDispatcher dispatcher =
-        new OutboxDispatcher(
-                services.outbox(),
-                event -> {
-                  handoff.handOff(event.handoff());
-                  handedOff.accept(event);
-                },
-                config.dispatcher(),
-                owner,
-                services.metrics(),
-                services.crashPoints())
-            .start();
-    List<PagedJob<?>> jobs = jobs(config, services, handoff, owner);
-    ConsumerRuntime consumers =
-        config.consumers().notifications()
-            ? ConsumerRuntime.start(config, owner, services.metrics(), new EventJson())
-            : null;
-    return new WorkerRuntime(
-        publisher,
-        factory,
-        dispatcher,
-        maintenance(config, services),
-        new InboxRetentionJob(
-                new JobLeases(services.database().dsl()),
-                new WebhookInboxRetention(services.database().dsl()),
-                config.inbox(),
-                owner,
-                services.metrics())
-            .start(),
-        daily,
-        jobs,
-        attention(temporal, services),
-        consumers);
   }
 
   /**
-   * The safety nets, each run by one worker at a time (a database lease) and paging fairly: PENDING
-   * payments well past their deadline whose workflow is not running get {@code requery} (a lost
-   * workflow starts again and closes and expires them); PAID payments missing an entitlement whose
-   * workflow is not running get their {@code PaymentConfirmed} again (a grant lost with its run is
-   * repaired within {@code grantRepairAfter + grantRepair}; a live run is granting and is left to
-   * it).
+   * The outbox dispatcher, started: hands each claimed event to its workflow, then tells {@code
+   * handedOff}.
    */
-  private static List<PagedJob<?>> jobs(
-      PayrelayConfig config, Services services, WorkflowHandoff handoff, String owner) {
-    PayrelayConfig.TemporalSettings t = config.temporal();
-    JobLeases leases = new JobLeases(services.database().dsl());
-    List<PagedJob<?>> jobs = new ArrayList<>();
-    if (!t.expirySweep().isZero()) {
-      OperatorSignal sweeper =
-          new OperatorSignal("payrelay-sweeper", "PENDING past its deadline", null);
-      jobs.add(
-          new PagedJob<>(
-                  leases,
-                  "expiry-sweep",
-                  owner,
-                  SWEEP_BATCH,
-                  new PagedJob.Source<PaymentRow>() {
-                    @Override
-                    public List<PaymentRow> page(PageCursor after, int limit) {
-                      return services.payments().overdue(t.expirySweepGrace(), after, limit);
-                    }
-
-                    @Override
-                    public PageCursor cursorAfter(PaymentRow row) {
-                      return new PageCursor(row.expiresAt(), row.paymentId());
-                    }
-                  },
-                  payment -> {
-                    // A running workflow watches its own deadline (and shows NEEDS_ATTENTION when
-                    // its close keeps failing): signalling it would only write an audit row.
-                    if (!handoff.workflowRunning(payment.paymentId())) {
-                      handoff.requery(payment, sweeper);
-                    }
-                  })
-              .start(t.expirySweep()));
-    }
-    if (!t.grantRepair().isZero()) {
-      GrantGaps gaps = new GrantGaps(services.database().dsl());
-      jobs.add(
-          new PagedJob<>(
-                  leases,
-                  "grant-repair",
-                  owner,
-                  SWEEP_BATCH,
-                  new PagedJob.Source<EventHandoff>() {
-                    @Override
-                    public List<EventHandoff> page(PageCursor after, int limit) {
-                      return gaps.paidWithoutGrant(t.grantRepairAfter(), after, limit);
-                    }
-
-                    @Override
-                    public PageCursor cursorAfter(EventHandoff row) {
-                      return gaps.cursorAfter(row);
-                    }
-                  },
-                  payment -> {
-                    // Only a payment whose run is gone is provably lost: a live run received the
-                    // event (it was dispatched) and is granting, maybe behind a lock; signalling
-                    // it again every pass only grew its history (issue 25 row 3).
-                    if (!handoff.workflowRunning(payment.paymentId())) {
-                      handoff.handOff(payment);
-                    }
-                  })
-              .start(t.grantRepair()));
-    }
-    return jobs;
+  private static OutboxDispatcher dispatcher(
+      PayrelayConfig config,
+      Services services,
+      String owner,
+      WorkflowHandoff handoff,
+      Consumer<ClaimedEvent> handedOff) {
+    return new OutboxDispatcher(
+            services.outbox(),
+            event -> {
+              handoff.handOff(event.handoff());
+              handedOff.accept(event);
+            },
+            config.dispatcher(),
+            owner,
+            services.metrics(),
+            services.crashPoints())
+        .start();
   }
 
   /**
@@ -337,6 +294,17 @@ public final class WorkerRuntime implements AutoCloseable {
           "the worker's pool %s has %d connections, but its sizing (PAYRELAY_DB_POOL_WORKER) needs %d"
               .formatted(services.database().poolName(), connections, sizing.workerPool()));
     }
+  }
+
+  private static InboxRetentionJob inboxRetention(
+      PayrelayConfig config, Services services, String owner) {
+    return new InboxRetentionJob(
+            new JobLeases(services.database().dsl()),
+            new WebhookInboxRetention(services.database().dsl()),
+            config.inbox(),
+            owner,
+            services.metrics())
+        .start();
   }
 
   private static OutboxMaintenance maintenance(PayrelayConfig config, Services services) {
