@@ -1,5 +1,7 @@
 package dev.payrelay.api;
 
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -3,6 +3,11 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.auth.ForbiddenException;
+import dev.payrelay.api.auth.Public;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.auth.RouteGuard;
+import dev.payrelay.api.http.ApiServer;
 import io.javalin.Javalin;
 import io.javalin.security.RouteRole;
 import java.net.URI;
