@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.javalin.http.Context;
 import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -29,6 +30,11 @@ public final class ApiErrors {
   /** The body for {@code status} with the code that status stands for. */
   public static Map<String, String> body(int status, String message) {
     return body(code(status), message);
+  }
+
+  /** Answers {@code status} with this body: the status's code and {@code message}. */
+  public static void answer(Context ctx, int status, String message) {
+    ctx.status(status).json(body(status, message));
   }
 
   /** The body with {@code code} and {@code message}. */

@@ -11,8 +11,22 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * The admin routes over the consumers' quarantine queues (listed in {@link ApiServer}'s Javadoc):
- * both span every tenant, since a queue holds every tenant's events.
+ * The admin routes over the consumers' quarantine queues; both span every tenant, since a queue
+ * holds every tenant's events, and so need a key for tenants {@code *}:
+ *
+ * <ul>
+ *   <li>{@code GET /v1/admin/consumers/{consumer}/quarantine?limit=100} [read]: the first messages
+ *       (1..500) of the consumer's quarantine queue, without their bodies, and its depth: {@code
+ *       {consumer, queue, depth, messages:[{eventId, eventType, routingKey, reason, detail,
+ *       quarantinedAt, attempt, bodyBytes}]}}; they stay in the queue
+ *   <li>{@code POST /v1/admin/consumers/{consumer}/quarantine/replay} [admin] {@code {reason,
+ *       eventIds:[...]}} or {@code {reason, all:true, limit?}}: moves those messages back to the
+ *       consumer's work queue with their original event id and a fresh retry budget, one audit row
+ *       ({@code QUARANTINE_REPLAY}) per event id; 200 {@code {consumer, operator, reason,
+ *       results:[{eventId, result: REPLAYED|NOT_FOUND, auditId}]}}; 400 no reason, both or neither
+ *       selections, a limit outside 1..500; 404 no such consumer on the broker; 503 with {@code
+ *       Retry-After} when RabbitMQ cannot be reached
+ * </ul>
  */
 final class QuarantineRoutes {
 
@@ -34,6 +48,7 @@ final class QuarantineRoutes {
   record ReplayRequest(
       String operator, String reason, List<String> eventIds, Boolean all, Integer limit) {}
 
+  /** Registers both routes over {@code quarantine}. */
   static void register(Routes app, QuarantineAdmin quarantine, ObjectMapper mapper) {
     app.get(
         "/v1/admin/consumers/{consumer}/quarantine",
@@ -47,11 +62,12 @@ final class QuarantineRoutes {
         Role.ADMIN,
         ctx -> {
           ApiKey key = RouteGuard.everyTenant(ctx);
-          ReplayRequest r = mapper.readValue(ctx.body(), ReplayRequest.class);
-          if (r == null) {
-            throw new BadRequestException(
-                "a JSON body {reason, eventIds} or {reason, all} is required");
-          }
+          ReplayRequest r =
+              JsonBody.required(
+                  mapper,
+                  ctx,
+                  ReplayRequest.class,
+                  "a JSON body {reason, eventIds} or {reason, all} is required");
           if (r.reason() == null || r.reason().isBlank()) {
             throw new BadRequestException("reason is required: say why these events are replayed");
           }
