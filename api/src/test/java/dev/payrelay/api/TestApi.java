@@ -18,6 +18,7 @@ import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
@@ -155,7 +156,8 @@ final class TestApi implements AutoCloseable {
                     channels,
                     metrics,
                     Clock.systemUTC(),
-                    () -> {}),
+                    () -> {},
+                    CrashPoints.none()),
                 new AdminService(
                     new PaymentResolutions(dsl, payments, writer),
                     new DeadEvents(dsl),

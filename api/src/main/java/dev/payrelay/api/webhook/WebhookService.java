@@ -10,7 +10,6 @@ import dev.payrelay.domain.channel.PaymentChannel;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
-import dev.payrelay.ledger.db.DatabaseErrors;
 import dev.payrelay.ledger.inbox.InboxCompletion;
 import dev.payrelay.ledger.inbox.ReceivedCallback;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
@@ -38,8 +37,6 @@ import org.slf4j.LoggerFactory;
 public final class WebhookService {
 
   private static final Logger log = LoggerFactory.getLogger(WebhookService.class);
-  private static final String JSON = "application/json";
-  private static final String CALLBACKS = "payrelay.webhook.callbacks";
 
   /**
    * The outcome of a stored callback whose decision failed on a database error (a lock wait or
@@ -56,31 +53,19 @@ public final class WebhookService {
   private final WebhookInboxStore inbox;
   private final PaymentLedger ledger;
   private final ChannelRegistry channels;
-  private final MeterRegistry metrics;
   private final Clock clock;
   private final Runnable outboxCommitted;
   private final CrashPoints crashPoints;
-  private final RejectionLog rejectionLog = new RejectionLog(log);
+  private final CallbackOutcomes outcomes;
 
   /**
    * A service writing through {@code inbox} and {@code ledger}, counting into {@code metrics}.
    *
    * @param outboxCommitted called after a transaction that wrote an outbox event committed (wakes
    *     an in-process dispatcher; a no-op when the dispatcher runs elsewhere)
-   */
-  public WebhookService(
-      WebhookInboxStore inbox,
-      PaymentLedger ledger,
-      ChannelRegistry channels,
-      MeterRegistry metrics,
-      Clock clock,
-      Runnable outboxCommitted) {
-    this(inbox, ledger, channels, metrics, clock, outboxCommitted, CrashPoints.none());
-  }
-
-  /**
-   * As above, passing {@link CrashPoint#WEBHOOK_AFTER_COMMIT} once the ledger has committed a
-   * callback's decision and before the channel gets its answer.
+   * @param crashPoints passes {@link CrashPoint#WEBHOOK_AFTER_COMMIT} once the ledger has committed
+   *     a callback's decision and before the channel gets its answer; {@link CrashPoints#none()}
+   *     outside crash tests
    */
   public WebhookService(
       WebhookInboxStore inbox,
@@ -93,10 +78,10 @@ public final class WebhookService {
     this.inbox = inbox;
     this.ledger = ledger;
     this.channels = channels;
-    this.metrics = metrics;
     this.clock = clock;
     this.outboxCommitted = outboxCommitted;
     this.crashPoints = crashPoints;
+    this.outcomes = new CallbackOutcomes(inbox, channels, metrics);
   }
 
   /**
@@ -137,52 +122,16 @@ public final class WebhookService {
       inboxId = inbox.record(new ReceivedCallback(channelName, headers, rawBody, remoteAddr));
     } catch (DataAccessException e) {
       // Not stored, so not acknowledged: the channel's retry will bring it again.
-      log.error("callback on {} could not be stored: {}", channelName, e.toString());
-      metrics
-          .counter(CALLBACKS, "channel", label(channelName), "outcome", "NOT_STORED")
-          .increment();
-      return new WebhookResponse(503, JSON, "{\"error\":\"NOT_STORED\"}", -1);
+      return outcomes.notStored(channelName, e);
     }
     try {
       return decide(inboxId, channelName, merchantId, headers, rawBody, truncated);
     } catch (DataAccessException e) {
-      return notDecided(inboxId, channelName, e, null);
+      return outcomes.notDecided(inboxId, channelName, e, null);
     }
   }
 
-  /**
-   * The 503 for a stored callback whose decision failed on {@code cause}: the channel's retry
-   * decides it again. The row records {@value #NOT_DECIDED}, and the payment and notification of
-   * {@code verified} (null when it failed before verification), so that outcome RECEIVED is left
-   * only to a request whose process stopped (or whose database went away) mid-decision, which
-   * {@code payrelay check} reports. Whatever the decision wrote was rolled back with its
-   * transaction; a database that fails this too leaves the row RECEIVED.
-   */
-  private WebhookResponse notDecided(
-      long inboxId, String channelName, DataAccessException cause, VerifiedCallback verified) {
-    String why = DatabaseErrors.describe(cause);
-    log.error("callback {} stored but not decided: {}", inboxId, why);
-    try {
-      inbox.complete(
-          inboxId,
-          new InboxCompletion(
-              verified == null ? null : true,
-              NOT_DECIDED,
-              why,
-              503,
-              verified == null ? null : verified.paymentId(),
-              verified == null ? null : verified.notificationId()));
-    } catch (RuntimeException e) {
-      log.error(
-          "callback {}: its NOT_DECIDED outcome was not recorded either: {}",
-          inboxId,
-          e.toString());
-    }
-    metrics.counter(CALLBACKS, "channel", label(channelName), "outcome", NOT_DECIDED).increment();
-    return new WebhookResponse(
-        503, JSON, "{\"error\":\"" + NOT_DECIDED + "\",\"inboxId\":" + inboxId + "}", inboxId);
-  }
-
+  /** Refuses what cannot be verified, verifies the rest with one account's secret, applies it. */
   private WebhookResponse decide(
       long inboxId,
       String channelName,
@@ -191,39 +140,9 @@ public final class WebhookService {
       byte[] rawBody,
       boolean truncated) {
     Optional<PaymentChannel> channel = channels.find(channelName);
-    if (channel.isEmpty()) {
-      return reject(
-          inboxId,
-          channelName,
-          new InboxCompletion(
-              null, "UNKNOWN_CHANNEL", "no channel " + channelName, 404, null, null));
-    }
-    if (truncated) {
-      return reject(
-          inboxId,
-          channelName,
-          new InboxCompletion(
-              null,
-              "PAYLOAD_TOO_LARGE",
-              "body longer than the limit; first bytes kept",
-              413,
-              null,
-              null));
-    }
-    if (!hasMediaType(headers, channel.get().callbackMediaType())) {
-      return reject(
-          inboxId,
-          channelName,
-          new InboxCompletion(
-              null,
-              "UNSUPPORTED_MEDIA_TYPE",
-              "Content-Type must be "
-                  + channel.get().callbackMediaType()
-                  + ", was "
-                  + contentType(headers),
-              415,
-              null,
-              null));
+    InboxCompletion unverifiable = unverifiable(channelName, channel, headers, truncated);
+    if (unverifiable != null) {
+      return outcomes.reject(inboxId, channelName, unverifiable);
     }
     CallbackRequest request = new CallbackRequest(headers, rawBody, clock.instant());
     // Read once: its merchant account verifies the callback, and the ledger decides on it first.
@@ -231,29 +150,15 @@ public final class WebhookService {
         merchantId != null
             ? null
             : channel.get().claimedPaymentId(request).flatMap(ledger::payment).orElse(null);
-    Optional<ChannelAccount> verifier =
-        merchantId != null
-            ? channels.forMerchant(channelName, merchantId)
-            : verifier(channelName, claimed);
+    Optional<ChannelAccount> verifier = verifier(channelName, merchantId, claimed);
     if (verifier.isEmpty()) {
-      return reject(
-          inboxId,
-          channelName,
-          new InboxCompletion(
-              false,
-              "UNKNOWN_ACCOUNT",
-              merchantId != null
-                  ? "no merchant account " + merchantId + " is configured at " + channelName
-                  : "no configured merchant account owns the payment this callback names",
-              401,
-              null,
-              null));
+      return outcomes.reject(inboxId, channelName, unknownAccount(channelName, merchantId));
     }
     VerifiedCallback callback;
     try {
       callback = verifier.get().adapter().verifyCallback(request);
     } catch (CallbackRejectedException e) {
-      return reject(
+      return outcomes.reject(
           inboxId,
           channelName,
           new InboxCompletion(
@@ -262,8 +167,58 @@ public final class WebhookService {
     try (PaymentLogContext context = PaymentLogContext.of(callback.paymentId(), null)) {
       return apply(inboxId, channelName, channel.get(), verifier.get(), callback, claimed, context);
     } catch (DataAccessException e) {
-      return notDecided(inboxId, channelName, e, callback);
+      return outcomes.notDecided(inboxId, channelName, e, callback);
     }
+  }
+
+  /**
+   * The refusal of a callback no account needs to look at: an unknown channel (404), a body cut at
+   * the size limit (413), another media type than the channel's (415); null for none of these.
+   */
+  private static InboxCompletion unverifiable(
+      String channelName,
+      Optional<PaymentChannel> channel,
+      Map<String, String> headers,
+      boolean truncated) {
+    if (channel.isEmpty()) {
+      return new InboxCompletion(
+          null, "UNKNOWN_CHANNEL", "no channel " + channelName, 404, null, null);
+    }
+    if (truncated) {
+      return new InboxCompletion(
+          null,
+          "PAYLOAD_TOO_LARGE",
+          "body longer than the limit; first bytes kept",
+          413,
+          null,
+          null);
+    }
+    if (!hasMediaType(headers, channel.get().callbackMediaType())) {
+      return new InboxCompletion(
+          null,
+          "UNSUPPORTED_MEDIA_TYPE",
+          "Content-Type must be "
+              + channel.get().callbackMediaType()
+              + ", was "
+              + contentType(headers),
+          415,
+          null,
+          null);
+    }
+    return null;
+  }
+
+  /** The refusal (401) of a callback no configured merchant account may verify. */
+  private static InboxCompletion unknownAccount(String channelName, String merchantId) {
+    return new InboxCompletion(
+        false,
+        "UNKNOWN_ACCOUNT",
+        merchantId != null
+            ? "no merchant account " + merchantId + " is configured at " + channelName
+            : "no configured merchant account owns the payment this callback names",
+        401,
+        null,
+        null);
   }
 
   /**
@@ -288,7 +243,8 @@ public final class WebhookService {
             channel.reply(CallbackOutcome.CONFIRMED).httpStatus(),
             claimed);
     if (result.outcome() == CallbackOutcome.OTHER_ACCOUNT) {
-      return reject(inboxId, channelName, verified(result, callback, OTHER_ACCOUNT_STATUS, null));
+      return outcomes.reject(
+          inboxId, channelName, verified(result, callback, OTHER_ACCOUNT_STATUS, null));
     }
     context.withEvent(result.eventId());
     crashPoints.reach(CrashPoint.WEBHOOK_AFTER_COMMIT);
@@ -296,11 +252,24 @@ public final class WebhookService {
       outboxCommitted.run();
     }
     ChannelReply reply = channel.reply(result.outcome());
+    recordApplied(inboxId, channelName, callback, result, reply);
+    return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
+  }
+
+  /**
+   * Counts and logs a callback the ledger decided; records its outcome in the inbox unless it was
+   * CONFIRMED, whose row the ledger's transaction completed.
+   */
+  private void recordApplied(
+      long inboxId,
+      String channelName,
+      VerifiedCallback callback,
+      LedgerResult result,
+      ChannelReply reply) {
     if (result.outcome() == CallbackOutcome.CONFIRMED) {
-      // The ledger's transaction completed the inbox row.
-      count(channelName, result.outcome().name());
+      outcomes.count(channelName, result.outcome().name());
     } else {
-      completeAfterCommit(
+      outcomes.completeAfterCommit(
           inboxId,
           channelName,
           verified(result, callback, reply.httpStatus(), callback.paymentId()));
@@ -319,7 +288,6 @@ public final class WebhookService {
         callback.channelTxnId(),
         result.outcome(),
         reply.httpStatus());
-    return new WebhookResponse(reply.httpStatus(), reply.contentType(), reply.body(), inboxId);
   }
 
   /** The inbox outcome of a verified callback the ledger decided as {@code result}. */
@@ -335,61 +303,23 @@ public final class WebhookService {
   }
 
   /**
-   * The account that verifies a callback at the channel's own URL: the merchant account the payment
-   * it names ({@code claimed}) was created with; the channel's default account when the callback
-   * names no payment we have at this channel. Either way the ledger refuses what it verified about
-   * another account's payment ({@link CallbackOutcome#OTHER_ACCOUNT}), so the default account's
-   * secret never confirms a tenant account's payment. Empty when the payment's account is no longer
+   * The account that verifies a callback: at a merchant account's URL ({@code merchantId} not
+   * null), that account. At the channel's own URL, the merchant account the payment it names
+   * ({@code claimed}) was created with; the channel's default account when the callback names no
+   * payment we have at this channel. Either way the ledger refuses what it verified about another
+   * account's payment ({@link CallbackOutcome#OTHER_ACCOUNT}), so the default account's secret
+   * never confirms a tenant account's payment. Empty when that account is not (or no longer)
    * configured.
    */
-  private Optional<ChannelAccount> verifier(String channelName, PaymentRow claimed) {
+  private Optional<ChannelAccount> verifier(
+      String channelName, String merchantId, PaymentRow claimed) {
+    if (merchantId != null) {
+      return channels.forMerchant(channelName, merchantId);
+    }
     if (claimed == null || !claimed.channel().equals(channelName)) {
       return channels.defaultAccount(channelName);
     }
     return channels.forMerchant(channelName, claimed.merchantId());
-  }
-
-  private WebhookResponse reject(long inboxId, String channel, InboxCompletion c) {
-    complete(inboxId, channel, c);
-    rejectionLog.rejected(inboxId, c.outcome(), c.detail());
-    ChannelReply refusal =
-        channels
-            .find(channel)
-            .map(adapter -> adapter.refusal(c.outcome(), c.httpStatus(), inboxId))
-            .orElseGet(() -> ChannelReply.jsonRefusal(c.outcome(), c.httpStatus(), inboxId));
-    return new WebhookResponse(
-        refusal.httpStatus(), refusal.contentType(), refusal.body(), inboxId);
-  }
-
-  /**
-   * Records the outcome of an applied callback. The ledger has committed, so a failure here must
-   * not turn the channel's answer into an error: the row keeps outcome RECEIVED and the log says
-   * why.
-   */
-  private void completeAfterCommit(long inboxId, String channel, InboxCompletion c) {
-    try {
-      complete(inboxId, channel, c);
-    } catch (DataAccessException e) {
-      log.error(
-          "callback {} applied ({}) but its inbox row was not updated: {}",
-          inboxId,
-          c.outcome(),
-          e.toString());
-    }
-  }
-
-  private void complete(long inboxId, String channel, InboxCompletion c) {
-    inbox.complete(inboxId, c);
-    count(channel, c.outcome());
-  }
-
-  private void count(String channel, String outcome) {
-    metrics.counter(CALLBACKS, "channel", label(channel), "outcome", outcome).increment();
-  }
-
-  /** The channel as a metric label: only configured names, so a URL cannot mint time series. */
-  private String label(String channel) {
-    return channels.find(channel).isPresent() ? channel : "unknown";
   }
 
   /**
