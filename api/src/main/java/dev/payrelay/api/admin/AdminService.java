@@ -9,7 +9,6 @@ import dev.payrelay.api.auth.ApiKey;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.ledger.operator.PaymentResolutions;
-import dev.payrelay.ledger.operator.ResolutionOutcome;
 import dev.payrelay.ledger.outbox.DeadEvents;
 import dev.payrelay.ledger.outbox.OutboxListing;
 import dev.payrelay.ledger.outbox.OutboxRow;
@@ -109,21 +108,14 @@ public final class AdminService {
    *     REJECTED, "not delivered"); the operator may send it again
    */
   public ResolveAnswer resolve(String paymentId, ResolveSignal signal, ApiKey caller) {
-    PaymentRow payment =
-        payments
-            .find(paymentId)
-            .filter(p -> caller.mayActFor(p.tenantId()))
-            .orElseThrow(() -> new NotFoundException("no payment " + paymentId));
+    PaymentRow payment = CallerScope.payment(payments, paymentId, caller);
     ResolveSignal request =
         signal == null
             ? new ResolveSignal(caller.operator(), null, null)
             : new ResolveSignal(caller.operator(), signal.reason(), signal.action());
     String why = request.invalidBecause();
     if (why != null) {
-      ResolutionOutcome audit =
-          resolutions.reject(
-              paymentId, request.operator(), request.action(), request.reason(), why);
-      throw new BadRequestException(why + " (audited as operator_action " + audit.actionId() + ")");
+      throw new BadRequestException(audited(why, rejectResolve(paymentId, request, why)));
     }
     ResolveSignal signed =
         new ResolveSignal(
@@ -139,19 +131,21 @@ public final class AdminService {
       signals.resolve(payment, signed);
     } catch (RuntimeException e) {
       throw notDelivered(
-          e,
-          "resolve",
-          notDeliveredWhy ->
-              resolutions
-                  .reject(
-                      paymentId,
-                      request.operator(),
-                      request.action(),
-                      request.reason(),
-                      notDeliveredWhy)
-                  .actionId());
+          e, "resolve", notDeliveredWhy -> rejectResolve(paymentId, request, notDeliveredWhy));
     }
     return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true, caller.operator());
+  }
+
+  /** Audits {@code request} as REJECTED for {@code why}; the {@code operator_action} row's id. */
+  private long rejectResolve(String paymentId, ResolveSignal request, String why) {
+    return resolutions
+        .reject(paymentId, request.operator(), request.action(), request.reason(), why)
+        .actionId();
+  }
+
+  /** {@code message} naming the {@code operator_action} row that audited the refusal. */
+  private static String audited(String message, long actionId) {
+    return message + " (audited as operator_action " + actionId + ")";
   }
 
   /**
@@ -204,25 +198,20 @@ public final class AdminService {
     OutboxRow event = event(eventId, caller);
     PaymentRow payment = payments.find(event.aggregateId()).orElseThrow();
     String operator = caller.operator();
+    String action = replay ? "REPLAY_EVENT" : "DISCARD_EVENT";
     EventOperatorSignal signal = new EventOperatorSignal(eventId, operator, reason);
     String why = signal.invalidBecause();
     if (why != null) {
-      long audit =
-          deadEvents
-              .reject(eventId, operator, reason, replay ? "REPLAY_EVENT" : "DISCARD_EVENT", why)
-              .actionId();
-      throw new BadRequestException(why + " (audited as operator_action " + audit + ")");
+      throw new BadRequestException(
+          audited(why, deadEvents.reject(eventId, operator, reason, action, why).actionId()));
     }
     if (event.status() != OutboxStatus.DEAD) {
       // Answered now rather than after a signal: the workflow would refuse it the same way.
       String refused = "event " + eventId + " is " + event.status() + ", not DEAD";
-      long audit =
-          deadEvents
-              .reject(eventId, operator, reason, replay ? "REPLAY_EVENT" : "DISCARD_EVENT", refused)
-              .actionId();
-      throw new ConflictException(refused + " (audited as operator_action " + audit + ")");
+      throw new ConflictException(
+          audited(
+              refused, deadEvents.reject(eventId, operator, reason, action, refused).actionId()));
     }
-    String action = replay ? "REPLAY_EVENT" : "DISCARD_EVENT";
     EventOperatorSignal signed =
         new EventOperatorSignal(
             eventId, operator, reason, tokens.token(payment.paymentId(), action, eventId, caller));

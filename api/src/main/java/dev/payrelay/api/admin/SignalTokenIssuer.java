@@ -62,11 +62,7 @@ public final class SignalTokenIssuer {
    * @throws BadRequestException unknown action, missing reason, event id or deadline
    */
   public SignalTokenAnswer issue(String paymentId, SignalTokenRequest request, ApiKey caller) {
-    PaymentRow payment =
-        payments
-            .find(paymentId)
-            .filter(p -> caller.mayActFor(p.tenantId()))
-            .orElseThrow(() -> new NotFoundException("no payment " + paymentId));
+    PaymentRow payment = CallerScope.payment(payments, paymentId, caller);
     if (request == null || request.reason() == null || request.reason().isBlank()) {
       throw new BadRequestException("reason is required");
     }
