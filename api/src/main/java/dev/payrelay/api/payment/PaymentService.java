@@ -92,6 +92,23 @@ public final class PaymentService {
   }
 
   private NewPayment validate(CreatePaymentRequest r, String idempotencyKey) {
+    requireFields(r, idempotencyKey);
+    Money amount = amount(r);
+    return new NewPayment(
+        r.tenantId(),
+        r.orderId(),
+        r.userId(),
+        r.channel(),
+        channels.forTenant(r.channel(), r.tenantId()).orElseThrow().merchantId(),
+        amount,
+        List.copyOf(r.courseIds()),
+        idempotencyKey,
+        requestHash(r),
+        timeToLive);
+  }
+
+  /** Every field but the amount's: present, within its column's width, a known channel. */
+  private void requireFields(CreatePaymentRequest r, String idempotencyKey) {
     ApiInput.require(r != null, "a JSON body is required");
     // Bounds are the columns' widths (V1 migration), so no valid request fails in the database.
     ApiInput.requireId(r.tenantId(), "tenantId", 64);
@@ -110,6 +127,10 @@ public final class PaymentService {
     if (idempotencyKey != null) {
       ApiInput.requireId(idempotencyKey, "Idempotency-Key", 128);
     }
+  }
+
+  /** The amount in its currency's minor units, at most the payment ceiling ({@link Money}). */
+  private static Money amount(CreatePaymentRequest r) {
     Money amount;
     try {
       amount = Money.ofMinor(r.amountMinor(), r.currency());
@@ -125,17 +146,7 @@ public final class PaymentService {
             + " ("
             + Money.MAX_PAYMENT_MAJOR_UNITS
             + " major units)");
-    return new NewPayment(
-        r.tenantId(),
-        r.orderId(),
-        r.userId(),
-        r.channel(),
-        channels.forTenant(r.channel(), r.tenantId()).orElseThrow().merchantId(),
-        amount,
-        List.copyOf(r.courseIds()),
-        idempotencyKey,
-        requestHash(r),
-        timeToLive);
+    return amount;
   }
 
   /**
