@@ -3,7 +3,7 @@ package dev.payrelay.api;
 import dev.payrelay.domain.IdCharacters;
 
 /** Checks of identifiers the API receives, in request bodies and in the admin filters. */
-final class ApiInput {
+public final class ApiInput {
 
   private ApiInput() {}
 
@@ -16,7 +16,7 @@ final class ApiInput {
    *
    * @throws BadRequestException naming the field and what is wrong
    */
-  static void requireId(String value, String field, int maxLength) {
+  public static void requireId(String value, String field, int maxLength) {
     require(
         value != null && !value.isBlank() && value.length() <= maxLength,
         field + " must be 1.." + maxLength + " characters");
@@ -30,7 +30,7 @@ final class ApiInput {
   }
 
   /** {@link #requireId} for a filter that may be absent (null). */
-  static void optionalId(String value, String field, int maxLength) {
+  public static void optionalId(String value, String field, int maxLength) {
     if (value != null) {
       requireId(value, field, maxLength);
     }
@@ -41,7 +41,7 @@ final class ApiInput {
   }
 
   /** Throws {@link BadRequestException} with {@code message} unless {@code condition}. */
-  static void require(boolean condition, String message) {
+  public static void require(boolean condition, String message) {
     if (!condition) {
       throw new BadRequestException(message);
     }

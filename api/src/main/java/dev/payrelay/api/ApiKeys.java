@@ -1,5 +1,7 @@
 package dev.payrelay.api;
 
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -80,44 +82,54 @@ public final class ApiKeys {
         continue;
       }
       n++;
-      String[] f = line.split("\\s+");
-      String where = source + ", key " + n;
-      if (f.length != 5) {
-        throw new IllegalArgumentException(
-            where
-                + ": expected '<id> <role> <operator> <tenants> <sha256-hex>', got "
-                + f.length
-                + " field(s)");
-      }
-      require(ID, f[0], where, "id");
-      Role role;
-      try {
-        role = Role.parse(f[1]);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-      }
-      require(OPERATOR, f[2], where, "operator");
-      Set<String> tenants = new LinkedHashSet<>();
-      for (String t : f[3].split(",")) {
-        if (!t.equals(ApiKey.ALL_TENANTS)) {
-          require(TENANT, t, where, "tenant");
-        }
-        tenants.add(t);
-      }
-      if (tenants.contains(ApiKey.ALL_TENANTS) && tenants.size() > 1) {
-        throw new IllegalArgumentException(
-            where + ": tenants is either * (every tenant) or a list of tenants, not both");
-      }
-      if (!SHA256_HEX.matcher(f[4]).matches()) {
-        throw new IllegalArgumentException(where + ": the hash must be 64 hex digits (SHA-256)");
-      }
-      keys.add(new ApiKey(f[0], role, f[2], tenants, HexFormat.of().parseHex(f[4])));
+      keys.add(entry(line, source + ", key " + n));
     }
     try {
       return of(keys);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
     }
+  }
+
+  /** One entry, {@code <id> <role> <operator> <tenants> <sha256-hex>}; {@code where} names it. */
+  private static ApiKey entry(String line, String where) {
+    String[] f = line.split("\\s+");
+    if (f.length != 5) {
+      throw new IllegalArgumentException(
+          where
+              + ": expected '<id> <role> <operator> <tenants> <sha256-hex>', got "
+              + f.length
+              + " field(s)");
+    }
+    require(ID, f[0], where, "id");
+    Role role;
+    try {
+      role = Role.parse(f[1]);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+    require(OPERATOR, f[2], where, "operator");
+    Set<String> tenants = tenants(f[3], where);
+    if (!SHA256_HEX.matcher(f[4]).matches()) {
+      throw new IllegalArgumentException(where + ": the hash must be 64 hex digits (SHA-256)");
+    }
+    return new ApiKey(f[0], role, f[2], tenants, HexFormat.of().parseHex(f[4]));
+  }
+
+  /** A comma-separated list of tenants, or {@code *} alone for every tenant. */
+  private static Set<String> tenants(String field, String where) {
+    Set<String> tenants = new LinkedHashSet<>();
+    for (String t : field.split(",")) {
+      if (!t.equals(ApiKey.ALL_TENANTS)) {
+        require(TENANT, t, where, "tenant");
+      }
+      tenants.add(t);
+    }
+    if (tenants.contains(ApiKey.ALL_TENANTS) && tenants.size() > 1) {
+      throw new IllegalArgumentException(
+          where + ": tenants is either * (every tenant) or a list of tenants, not both");
+    }
+    return tenants;
   }
 
   private static void require(Pattern p, String value, String where, String what) {

@@ -2,6 +2,10 @@ package dev.payrelay.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.payrelay.api.auth.Public;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.http.ApiErrors;
+import dev.payrelay.api.http.Routes;
 import io.javalin.http.Context;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
@@ -123,7 +127,7 @@ public final class CodecEndpoint {
       return;
     }
     if (!access.allows(ctx.header("Authorization"), needed)) {
-      error(
+      ApiErrors.answer(
           ctx,
           401,
           ctx.path()
@@ -138,7 +142,7 @@ public final class CodecEndpoint {
     } catch (InvalidProtocolBufferException e) {
       // The parser's message names its own classes (and the Temporal message type): logged only.
       log.debug("codec {}: unparseable body: {}", ctx.path(), e.getMessage());
-      error(
+      ApiErrors.answer(
           ctx,
           400,
           "body must be {\"payloads\":[{\"metadata\":{...},\"data\":\"<base64>\"}]} in"
@@ -151,7 +155,7 @@ public final class CodecEndpoint {
       ctx.contentType("application/json").result(JsonFormat.printer().print(out));
     } catch (PayloadCodecException e) {
       log.warn("codec {} refused: {}", ctx.path(), e.getMessage());
-      error(ctx, 400, e.getMessage());
+      ApiErrors.answer(ctx, 400, e.getMessage());
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("payloads cannot be printed as JSON", e);
     }
@@ -168,15 +172,11 @@ public final class CodecEndpoint {
       return true;
     }
     if (!origins.contains(origin)) {
-      error(ctx, 403, "origin " + origin + " may not use the codec endpoint");
+      ApiErrors.answer(ctx, 403, "origin " + origin + " may not use the codec endpoint");
       return false;
     }
     ctx.header("Access-Control-Allow-Origin", origin)
         .header("Access-Control-Allow-Credentials", "true");
     return true;
-  }
-
-  private static void error(Context ctx, int status, String message) {
-    ctx.status(status).json(ApiErrors.body(status, message));
   }
 }

@@ -3,6 +3,12 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.payrelay.api.admin.PaymentListingAdmin;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.health.Readiness;
+import dev.payrelay.api.http.ApiHandlers;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.temporal.client.PaymentListing;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;

@@ -7,6 +7,11 @@ import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.admin.AdminService;
+import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.admin.SignalTokenIssuer;
+import dev.payrelay.api.admin.TemporalPaymentSignals;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;

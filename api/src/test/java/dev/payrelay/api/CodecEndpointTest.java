@@ -3,8 +3,10 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
+import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.codec.AesGcmPayloadCodec;
 import dev.payrelay.api.codec.PayloadKeyRing;
+import dev.payrelay.api.http.Routes;
 import io.javalin.Javalin;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;

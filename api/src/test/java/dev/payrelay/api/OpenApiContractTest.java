@@ -3,6 +3,12 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.payrelay.api.admin.QuarantineAdmin;
+import dev.payrelay.api.auth.Public;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.auth.RouteGuard;
+import dev.payrelay.api.http.ApiServer;
+import dev.payrelay.api.http.OpenApiDocument;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
 import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;

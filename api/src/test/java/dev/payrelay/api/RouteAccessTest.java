@@ -3,6 +3,12 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.auth.ForbiddenException;
+import dev.payrelay.api.auth.Public;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.auth.RouteGuard;
+import dev.payrelay.api.http.ApiJavalin;
+import dev.payrelay.api.http.ApiServer;
 import io.javalin.Javalin;
 import io.javalin.security.RouteRole;
 import java.net.URI;
@@ -101,7 +107,7 @@ class RouteAccessTest {
 
   @Test
   void aRouteRegisteredWithoutItsAccess_failsTheServersBuild() {
-    Javalin j = ApiServer.javalin(ApiServer.jsonMapper(), new RouteGuard(ApiKeys.of(List.of())));
+    Javalin j = ApiJavalin.create(ApiServer.jsonMapper(), new RouteGuard(ApiKeys.of(List.of())));
 
     assertThatThrownBy(() -> j.get("/v1/admin/forgotten", ctx -> ctx.result("secret")))
         .isInstanceOf(IllegalStateException.class)

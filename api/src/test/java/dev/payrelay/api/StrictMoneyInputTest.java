@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
 import dev.payrelay.ledger.payment.PaymentRow;

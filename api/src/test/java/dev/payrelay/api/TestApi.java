@@ -1,10 +1,24 @@
 package dev.payrelay.api;
 
+import dev.payrelay.api.admin.AdminService;
+import dev.payrelay.api.admin.PaymentSignals;
+import dev.payrelay.api.admin.QuarantineAdmin;
+import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.admin.SignalTokenIssuer;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.health.Readiness;
+import dev.payrelay.api.http.ApiHandlers;
+import dev.payrelay.api.http.ApiServer;
+import dev.payrelay.api.payment.PaymentQueries;
+import dev.payrelay.api.payment.PaymentService;
+import dev.payrelay.api.webhook.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
@@ -142,7 +156,8 @@ final class TestApi implements AutoCloseable {
                     channels,
                     metrics,
                     Clock.systemUTC(),
-                    () -> {}),
+                    () -> {},
+                    CrashPoints.none()),
                 new AdminService(
                     new PaymentResolutions(dsl, payments, writer),
                     new DeadEvents(dsl),

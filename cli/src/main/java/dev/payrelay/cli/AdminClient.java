@@ -2,7 +2,7 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import java.io.IOException;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.payrelay.cli;
 
-import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
 import dev.payrelay.app.runtime.ApiRuntime;

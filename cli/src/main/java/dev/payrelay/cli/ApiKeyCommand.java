@@ -1,7 +1,7 @@
 package dev.payrelay.cli;
 
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.Role;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.http.ApiServer;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

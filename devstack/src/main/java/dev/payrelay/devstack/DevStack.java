@@ -1,10 +1,10 @@
 package dev.payrelay.devstack;
 
-import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.ApiServer;
-import dev.payrelay.api.Readiness;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
+import dev.payrelay.api.health.Readiness;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.PayrelayConfig.AccessSettings;
 import dev.payrelay.app.config.Preflight;

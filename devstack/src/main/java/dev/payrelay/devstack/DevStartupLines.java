@@ -1,7 +1,7 @@
 package dev.payrelay.devstack;
 
 import dev.payrelay.amqp.QueueBinding;
-import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;

@@ -149,6 +149,25 @@ class ArchitectureTest {
   }
 
   @Test
+  void apiServices_neverImportTheHttpServer() {
+    // The routes call the services; a service that reached back into Javalin's layer would tie
+    // ledger and Temporal work to one transport.
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.payrelay.api.auth..",
+            "dev.payrelay.api.payment..",
+            "dev.payrelay.api.webhook..",
+            "dev.payrelay.api.admin..",
+            "dev.payrelay.api.health..",
+            "dev.payrelay.api.codec..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.payrelay.api.http..")
+        .check(classes);
+  }
+
+  @Test
   void activities_neverImportApiOrWorker() {
     noClasses()
         .that()

@@ -2,9 +2,9 @@ package dev.payrelay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;
 import dev.payrelay.app.runtime.Services;
@@ -50,7 +50,7 @@ class DatabaseOutageApiTest {
   private static TestDatabase db;
   private static FaultProxy proxy;
   private static Services services;
-  private static dev.payrelay.api.ApiServer api;
+  private static dev.payrelay.api.http.ApiServer api;
   private static PayrelayConfig config;
   private static final HttpClient http = HttpClient.newHttpClient();
 

@@ -4,7 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.ApiServer;
+import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;
 import dev.payrelay.app.runtime.Services;

@@ -63,7 +63,7 @@ class JsonLogsTest {
         .untilAsserted(
             () -> {
               List<JsonNode> lines = jsonLines();
-              assertThat(paymentLines(lines, "dev.payrelay.api.WebhookService", paymentId))
+              assertThat(paymentLines(lines, "dev.payrelay.api.webhook.WebhookService", paymentId))
                   .anySatisfy(line -> assertIds(line, paymentId, workflowId));
               assertThat(
                       paymentLines(lines, "dev.payrelay.app.dispatch.OutboxDispatcher", paymentId))
@@ -105,7 +105,7 @@ class JsonLogsTest {
               assertThat(found)
                   .extracting(l -> l.path("loggerName").asText())
                   .contains(
-                      "dev.payrelay.api.WebhookService",
+                      "dev.payrelay.api.webhook.WebhookService",
                       "dev.payrelay.app.dispatch.OutboxDispatcher",
                       "dev.payrelay.activities.OutboxActivitiesImpl",
                       "dev.payrelay.workflows.PaymentStory");

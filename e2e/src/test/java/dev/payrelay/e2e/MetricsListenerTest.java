@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.payrelay.api.DependencyCheck;
-import dev.payrelay.api.Readiness;
+import dev.payrelay.api.health.DependencyCheck;
+import dev.payrelay.api.health.Readiness;
 import dev.payrelay.app.jobs.FailureText;
 import dev.payrelay.app.temporal.MetricsListener;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

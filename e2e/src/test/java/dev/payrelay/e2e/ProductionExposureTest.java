@@ -5,9 +5,9 @@ import static dev.payrelay.e2e.ProductionEnv.productionWith;
 import static dev.payrelay.e2e.ProductionEnv.sandboxWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.ExposureChecks;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;

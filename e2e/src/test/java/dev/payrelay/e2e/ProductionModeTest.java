@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import dev.payrelay.api.ApiKey;
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;
 import dev.payrelay.app.config.SignalTokenSettings;

@@ -33,7 +33,7 @@ class RuntimeClasspathTest {
         """
         public class Probe {
           public static void main(String[] args) throws Exception {
-            var load = Class.forName("dev.payrelay.api.OpenApiDocument").getDeclaredMethod("load");
+            var load = Class.forName("dev.payrelay.api.http.OpenApiDocument").getDeclaredMethod("load");
             load.setAccessible(true);
             load.invoke(null);
             System.out.println("loaded");

@@ -77,35 +77,8 @@ public final class ConsumerTopology {
   private void declareAll(Connection connection) throws IOException, TimeoutException {
     ConsumerQueues queues = settings.queues();
     try (Channel channel = connection.createChannel()) {
-      channel.exchangeDeclare(exchange, BuiltinExchangeType.TOPIC, true, false, null);
-      channel.exchangeDeclare(
-          ConsumerQueues.UNROUTABLE_DEAD_LETTERS, BuiltinExchangeType.FANOUT, true, false, null);
-      channel.queueDeclare(ConsumerQueues.UNROUTABLE_DEAD_LETTERS, true, false, false, quorum());
-      channel.queueBind(
-          ConsumerQueues.UNROUTABLE_DEAD_LETTERS, ConsumerQueues.UNROUTABLE_DEAD_LETTERS, "");
-      channel.exchangeDeclare(
-          ConsumerQueues.DEAD_LETTER_EXCHANGE,
-          BuiltinExchangeType.DIRECT,
-          true,
-          false,
-          Map.of("alternate-exchange", ConsumerQueues.UNROUTABLE_DEAD_LETTERS));
-
-      channel.queueDeclare(queues.quarantine(), true, false, false, quorum());
-      channel.queueBind(
-          queues.quarantine(), ConsumerQueues.DEAD_LETTER_EXCHANGE, queues.quarantine());
-
-      Map<String, Object> work = deadLetteringTo(queues.quarantine());
-      work.put("x-delivery-limit", settings.deliveryLimit());
-      channel.queueDeclare(queues.work(), true, false, false, work);
-      channel.queueBind(queues.work(), ConsumerQueues.DEAD_LETTER_EXCHANGE, queues.work());
-      for (String pattern : settings.bindings()) {
-        channel.queueBind(queues.work(), exchange, pattern);
-      }
-
-      for (int level = 1; level <= settings.retryDelays().size(); level++) {
-        channel.queueDeclare(
-            queues.retry(level), true, false, false, deadLetteringTo(queues.work()));
-      }
+      declareExchanges(channel);
+      declareQueues(channel, queues);
     }
     log.debug(
         "declared consumer {}: {} bound by {}, {} delay queue(s), {}",
@@ -114,6 +87,41 @@ public final class ConsumerTopology {
         settings.bindings(),
         settings.retryDelays().size(),
         queues.quarantine());
+  }
+
+  /** The events exchange, and the dead-letter exchange with its alternate exchange and queue. */
+  private void declareExchanges(Channel channel) throws IOException {
+    channel.exchangeDeclare(exchange, BuiltinExchangeType.TOPIC, true, false, null);
+    channel.exchangeDeclare(
+        ConsumerQueues.UNROUTABLE_DEAD_LETTERS, BuiltinExchangeType.FANOUT, true, false, null);
+    channel.queueDeclare(ConsumerQueues.UNROUTABLE_DEAD_LETTERS, true, false, false, quorum());
+    channel.queueBind(
+        ConsumerQueues.UNROUTABLE_DEAD_LETTERS, ConsumerQueues.UNROUTABLE_DEAD_LETTERS, "");
+    channel.exchangeDeclare(
+        ConsumerQueues.DEAD_LETTER_EXCHANGE,
+        BuiltinExchangeType.DIRECT,
+        true,
+        false,
+        Map.of("alternate-exchange", ConsumerQueues.UNROUTABLE_DEAD_LETTERS));
+  }
+
+  /** The quarantine queue, the work queue with its bindings, and the delay queues. */
+  private void declareQueues(Channel channel, ConsumerQueues queues) throws IOException {
+    channel.queueDeclare(queues.quarantine(), true, false, false, quorum());
+    channel.queueBind(
+        queues.quarantine(), ConsumerQueues.DEAD_LETTER_EXCHANGE, queues.quarantine());
+
+    Map<String, Object> work = deadLetteringTo(queues.quarantine());
+    work.put("x-delivery-limit", settings.deliveryLimit());
+    channel.queueDeclare(queues.work(), true, false, false, work);
+    channel.queueBind(queues.work(), ConsumerQueues.DEAD_LETTER_EXCHANGE, queues.work());
+    for (String pattern : settings.bindings()) {
+      channel.queueBind(queues.work(), exchange, pattern);
+    }
+
+    for (int level = 1; level <= settings.retryDelays().size(); level++) {
+      channel.queueDeclare(queues.retry(level), true, false, false, deadLetteringTo(queues.work()));
+    }
   }
 
   private static Map<String, Object> quorum() {

@@ -44,7 +44,7 @@ final class QuarantineHeaders {
         reason == null ? text(headers.get(InboxConsumer.REASON_HEADER)) : reason.name(),
         text(headers.get(InboxConsumer.DETAIL_HEADER)),
         text(headers.get(InboxConsumer.QUARANTINED_AT_HEADER)),
-        attempt(headers),
+        HeaderValues.intValue(headers, InboxConsumer.ATTEMPT_HEADER, 1),
         r.getBody() == null ? 0 : r.getBody().length);
   }
 
@@ -85,18 +85,6 @@ final class QuarantineHeaders {
 
   private static Map<String, Object> headersOf(AMQP.BasicProperties properties) {
     return properties.getHeaders() == null ? Map.of() : properties.getHeaders();
-  }
-
-  private static int attempt(Map<String, Object> headers) {
-    Object value = headers.get(InboxConsumer.ATTEMPT_HEADER);
-    if (value instanceof Number n) {
-      return n.intValue();
-    }
-    try {
-      return value == null ? 1 : Integer.parseInt(value.toString().trim());
-    } catch (NumberFormatException e) {
-      return 1;
-    }
   }
 
   private static String text(Object value) {

@@ -112,16 +112,7 @@ public final class AesGcmPayloadCodec implements PayloadCodec {
       throw new PayloadCodecException("encrypted payload without " + KEY_ID + " metadata");
     }
     String keyId = id.toStringUtf8();
-    SecretKey key =
-        keys.key(keyId)
-            .orElseThrow(
-                () ->
-                    new PayloadCodecException(
-                        "payload encrypted with key id '"
-                            + keyId
-                            + "', which is neither the current payload key ('"
-                            + keys.currentId()
-                            + "') nor an old one"));
+    SecretKey key = ringKey(keyId);
     byte[] data = payload.getData().toByteArray();
     if (data.length < NONCE_BYTES + TAG_BITS / 8) {
       throw new PayloadCodecException(
@@ -142,6 +133,19 @@ public final class AesGcmPayloadCodec implements PayloadCodec {
       throw new PayloadCodecException(
           "cannot decrypt payload encrypted with key id '" + keyId + "'", e);
     }
+  }
+
+  /** The ring's key of {@code keyId}, current or old; refused when the ring has no such key. */
+  private SecretKey ringKey(String keyId) {
+    return keys.key(keyId)
+        .orElseThrow(
+            () ->
+                new PayloadCodecException(
+                    "payload encrypted with key id '"
+                        + keyId
+                        + "', which is neither the current payload key ('"
+                        + keys.currentId()
+                        + "') nor an old one"));
   }
 
   private static Cipher cipher(int mode, String keyId, SecretKey key, byte[] nonce)

@@ -2,8 +2,8 @@ package dev.payrelay.app.runtime;
 
 import dev.payrelay.amqp.AmqpConfig;
 import dev.payrelay.amqp.BrokerProbe;
-import dev.payrelay.api.DependencyCheck;
-import dev.payrelay.api.Readiness;
+import dev.payrelay.api.health.DependencyCheck;
+import dev.payrelay.api.health.Readiness;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.jobs.FailureText;
 import dev.payrelay.app.temporal.TemporalConnection;

@@ -1,7 +1,7 @@
 package dev.payrelay.tools.soak;
 
 import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.Role;
+import dev.payrelay.api.auth.Role;
 import dev.payrelay.ledger.db.DatabaseConfig;
 import java.net.URI;
 import java.util.HashMap;

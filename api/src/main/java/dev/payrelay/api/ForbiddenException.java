@@ -1,8 +1,0 @@
-package dev.payrelay.api;
-
-/** A valid API key whose role or tenants do not allow the request: 403. */
-public final class ForbiddenException extends RuntimeException {
-  ForbiddenException(String message) {
-    super(message);
-  }
-}

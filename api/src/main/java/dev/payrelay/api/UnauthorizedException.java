@@ -1,8 +1,0 @@
-package dev.payrelay.api;
-
-/** No API key, or one payrelay does not accept: 401 with {@code WWW-Authenticate: Bearer}. */
-public final class UnauthorizedException extends RuntimeException {
-  UnauthorizedException(String message) {
-    super(message);
-  }
-}
