@@ -9,10 +9,5 @@
  * each route's declared access), {@code payment} (creating and reading payments), {@code webhook}
  * (channel callbacks), {@code admin} (operator fixes, listings, reconciliations, quarantine),
  * {@code health} (readiness), {@code codec} (the Temporal payload codec).
- *
- * <p>{@link dev.payrelay.api.ApiKeys}, {@link dev.payrelay.api.HttpLimits} and {@link
- * dev.payrelay.api.CodecEndpoint} belong to {@code auth}, {@code http} and {@code codec}; they stay
- * here until the configuration in {@code app/config}, which names them and is being rewritten, has
- * landed.
  */
 package dev.payrelay.api;

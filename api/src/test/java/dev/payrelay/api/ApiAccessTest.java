@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.domain.Money;
 import dev.payrelay.ledger.payment.PaymentRow;

@@ -12,6 +12,7 @@ import dev.payrelay.api.admin.ReconciliationAdmin;
 import dev.payrelay.api.admin.SignalTokenIssuer;
 import dev.payrelay.api.admin.TemporalPaymentSignals;
 import dev.payrelay.api.http.ApiServer;
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;

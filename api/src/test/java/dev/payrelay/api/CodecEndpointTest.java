@@ -6,6 +6,7 @@ import com.google.protobuf.util.JsonFormat;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.codec.AesGcmPayloadCodec;
 import dev.payrelay.api.codec.PayloadKeyRing;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.api.http.Routes;
 import io.javalin.Javalin;
 import io.temporal.api.common.v1.Payload;

@@ -3,6 +3,7 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.http.HttpLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

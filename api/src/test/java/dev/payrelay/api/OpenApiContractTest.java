@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.payrelay.api.admin.QuarantineAdmin;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Public;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.auth.RouteGuard;

@@ -3,6 +3,7 @@ package dev.payrelay.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.ForbiddenException;
 import dev.payrelay.api.auth.Public;
 import dev.payrelay.api.auth.Role;

@@ -2,6 +2,7 @@ package dev.payrelay.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;

@@ -1,6 +1,6 @@
 package dev.payrelay.cli;
 
-import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;

@@ -81,7 +81,10 @@ final class ConfigCommand implements Callable<Integer> {
       if (problems.isEmpty()) {
         out.println("configuration valid" + (check ? ConfigText.summary(binding, config) : ""));
       } else {
-        out.println("configuration refused (" + problems.size() + " problems):");
+        out.println(
+            "configuration refused ("
+                + problems.size()
+                + (problems.size() == 1 ? " problem):" : " problems):"));
         problems.forEach(p -> out.println("  " + p));
       }
     }

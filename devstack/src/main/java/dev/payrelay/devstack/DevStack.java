@@ -1,7 +1,7 @@
 package dev.payrelay.devstack;
 
-import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.http.ApiServer;

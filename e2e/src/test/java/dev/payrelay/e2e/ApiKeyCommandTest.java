@@ -2,7 +2,7 @@ package dev.payrelay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.payrelay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;

@@ -3,7 +3,7 @@ package dev.payrelay.e2e;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.runtime.ApiRuntime;

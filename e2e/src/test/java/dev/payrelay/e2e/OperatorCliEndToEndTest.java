@@ -5,8 +5,8 @@ import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.cli.AdminClient;
 import java.nio.file.Files;

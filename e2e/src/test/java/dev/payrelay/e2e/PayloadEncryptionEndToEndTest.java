@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import dev.payrelay.api.CodecEndpoint;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.WorkflowIds;

@@ -5,8 +5,8 @@ import static dev.payrelay.e2e.ProductionEnv.productionWith;
 import static dev.payrelay.e2e.ProductionEnv.sandboxWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.ExposureChecks;
 import dev.payrelay.app.config.PayrelayConfig;

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import dev.payrelay.api.ApiKeys;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.ProductionChecks;

@@ -3,7 +3,7 @@ package dev.payrelay.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.payrelay.api.CodecEndpoint;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.app.temporal.TemporalDevServer;
 import dev.payrelay.workflows.WorkflowIds;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.payrelay.api.auth;
 
-import dev.payrelay.api.CodecEndpoint;
+import dev.payrelay.api.http.CodecEndpoint;
 
 /**
  * Why a route takes no API key. Each constant is a reviewed exception to "every route needs a key";

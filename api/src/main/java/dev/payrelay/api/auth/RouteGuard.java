@@ -1,6 +1,5 @@
 package dev.payrelay.api.auth;
 
-import dev.payrelay.api.ApiKeys;
 import io.javalin.event.HandlerMetaInfo;
 import io.javalin.http.Context;
 import java.util.List;

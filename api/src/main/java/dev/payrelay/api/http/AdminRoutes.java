@@ -2,7 +2,6 @@ package dev.payrelay.api.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.api.BadRequestException;
-import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;

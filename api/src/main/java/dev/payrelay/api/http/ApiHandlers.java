@@ -1,11 +1,10 @@
 package dev.payrelay.api.http;
 
-import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.QuarantineAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.payment.PaymentQueries;
 import dev.payrelay.api.payment.PaymentService;

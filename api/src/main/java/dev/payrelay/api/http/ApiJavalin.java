@@ -1,7 +1,6 @@
 package dev.payrelay.api.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.payrelay.api.HttpLimits;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.auth.RouteGuard;
 import io.javalin.Javalin;

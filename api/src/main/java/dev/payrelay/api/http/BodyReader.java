@@ -1,6 +1,5 @@
 package dev.payrelay.api.http;
 
-import dev.payrelay.api.HttpLimits;
 import dev.payrelay.api.ServiceUnavailableException;
 import io.javalin.http.Context;
 import java.io.ByteArrayOutputStream;

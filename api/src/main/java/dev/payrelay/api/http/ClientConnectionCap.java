@@ -1,6 +1,5 @@
 package dev.payrelay.api.http;
 
-import dev.payrelay.api.HttpLimits;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

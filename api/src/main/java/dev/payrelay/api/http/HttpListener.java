@@ -1,6 +1,5 @@
 package dev.payrelay.api.http;
 
-import dev.payrelay.api.HttpLimits;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.Executors;

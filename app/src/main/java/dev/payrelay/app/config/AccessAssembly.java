@@ -1,6 +1,6 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.app.config.PayrelayConfig.AccessSettings;
 import dev.payrelay.app.config.mapping.AccessMapping;
 import dev.payrelay.app.config.mapping.CodecAuth;

@@ -1,7 +1,7 @@
 package dev.payrelay.app.config;
 
 import dev.payrelay.amqp.QueueBinding;
-import dev.payrelay.api.HttpLimits;
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.app.config.PayrelayConfig.AmqpSettings;
 import dev.payrelay.app.config.PayrelayConfig.ApiSettings;
 import dev.payrelay.app.config.PayrelayConfig.DispatcherSettings;

@@ -1,8 +1,8 @@
 package dev.payrelay.app.config;
 
 import dev.payrelay.amqp.QueueBinding;
-import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.HttpLimits;
+import dev.payrelay.api.auth.ApiKeys;
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.app.config.binder.Binder;
 import dev.payrelay.app.config.binder.Binding;
 import dev.payrelay.app.config.binder.ConfigProblems;

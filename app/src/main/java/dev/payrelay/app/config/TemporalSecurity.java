@@ -1,8 +1,8 @@
 package dev.payrelay.app.config;
 
-import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.codec.AesGcmPayloadCodec;
 import dev.payrelay.api.codec.PayloadKeyRing;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.app.config.mapping.PayrelayMapping;
 import dev.payrelay.app.config.mapping.TemporalMapping;
 import io.grpc.Metadata;

@@ -2,16 +2,16 @@ package dev.payrelay.app.runtime;
 
 import dev.payrelay.amqp.AmqpConfig;
 import dev.payrelay.amqp.consume.ConsumerQuarantine;
-import dev.payrelay.api.ApiKeys;
-import dev.payrelay.api.CodecEndpoint;
 import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
 import dev.payrelay.api.admin.SignalTokenIssuer;
 import dev.payrelay.api.admin.TemporalPaymentSignals;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.http.ApiHandlers;
 import dev.payrelay.api.http.ApiServer;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.api.payment.PaymentQueries;
 import dev.payrelay.api.payment.PaymentService;
 import dev.payrelay.api.webhook.WebhookService;

@@ -250,7 +250,7 @@ class BinderTest {
   void aMissingOrBrokenFile_isRefused_namingIt() throws Exception {
     assertThatThrownBy(
             () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_CONFIG_FILE", "/no/such.yaml")))
-        .hasMessageStartingWith("PAYRELAY_CONFIG_FILE /no/such.yaml cannot be read");
+        .hasMessage("PAYRELAY_CONFIG_FILE /no/such.yaml does not exist");
     Path broken = Files.writeString(dir.resolve("broken.yaml"), "payrelay: [\n");
     assertThatThrownBy(
             () -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_CONFIG_FILE", broken.toString())))

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.amqp.QueueBinding;
-import dev.payrelay.api.HttpLimits;
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.app.config.binder.Syntax;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;

@@ -1,6 +1,6 @@
 package dev.payrelay.tools.soak;
 
-import dev.payrelay.api.ApiKeys;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.ledger.db.DatabaseConfig;
 import java.net.URI;

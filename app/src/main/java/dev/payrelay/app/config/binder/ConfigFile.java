@@ -61,7 +61,13 @@ final class ConfigFile {
       return Optional.of(
           new YamlConfigSource(name, Files.readString(file, StandardCharsets.UTF_8), ORDINAL));
     } catch (IOException e) {
-      problems.add(Binder.CONFIG_FILE + " " + file + " cannot be read: " + e);
+      problems.add(
+          Binder.CONFIG_FILE
+              + " "
+              + file.toAbsolutePath()
+              + (e instanceof java.nio.file.NoSuchFileException
+                  ? " does not exist"
+                  : " cannot be read: " + e.getMessage()));
     } catch (RuntimeException e) {
       problems.add(Binder.CONFIG_FILE + " " + file + " is not valid YAML: " + oneLine(e));
     }

@@ -1,6 +1,6 @@
 package dev.payrelay.app.config.mapping;
 
-import dev.payrelay.api.HttpLimits;
+import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.binder.ByteSize;
 import dev.payrelay.app.config.binder.Doc;

@@ -1,7 +1,5 @@
-package dev.payrelay.api;
+package dev.payrelay.api.auth;
 
-import dev.payrelay.api.auth.ApiKey;
-import dev.payrelay.api.auth.Role;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,4 +1,4 @@
-package dev.payrelay.api;
+package dev.payrelay.api.http;
 
 import java.time.Duration;
 

@@ -1,11 +1,9 @@
-package dev.payrelay.api;
+package dev.payrelay.api.http;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.payrelay.api.auth.Public;
 import dev.payrelay.api.auth.Role;
-import dev.payrelay.api.http.ApiErrors;
-import dev.payrelay.api.http.Routes;
 import io.javalin.http.Context;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
