@@ -88,6 +88,14 @@ class WorkflowHistoriesReplayTest {
               // confirms. Every recording above predates it: their queries answered, or failed
               // without the marker (its default branch).
               Stream.of("payment-channel-queries-failing--with-query-attention"),
+              // Written by 2bd0119's code (Java test server, TestWorkflowEnvironment), before the
+              // retry options were shared and grant()'s pause became its own method: a grant that
+              // failed a whole round, paused, then committed; and a daily reconciliation started
+              // by hand. Proves runs of that code replay after the refactor (no marker: the same
+              // commands).
+              Stream.of(
+                  "payment-grant-round-paused-then-granted--with-settled-lifecycle",
+                  "daily-reconciliation-started-by-hand"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the
@@ -121,7 +129,8 @@ class WorkflowHistoriesReplayTest {
   private static final Map<String, Class<?>> IMPLEMENTATIONS =
       Map.of(
           "PaymentWorkflow", PaymentWorkflowImpl.class,
-          "ReconciliationWorkflow", ReconciliationWorkflowImpl.class);
+          "ReconciliationWorkflow", ReconciliationWorkflowImpl.class,
+          "DailyReconciliationWorkflow", DailyReconciliationWorkflowImpl.class);
 
   /**
    * Temporal's default history-count warning limit ({@code limit.historyCount.warn}, 10,240
