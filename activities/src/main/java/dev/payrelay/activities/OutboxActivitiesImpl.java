@@ -12,6 +12,7 @@ import dev.payrelay.ledger.outbox.DeadEvents;
 import dev.payrelay.ledger.outbox.OutboxRow;
 import dev.payrelay.ledger.outbox.OutboxStore;
 import dev.payrelay.workflows.PaymentLogContext;
+import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.activities.EventOperationRequest;
 import dev.payrelay.workflows.activities.EventOperationResult;
 import dev.payrelay.workflows.activities.MarkDeadRequest;
@@ -23,6 +24,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.failure.ApplicationErrorCategory;
 import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,6 +105,20 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
                         PublishFailure.EVENT_NOT_FOUND,
                         "no outbox event " + request.eventId(),
                         null));
+    if (!CallingPayment.owns(row.aggregateId())) {
+      // onOutboxEvent sent by hand with another payment's event id: refused, and the other
+      // payment's event is left as it is.
+      throw failure(
+          PublishFailure.EVENT_NOT_FOUND,
+          "no outbox event "
+              + request.eventId()
+              + " of payment "
+              + CallingPayment.id().orElseThrow()
+              + " (it is another payment's; "
+              + PaymentWorkflow.INTERNAL_OUTBOX_SIGNAL_NAME
+              + " is sent only by payrelay's outbox dispatcher)",
+          null);
+    }
     if (row.status() == OutboxStatus.SENT) {
       return new PublishResult(row.eventId(), true);
     }
@@ -151,6 +167,14 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   @Override
   public void markDead(MarkDeadRequest request) {
     try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
+      Optional<OutboxRow> row = outbox.find(request.eventId());
+      if (row.isPresent() && !CallingPayment.owns(row.get().aggregateId())) {
+        log.warn(
+            "event {} is not an event of payment {}: not marked DEAD",
+            request.eventId(),
+            CallingPayment.id().orElseThrow());
+        return;
+      }
       if (outbox.markDead(request.eventId(), request.reason())) {
         log.error("event {} is DEAD: {}", request.eventId(), request.reason());
       }

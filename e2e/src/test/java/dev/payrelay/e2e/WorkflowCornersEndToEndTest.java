@@ -1,12 +1,14 @@
 package dev.payrelay.e2e;
 
 import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.EventType;
@@ -82,6 +84,34 @@ class WorkflowCornersEndToEndTest {
     assertThat(audited(paymentId, "REQUERY")).as("each signal audited once").isEqualTo(signals);
     assertThat(runs.size()).as("continued as new").isGreaterThan(1);
     assertThat(runs).allMatch(events -> events <= 2_200);
+  }
+
+  @Test
+  void outboxEventSignalledByHand_withAnotherPaymentsEvent_isRefused_andThatEventLeftAlone()
+      throws Exception {
+    String other = payrelay.createPayment(500, "USD", "course-other");
+    await().atMost(Duration.ofSeconds(30)).until(() -> payrelay.sent(other, "PaymentCreated") == 1);
+    String otherEvent =
+        dsl.select(OUTBOX_EVENT.EVENT_ID)
+            .from(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.AGGREGATE_ID.eq(other))
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentCreated"))
+            .fetchSingle()
+            .value1();
+    String paymentId = payrelay.createPayment(700, "USD", "course-forged");
+    PaymentWorkflow workflow = awaitRunning(paymentId);
+
+    // What an operator could send from the UI's signal list: the internal signal, by hand.
+    workflow.onOutboxEvent(new OutboxEventSignal(otherEvent, "PaymentCreated", 1_000_000));
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> String.join("; ", workflow.state().causes()).contains("another payment's"));
+    assertThat(String.join("; ", workflow.state().causes()))
+        .contains("no outbox event " + otherEvent + " of payment " + paymentId);
+    var otherRow = dsl.fetchSingle(OUTBOX_EVENT, OUTBOX_EVENT.EVENT_ID.eq(otherEvent));
+    assertThat(otherRow.getStatus()).isEqualTo("SENT");
+    assertThat(otherRow.getLastError()).isNull();
   }
 
   @Test

@@ -17,12 +17,28 @@ import io.temporal.workflow.WorkflowMethod;
 @WorkflowInterface
 public interface PaymentWorkflow {
 
+  /** The wire name of the internal signal that hands the workflow an outbox event. */
+  String INTERNAL_OUTBOX_SIGNAL_NAME = "onOutboxEvent";
+
+  /**
+   * What the Temporal UI shows beside {@code onOutboxEvent} in its signal list, so an operator does
+   * not mistake it for a fix.
+   */
+  String INTERNAL_OUTBOX_SIGNAL =
+      "INTERNAL, sent only by payrelay's outbox dispatcher: do not send by hand. Operator fixes are"
+          + " resolve, replayEvent, discardEvent, requery and extendDeadline.";
+
   /** Runs the payment's story until it is fulfilled. */
   @WorkflowMethod
   PaymentView run(PaymentWorkflowInput input);
 
-  /** An outbox event to publish (and act on); repeated event ids are ignored. */
-  @SignalMethod
+  /**
+   * An outbox event to publish (and act on); repeated event ids are ignored. Internal: only the
+   * outbox dispatcher sends it, and the publish activity refuses an event id that is not one of
+   * this payment's outbox events ({@code EVENT_NOT_FOUND}). The description is what the Temporal
+   * UI's signal list shows an operator.
+   */
+  @SignalMethod(name = INTERNAL_OUTBOX_SIGNAL_NAME, description = INTERNAL_OUTBOX_SIGNAL)
   void onOutboxEvent(OutboxEventSignal signal);
 
   /**
@@ -33,37 +49,52 @@ public interface PaymentWorkflow {
    * channel says PAID or cannot be reached. Each signal is one action with its own key: a retried
    * activity returns the action's stored result.
    */
-  @SignalMethod
+  @SignalMethod(
+      description =
+          "Operator fix: resolve the payment's open exceptions. {operator, "
+              + "reason, action: ACCEPT_AS_PAID | CLOSE | MARK_FOR_REFUND | "
+              + "ACKNOWLEDGE}; see docs/temporal-ui.md")
   void resolve(ResolveSignal signal);
 
   /**
    * Publishes a DEAD event of this payment again, with the same event id, after an operator fixed
    * the cause. Audited; an invalid or inapplicable request is audited as REJECTED.
    */
-  @SignalMethod
+  @SignalMethod(
+      description =
+          "Operator fix: publish a DEAD event again after fixing its cause. "
+              + "{operator, reason, eventId}")
   void replayEvent(EventOperatorSignal signal);
 
   /**
    * Closes a DEAD event of this payment without publishing it. Audited like {@link #replayEvent}.
    */
-  @SignalMethod
+  @SignalMethod(
+      description =
+          "Operator fix: close a DEAD event without publishing it. {operator, "
+              + "reason, eventId}")
   void discardEvent(EventOperatorSignal signal);
 
   /**
    * Asks the channel about the payment now instead of at the next scheduled query. Audited; an
    * invalid request (missing operator or reason) is audited as REJECTED.
    */
-  @SignalMethod
+  @SignalMethod(
+      description = "Operator fix: ask the channel about the payment now. {operator, " + "reason}")
   void requery(OperatorSignal signal);
 
   /**
    * Moves the payment's deadline to {@code until} while it is PENDING. Audited like {@link
    * #requery}.
    */
-  @SignalMethod
+  @SignalMethod(
+      description =
+          "Operator fix: move a PENDING payment's deadline. {operator, reason, "
+              + "until: ISO-8601 instant}")
   void extendDeadline(OperatorSignal signal);
 
   /** The payment's story so far. */
-  @QueryMethod
+  @QueryMethod(
+      description = "The payment's story: state, cause and fix, events, grants, " + "resolutions")
   PaymentView state();
 }
