@@ -81,11 +81,14 @@ final class ConfigCommand implements Callable<Integer> {
       if (problems.isEmpty()) {
         out.println("configuration valid" + (check ? ConfigText.summary(binding, config) : ""));
       } else {
-        out.println(
+        // On stderr, as every other command prints the refusals that stop its start.
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(
             "configuration refused ("
                 + problems.size()
                 + (problems.size() == 1 ? " problem):" : " problems):"));
-        problems.forEach(p -> out.println("  " + p));
+        problems.forEach(p -> err.println("  " + p));
+        err.flush();
       }
     }
     out.flush();

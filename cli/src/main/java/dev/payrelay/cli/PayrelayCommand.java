@@ -104,7 +104,7 @@ public final class PayrelayCommand implements Runnable {
     }
     BUILT_IN.forEach(cli::addSubcommand);
     OPTIONAL.stream().filter(optional::containsKey).map(optional::get).forEach(cli::addSubcommand);
-    cli.addSubcommand(new CommandLine.HelpCommand());
+    cli.addSubcommand(new HelpPathCommand());
     return cli;
   }
 

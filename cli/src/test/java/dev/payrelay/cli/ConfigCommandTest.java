@@ -44,7 +44,8 @@ class ConfigCommandTest {
             "config",
             "--check");
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.out())
+    assertThat(run.out()).doesNotContain("refused");
+    assertThat(run.err())
         .contains("configuration refused (3 problems):")
         .contains("PAYRELAY_API_PROT is not a payrelay setting; did you mean PAYRELAY_API_PORT?")
         .contains("PAYRELAY_LOG_FORMAT must be one of text, json, got: xml")
@@ -57,7 +58,7 @@ class ConfigCommandTest {
 
     Run prod = run(Map.of("PAYRELAY_PROFILE", "prod"), "config", "--check");
     assertThat(prod.exit()).isEqualTo(2);
-    assertThat(prod.out())
+    assertThat(prod.err())
         .contains("PAYRELAY_SANDBOX_ENABLED is not false")
         .contains("PAYRELAY_API_KEYS (or PAYRELAY_API_KEYS_FILE) holds no key");
   }
@@ -79,13 +80,15 @@ class ConfigCommandTest {
     assertThat(run.out()).doesNotContain("hunter2");
   }
 
-  private record Run(int exit, String out) {}
+  private record Run(int exit, String out, String err) {}
 
   private static Run run(Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(env));
     cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
     int exit = cli.execute(args);
-    return new Run(exit, out.toString());
+    return new Run(exit, out.toString(), err.toString());
   }
 }
