@@ -8,6 +8,7 @@ import dev.payrelay.workflows.activities.PublishResult;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
+import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,7 +193,22 @@ final class EventDelivery {
             + (attempt + 1)
             + " at "
             + Instant.ofEpochMilli(Workflow.currentTimeMillis()).plus(pause));
-    Workflow.sleep(pause);
+    // A timer with a summary is the same StartTimer command as Workflow.sleep: the summary is user
+    // metadata, which replay does not compare.
+    Workflow.newTimer(
+            pause,
+            TimerOptions.newBuilder()
+                .setSummary(
+                    "publish retry: "
+                        + event.eventType()
+                        + " "
+                        + event.eventId()
+                        + " attempt "
+                        + (attempt + 1)
+                        + " after: "
+                        + reason)
+                .build())
+        .get();
     story.waitingFor(null);
   }
 
