@@ -140,10 +140,13 @@ final class ConfigAssembly {
               + Syntax.formatDuration(q.initial())
               + ")");
     }
+    LocalTemporal local =
+        new LocalTemporal(t.cli(), t.port(), t.uiPort(), m.dataDir(), t.inMemory());
+    boolean localUi = client.address() == null && !t.inMemory();
     return new TemporalSettings(
         client.address(),
         client.namespace(),
-        new LocalTemporal(t.cli(), t.port(), t.uiPort(), m.dataDir(), t.inMemory()),
+        local,
         new ChannelQueryPolicy(q.grace().toMillis(), q.initial().toMillis(), q.max().toMillis()),
         m.reconciliationDaily(),
         m.expiry().sweep(),
@@ -152,7 +155,8 @@ final class ConfigAssembly {
         m.grant().repairAfter(),
         TemporalSecurity.from(client, m),
         t.compression(),
-        client.sources().get("address"));
+        client.sources().get("address"),
+        t.uiUrl().orElse(localUi ? local.uiUrl() : null));
   }
 
   private ApiSettings api(URI publicUrl) {

@@ -226,6 +226,8 @@ public record PayrelayConfig(
    * @param addressSource where the address came from, named in messages: {@code
    *     PAYRELAY_TEMPORAL_ADDRESS}, {@code TEMPORAL_ADDRESS}, a {@code temporal.toml} profile;
    *     {@code unset} for the local server
+   * @param uiUrl the Temporal UI's base URL for workflow links: {@code PAYRELAY_TEMPORAL_UI_URL},
+   *     else the local server's UI when the local dev server is used; null for no links
    */
   public record TemporalSettings(
       String address,
@@ -239,7 +241,8 @@ public record PayrelayConfig(
       Duration grantRepairAfter,
       TemporalSecurity security,
       GrpcCompression compression,
-      String addressSource) {
+      String addressSource,
+      URI uiUrl) {
 
     /** Whether no address is set, so the local server is used. */
     public boolean isLocal() {
@@ -251,7 +254,10 @@ public record PayrelayConfig(
       return isLocal() ? "127.0.0.1:" + local.port() : address;
     }
 
-    /** The same settings with the in-memory Java test server as the local server. */
+    /**
+     * The same settings with the in-memory Java test server as the local server, which has no UI:
+     * no links unless a UI URL was set explicitly.
+     */
     public TemporalSettings inMemory() {
       return new TemporalSettings(
           null,
@@ -265,7 +271,8 @@ public record PayrelayConfig(
           grantRepairAfter,
           security,
           compression,
-          "unset");
+          "unset",
+          uiUrl == null || uiUrl.equals(local.uiUrl()) ? null : uiUrl);
     }
   }
 
