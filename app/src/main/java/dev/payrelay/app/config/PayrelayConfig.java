@@ -286,8 +286,12 @@ public record PayrelayConfig(
    * @param uiPort the Web UI's port (and the codec endpoint's default CORS origins)
    * @param dataDir holds {@code temporal.db} (SQLite) and {@code temporal.log}
    * @param inMemory the Java test server instead: in memory, no UI, no listing, no Schedules
+   * @param uiCodecEndpoint with payload encryption on, the API's codec endpoint the Web UI decodes
+   *     through ({@code --ui-codec-endpoint}, {@code http://127.0.0.1:<admin or API
+   *     port>/v1/codec}); null without encryption
    */
-  public record LocalTemporal(String cli, int port, int uiPort, Path dataDir, boolean inMemory) {
+  public record LocalTemporal(
+      String cli, int port, int uiPort, Path dataDir, boolean inMemory, URI uiCodecEndpoint) {
 
     /** The Web UI's base address. */
     public URI uiUrl() {
@@ -295,7 +299,7 @@ public record PayrelayConfig(
     }
 
     LocalTemporal withInMemory() {
-      return new LocalTemporal(cli, port, uiPort, dataDir, true);
+      return new LocalTemporal(cli, port, uiPort, dataDir, true, null);
     }
   }
 
