@@ -37,10 +37,15 @@ import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.reconciliation.Reconciliation;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
+import dev.payrelay.temporal.client.PaymentWorkflowInspection;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -81,6 +86,14 @@ final class TestApi implements AutoCloseable {
   final RecordingSignals signals = new RecordingSignals();
   final ApiServer server;
   final ChannelRegistry channels;
+
+  /** A Temporal frontend at a closed port: trails show their workflow as unreachable. */
+  final WorkflowServiceStubs temporal =
+      WorkflowServiceStubs.newServiceStubs(
+          WorkflowServiceStubsOptions.newBuilder().setTarget(UNREACHABLE_TEMPORAL).build());
+
+  /** Where {@link #temporal} points: the discard port, which nothing here listens on. */
+  static final String UNREACHABLE_TEMPORAL = "127.0.0.1:9";
 
   /** An admin key of operator {@code bob} for every tenant. */
   final ApiKeys.Issued admin = ApiKeys.issue(Role.ADMIN, "bob", Set.of(ApiKey.ALL_TENANTS));
@@ -152,7 +165,15 @@ final class TestApi implements AutoCloseable {
             new ApiHandlers(
                 new PaymentService(payments, channels, Duration.ofMinutes(30), () -> {}),
                 new PaymentQueries(
-                    payments, outbox, new EntitlementStore(dsl, payments), new PaymentAudit(dsl)),
+                    payments,
+                    outbox,
+                    new EntitlementStore(dsl, payments),
+                    new PaymentAudit(dsl),
+                    new PaymentWorkflowInspection(
+                        WorkflowClient.newInstance(
+                            temporal,
+                            WorkflowClientOptions.newBuilder().setNamespace("default").build()),
+                        null)),
                 new WebhookService(
                     new WebhookInboxStore(dsl),
                     new PaymentLedger(dsl, payments, writer),
@@ -233,6 +254,7 @@ final class TestApi implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    temporal.shutdownNow();
     db.close();
   }
 

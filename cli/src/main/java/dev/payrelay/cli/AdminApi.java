@@ -1,6 +1,7 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.payrelay.app.config.PayrelayConfig;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Spec;
  * The picocli mixin of every operator command that goes through the admin API ({@code @Mixin
  * AdminApi api}): a client for the configured admin API, the command's output, and a failed request
  * as its message and exit code. The configuration is the root {@link PayrelayCommand}'s, so every
- * subcommand, however deep, sends to the same URL with the same key.
+ * subcommand, however deep, sends to the same URL with the same key: a running {@code payrelay
+ * dev}'s ({@link DevState}) when the environment names neither address nor key.
  *
  * <p>Exit codes as {@link AdminClient}'s; a failure prints {@code payrelay: <message>} on stderr.
  * It adds no option: picocli takes a class as a mixin only with an annotation, hence the empty
@@ -38,7 +40,14 @@ final class AdminApi {
   int call(Work work) throws InterruptedException {
     PayrelayCommand payrelay = (PayrelayCommand) command.root().userObject();
     try {
-      return work.run(new AdminClient(payrelay.configuration().access()));
+      PayrelayConfig config = payrelay.configuration();
+      return work.run(
+          new AdminClient(
+              DevState.apply(
+                  config.access(),
+                  payrelay.environment(),
+                  DevState.file(config.temporal().local().dataDir()),
+                  err())));
     } catch (AdminClient.Failure e) {
       return fail(e.getMessage(), e.exitCode);
     }

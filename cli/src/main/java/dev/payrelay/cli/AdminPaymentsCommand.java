@@ -12,8 +12,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code payrelay admin payments}: payment workflows by state, tenant and channel, asked of
  * Temporal's visibility store with the same query as {@code GET /v1/admin/payments} and the Web
- * UI's query box, through the admin API. Exit codes: 0 listed (possibly nothing), 2 bad input, 3
- * Temporal cannot list or the API is unreachable, 4 not allowed.
+ * UI's query box, through the admin API; each row's REASON is its PaymentAttention search attribute
+ * (or, for NEEDS_ATTENTION without one, where to read the exception or DEAD event). Exit codes: 0
+ * listed (possibly nothing), 2 bad input, 3 Temporal cannot list or the API is unreachable, 4 not
+ * allowed.
  */
 @Command(
     name = "payments",
@@ -28,7 +30,7 @@ public final class AdminPaymentsCommand implements Callable<Integer> {
   public static final int BAD_INPUT = AdminClient.REFUSED;
   static final int TEMPORAL_UNAVAILABLE = AdminClient.UNAVAILABLE;
 
-  private static final String ROW = "%-40s %-16s %-16s %-12s %-10s %-20s %-20s %s%n";
+  private static final String ROW = "%-40s %-16s %-16s %-12s %-10s %-20s %-20s %-24s %s%n";
 
   @Mixin AdminApi api;
 
@@ -77,7 +79,8 @@ public final class AdminPaymentsCommand implements Callable<Integer> {
   static void print(JsonNode page, PrintWriter out) {
     out.println("query: " + page.path("query").asText());
     out.printf(
-        ROW, "PAYMENT", "STATE", "TENANT", "CHANNEL", "STATUS", "STARTED", "CLOSED", "ORDER");
+        ROW, "PAYMENT", "STATE", "TENANT", "CHANNEL", "STATUS", "STARTED", "CLOSED", "ORDER",
+        "REASON");
     for (JsonNode r : page.path("payments")) {
       out.printf(
           ROW,
@@ -88,13 +91,28 @@ public final class AdminPaymentsCommand implements Callable<Integer> {
           r.path("executionStatus").asText(),
           time(r.path("startTime")),
           time(r.path("closeTime")),
-          r.path("orderId").asText());
+          r.path("orderId").asText(),
+          reason(r));
     }
     out.printf("%d payment(s)%n", page.path("payments").size());
     JsonNode next = page.path("nextPageToken");
     if (!next.isMissingNode() && !next.isNull()) {
       out.println("more: --page-token " + next.asText());
     }
+  }
+
+  /**
+   * The PaymentAttention search attribute when set; a NEEDS_ATTENTION row without one waits on an
+   * open exception or a DEAD event, which its trail names.
+   */
+  private static String reason(JsonNode r) {
+    JsonNode attention = r.path("attention");
+    if (!attention.isMissingNode() && !attention.isNull() && !attention.asText().isBlank()) {
+      return attention.asText();
+    }
+    return "NEEDS_ATTENTION".equals(r.path("paymentState").asText())
+        ? "exception or DEAD event: payrelay payment show " + r.path("paymentId").asText()
+        : "-";
   }
 
   private static String time(JsonNode t) {

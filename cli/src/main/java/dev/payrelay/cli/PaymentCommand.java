@@ -13,9 +13,10 @@ import picocli.CommandLine.Parameters;
  * {@code payrelay payment show <paymentId> | --order <orderId>}: one payment's trail as on-call
  * reads it, from {@code GET /v1/payments/{id}} (an order id is first looked up with {@code GET
  * /v1/admin/payments?orderId=}): the payment, its outbox events with their states and errors, its
- * exceptions with kinds and details, its grants and the operator actions taken on it ({@link
- * PaymentTrail}). Exit codes as {@link AdminClient}'s: 0 shown, 2 no such payment or order, or an
- * order with several payments (each listed), 3 unreachable, 4 not allowed.
+ * exceptions with kinds and details, its grants, the operator actions taken on it, and its
+ * workflow's run, status, Temporal UI link, reason and current details ({@link PaymentTrail}). Exit
+ * codes as {@link AdminClient}'s: 0 shown, 2 no such payment or order, or an order with several
+ * payments (each listed), 3 unreachable, 4 not allowed.
  */
 @Command(
     name = "payment",
@@ -29,7 +30,8 @@ final class PaymentCommand extends CommandGroup {
       name = "show",
       mixinStandardHelpOptions = true,
       description = {
-        "A payment's trail: status, events and their errors, exceptions, grants, operator actions.",
+        "A payment's trail: status, its workflow (run, status, UI link, current details), events",
+        "and their errors, exceptions, grants, operator actions.",
         "Give its payment id, or --order with the merchant's order id (as a customer names it)."
       })
   static final class Show implements Callable<Integer> {

@@ -1,21 +1,27 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.payrelay.domain.Money;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * A payment's trail ({@code GET /v1/payments/{id}}) as {@code payrelay payment show} prints it: the
- * payment in three lines, then a section per kind of row (events, exceptions, entitlements,
- * operator actions), each headed by its name and count, one indented line a row.
+ * payment in two lines, its workflow ({@link PaymentTrailWorkflow}), then a section per kind of row
+ * (events, exceptions, entitlements, operator actions), each headed by its name and count, one
+ * indented line a row. Absent fields are left out rather than printed as null; amounts read as
+ * {@code 10.50 USD} (minor units and the currency's ISO 4217 exponent, {@link Money}).
  */
 final class PaymentTrail {
 
   private PaymentTrail() {}
 
-  /** Prints {@code trail}: the payment, then its sections. */
+  /** Prints {@code trail}: the payment, its workflow, then its sections. */
   static void print(JsonNode trail, PrintWriter out) {
     payment(trail.path("payment"), out);
+    PaymentTrailWorkflow.print(trail.path("workflow"), trail.path("payment"), out);
     section(out, "events", trail.path("events"), PaymentTrail::event);
     section(out, "exceptions", trail.path("exceptions"), PaymentTrail::exception);
     section(out, "entitlements", trail.path("entitlements"), PaymentTrail::entitlement);
@@ -23,59 +29,61 @@ final class PaymentTrail {
   }
 
   private static void payment(JsonNode p, PrintWriter out) {
-    out.printf(
-        "payment %s  %s  order %s  tenant %s  channel %s  amount %s%n",
-        p.path("paymentId").asText(),
-        p.path("status").asText(),
-        p.path("orderId").asText(),
-        p.path("tenantId").asText(),
-        p.path("channel").asText(),
-        text(p.path("amount")));
-    out.printf(
-        "  created %s  expires %s  paid %s  channel txn %s%n",
-        text(p.path("createdAt")),
-        text(p.path("expiresAt")),
-        text(p.path("paidAt")),
-        text(p.path("channelTxnId")));
     out.println(
-        "  workflow payment-"
-            + p.path("paymentId").asText()
-            + " (its current details in the Temporal UI say what it waits for and why)");
+        join(
+            "payment " + p.path("paymentId").asText(),
+            p.path("status").asText(),
+            labelled("order", p.path("orderId")),
+            labelled("tenant", p.path("tenantId")),
+            labelled("channel", p.path("channel")),
+            "amount " + amount(p.path("amount"))));
+    out.println(
+        "  "
+            + join(
+                labelled("created", p.path("createdAt")),
+                labelled("expires", p.path("expiresAt")),
+                labelled("paid", p.path("paidAt")),
+                labelled("channel txn", p.path("channelTxnId"))));
   }
 
+  /** {@code attempts} counts failures: a first-time publish has none worth printing. */
   private static String event(JsonNode e) {
-    return String.format(
-        "#%s %s %s attempts %s%s",
-        e.path("paymentSeq").asText(),
+    int attempts = e.path("attempts").asInt();
+    return join(
+        "#" + e.path("paymentSeq").asText(),
         e.path("eventType").asText(),
         e.path("status").asText(),
-        e.path("attempts").asText(),
-        e.path("lastError").isNull() ? "" : "  last error: " + e.path("lastError").asText());
+        labelled("sent", e.path("sentAt")),
+        attempts > 0 ? attempts + " failed attempt(s)" : null,
+        labelled("last error:", e.path("lastError")));
   }
 
   private static String exception(JsonNode e) {
-    return String.format(
-        "%s %s%s: %s",
-        e.path("kind").asText(),
-        e.path("status").asText(),
-        e.path("resolution").isNull() ? "" : " (" + e.path("resolution").asText() + ")",
-        e.path("details").asText());
+    String resolution = present(e.path("resolution"));
+    String details = present(e.path("details"));
+    return e.path("kind").asText()
+        + " "
+        + e.path("status").asText()
+        + (resolution == null ? "" : " (" + resolution + ")")
+        + (details == null ? "" : ": " + details);
   }
 
   private static String entitlement(JsonNode e) {
-    return String.format(
-        "%s for user %s at %s",
-        e.path("courseId").asText(), e.path("userId").asText(), e.path("grantedAt").asText());
+    return join(
+        e.path("courseId").asText(),
+        labelled("for user", e.path("userId")),
+        labelled("at", e.path("grantedAt")));
   }
 
   private static String action(JsonNode a) {
-    return String.format(
-        "%s %s by %s: %s %s",
+    String reason = present(a.path("reason"));
+    return join(
         a.path("createdAt").asText(),
         a.path("action").asText(),
-        a.path("operator").asText(),
+        "by " + a.path("operator").asText() + ":",
         a.path("result").asText(),
-        text(a.path("details")));
+        reason == null ? null : "(" + reason + ")",
+        present(a.path("details")));
   }
 
   private static void section(
@@ -86,11 +94,42 @@ final class PaymentTrail {
     }
   }
 
-  /** A value as text: {@code -} when missing or null, an object or array as its JSON. */
-  private static String text(JsonNode value) {
-    if (value.isMissingNode() || value.isNull()) {
-      return "-";
+  /**
+   * {@code {"minorUnits":1050,"currency":"USD"}} as {@code 10.50 USD}; an amount this CLI cannot
+   * read (an unknown currency) as its JSON, so nothing is hidden.
+   */
+  static String amount(JsonNode money) {
+    try {
+      return Money.ofMinor(money.path("minorUnits").asLong(), money.path("currency").asText())
+          .toString();
+    } catch (IllegalArgumentException e) {
+      return money.toString();
     }
-    return value.isValueNode() ? value.asText() : value.toString();
+  }
+
+  /** {@code label value}, or null when the value is absent. */
+  static String labelled(String label, JsonNode value) {
+    String text = present(value);
+    return text == null ? null : label + " " + text;
+  }
+
+  /** The value as text; null when missing, JSON null or blank. */
+  static String present(JsonNode value) {
+    if (value.isMissingNode() || value.isNull()) {
+      return null;
+    }
+    String text = value.isValueNode() ? value.asText() : value.toString();
+    return text.isBlank() ? null : text;
+  }
+
+  /** The non-null parts, two spaces apart. */
+  static String join(String... parts) {
+    List<String> kept = new ArrayList<>();
+    for (String p : parts) {
+      if (p != null) {
+        kept.add(p);
+      }
+    }
+    return String.join("  ", kept);
   }
 }

@@ -3,6 +3,8 @@ package dev.payrelay.devstack;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.cli.OptionalCommand;
 import dev.payrelay.cli.PayrelayCommand;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
@@ -18,7 +20,8 @@ import picocli.CommandLine.Option;
       "(a real server: Web UI on :8233, SQLite under PAYRELAY_DATA_DIR so workflows",
       "survive a restart), started as a child process unless one already listens on",
       "PAYRELAY_TEMPORAL_PORT, or PAYRELAY_TEMPORAL_ADDRESS when set. Prints where",
-      "each part listens and the UI link of each payment it hands to Temporal.",
+      "each part listens and the UI link of each payment it hands to Temporal, and",
+      "writes PAYRELAY_DATA_DIR/dev.json (0600) so the CLI in another shell finds it.",
       "Stops (exit 3) when that local server exits or, started or reused, has not",
       "answered for PAYRELAY_READINESS_GRACE (10).",
       "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672",
@@ -51,10 +54,17 @@ public final class DevCommand implements Callable<Integer>, OptionalCommand {
                 System.exit(3);
               }
             });
+    Path stateFile = stack.stateFile();
+    stack.state().write(stateFile);
+    System.out.println(
+        "state      "
+            + stateFile.toAbsolutePath().normalize()
+            + " (0600; the CLI in another shell finds this dev through it)");
     System.out.println("payrelay dev is running; try: ./payrelay demo   (Ctrl-C stops)");
     PayrelayCommand.runUntilStopped(
         () -> {
           stopping.set(true);
+          Files.deleteIfExists(stateFile);
           stack.close();
         });
     return 0;

@@ -15,6 +15,7 @@ import dev.payrelay.app.runtime.ProcessReadiness;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.app.runtime.WorkerRuntime;
 import dev.payrelay.app.temporal.TemporalConnection;
+import dev.payrelay.cli.DevState;
 import dev.payrelay.ledger.db.Database;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -47,6 +48,7 @@ public final class DevStack implements AutoCloseable {
   private final Readiness readiness;
   private final PayrelayConfig config;
   private final ProcessMetrics metrics;
+  private final String ownKey;
 
   private DevStack(
       Services services,
@@ -58,7 +60,8 @@ public final class DevStack implements AutoCloseable {
       ApiServer api,
       Readiness readiness,
       PayrelayConfig config,
-      ProcessMetrics metrics) {
+      ProcessMetrics metrics,
+      String ownKey) {
     this.services = services;
     this.workerServices = workerServices;
     this.temporal = temporal;
@@ -69,6 +72,7 @@ public final class DevStack implements AutoCloseable {
     this.readiness = readiness;
     this.config = config;
     this.metrics = metrics;
+    this.ownKey = ownKey;
   }
 
   /**
@@ -124,7 +128,8 @@ public final class DevStack implements AutoCloseable {
         api,
         readiness,
         config,
-        processMetrics);
+        processMetrics,
+        config.access().keys().isEmpty() ? devKey(devKeyFile(config)).token() : null);
   }
 
   /**
@@ -147,10 +152,37 @@ public final class DevStack implements AutoCloseable {
     if (!configured.isEmpty()) {
       return configured;
     }
-    Path file = config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);
+    Path file = devKeyFile(config);
     ApiKeys own = ApiKeys.of(List.of(devKey(file).key()));
     lines.devKey(file);
     return own;
+  }
+
+  private static Path devKeyFile(PayrelayConfig config) {
+    return config.temporal().local().dataDir().resolve(AccessSettings.DEV_KEY_FILE);
+  }
+
+  /**
+   * What the CLI in another shell needs to reach this dev ({@link DevState}): its process, admin
+   * address and API port, UI, Temporal address and namespace, and its own key when it made one.
+   */
+  public DevState state() {
+    Integer adminPort = config.access().adminPort();
+    int port = adminPort == null ? api.port() : api.adminPort();
+    PayrelayConfig.TemporalSettings t = config.temporal();
+    return new DevState(
+        ProcessHandle.current().pid(),
+        "http://127.0.0.1:" + port,
+        api.port(),
+        temporal.kind() == TemporalConnection.Kind.DEV_SERVER ? t.local().uiUrl().toString() : null,
+        t.target(),
+        t.namespace(),
+        ownKey);
+  }
+
+  /** Where this dev's state file goes: {@link DevState#file} of its data directory. */
+  public Path stateFile() {
+    return DevState.file(config.temporal().local().dataDir());
   }
 
   /**

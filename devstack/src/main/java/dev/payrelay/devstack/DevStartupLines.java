@@ -58,6 +58,22 @@ record DevStartupLines(PayrelayConfig config, PrintStream out) {
           out.printf(
               "temporal   %s (external, namespace %s)%n", settings.target(), settings.namespace());
     }
+    if (kind == TemporalConnection.Kind.DEV_SERVER && settings.local().uiCodecEndpoint() != null) {
+      codec(settings.local().uiCodecEndpoint());
+    }
+  }
+
+  /**
+   * Payload encryption is on: the UI shows ciphertext unless it decodes through the API. Its
+   * browser sends no payrelay key, so with {@code PAYRELAY_CODEC_AUTH=key} the endpoint refuses it.
+   */
+  private void codec(java.net.URI endpoint) {
+    out.printf(
+        "temporal   payload encryption on; the UI decodes through %s%s%n",
+        endpoint,
+        config.access().codecOpen()
+            ? ""
+            : " (the UI sends no API key: set PAYRELAY_CODEC_AUTH=open for it to decode)");
   }
 
   /** The sandbox simulator and the merchants it signs for. */

@@ -181,15 +181,26 @@ class PaymentListingEndToEndTest {
     assertThat(listed.out())
         .contains("OrderId = \"" + row.orderId() + "\"")
         .contains(mismatchT2)
+        .contains("REASON")
+        .contains("exception or DEAD event: payrelay payment show " + mismatchT2)
         .contains("1 payment(s)");
     assertThat(byOrder.exit()).as(byOrder.err()).isZero();
     assertThat(byOrder.out())
         .contains("payment " + mismatchT2 + "  PENDING  order " + row.orderId())
         .contains("exceptions (1):")
+        .contains("amount 10.50 USD")
+        .contains("workflow " + WorkflowIds.payment(mismatchT2) + "  run ")
+        .contains("Running  state NEEDS_ATTENTION")
+        .contains("current details:")
         .contains("AMOUNT_MISMATCH OPEN")
-        .contains("PaymentExceptionRecorded");
+        .contains("PaymentExceptionRecorded")
+        .doesNotContain("null")
+        .doesNotContain("attempts 0");
     assertThat(byId.exit()).isZero();
-    assertThat(byId.out()).contains("\"kind\" : \"AMOUNT_MISMATCH\"");
+    assertThat(byId.out())
+        .contains("\"kind\" : \"AMOUNT_MISMATCH\"")
+        .contains("\"workflowId\" : \"" + WorkflowIds.payment(mismatchT2) + "\"")
+        .contains("\"reachable\" : true");
     assertThat(unknown.exit()).isEqualTo(AdminClient.REFUSED);
     assertThat(unknown.out()).contains("no payment workflow for order no-such-order");
     assertThat(both.exit()).as("a payment id or an order id, not both").isNotZero();

@@ -7,10 +7,15 @@ import dev.payrelay.ledger.payment.EntitlementStore;
 import dev.payrelay.ledger.payment.PaymentAudit;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.temporal.client.PaymentWorkflowInspection;
+import dev.payrelay.temporal.client.PaymentWorkflowSummary;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads a payment's trail from our own tables (the Temporal test server cannot list workflows). */
+/**
+ * Reads a payment's trail from our own tables (the Temporal test server cannot list workflows),
+ * with its workflow as Temporal describes it when a Temporal client is given.
+ */
 public final class PaymentQueries {
 
   /**
@@ -21,29 +26,39 @@ public final class PaymentQueries {
    * @param entitlements what it granted
    * @param exceptions callbacks that disagreed with it, open or resolved
    * @param operatorActions operator decisions on it and its events
+   * @param workflow its workflow ({@link PaymentWorkflowSummary}: reachable false when Temporal did
+   *     not answer, the rest of the trail still read from the ledger), or null when the API runs
+   *     without a Temporal client
    */
   public record PaymentTrail(
       PaymentRow payment,
       List<OutboxRow> events,
       List<EntitlementRow> entitlements,
       List<PaymentAudit.ExceptionEntry> exceptions,
-      List<PaymentAudit.ActionEntry> operatorActions) {}
+      List<PaymentAudit.ActionEntry> operatorActions,
+      PaymentWorkflowSummary workflow) {}
 
   private final PaymentStore payments;
   private final OutboxStore outbox;
   private final EntitlementStore entitlements;
   private final PaymentAudit audit;
+  private final PaymentWorkflowInspection workflows;
 
-  /** Queries over the stores. */
+  /**
+   * Queries over the stores, and over Temporal through {@code workflows} (null: trails carry no
+   * workflow).
+   */
   public PaymentQueries(
       PaymentStore payments,
       OutboxStore outbox,
       EntitlementStore entitlements,
-      PaymentAudit audit) {
+      PaymentAudit audit,
+      PaymentWorkflowInspection workflows) {
     this.payments = payments;
     this.outbox = outbox;
     this.entitlements = entitlements;
     this.audit = audit;
+    this.workflows = workflows;
   }
 
   /** The payment's trail, or empty if there is no such payment. */
@@ -59,7 +74,8 @@ public final class PaymentQueries {
                   events,
                   entitlements.forPurchase(paymentId),
                   audit.exceptions(paymentId),
-                  audit.actions(paymentId, eventIds));
+                  audit.actions(paymentId, eventIds),
+                  workflows == null ? null : workflows.inspect(paymentId));
             });
   }
 }

@@ -1,6 +1,7 @@
 package dev.payrelay.app.config;
 
 import dev.payrelay.amqp.QueueBinding;
+import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.app.config.PayrelayConfig.AmqpSettings;
 import dev.payrelay.app.config.PayrelayConfig.ApiSettings;
@@ -140,19 +141,30 @@ final class ConfigAssembly {
               + Syntax.formatDuration(q.initial())
               + ")");
     }
+    TemporalSecurity security = TemporalSecurity.from(client, m);
+    // The codec endpoint is on the admin listener when there is one, as every admin route is.
+    URI codec =
+        security.payloadCodec().isEmpty()
+            ? null
+            : URI.create(
+                "http://127.0.0.1:" + m.admin().port().orElse(m.api().port()) + CodecEndpoint.PATH);
+    LocalTemporal local =
+        new LocalTemporal(t.cli(), t.port(), t.uiPort(), m.dataDir(), t.inMemory(), codec);
+    boolean localUi = client.address() == null && !t.inMemory();
     return new TemporalSettings(
         client.address(),
         client.namespace(),
-        new LocalTemporal(t.cli(), t.port(), t.uiPort(), m.dataDir(), t.inMemory()),
+        local,
         new ChannelQueryPolicy(q.grace().toMillis(), q.initial().toMillis(), q.max().toMillis()),
         m.reconciliationDaily(),
         m.expiry().sweep(),
         m.expiry().sweepGrace(),
         m.grant().repair(),
         m.grant().repairAfter(),
-        TemporalSecurity.from(client, m),
+        security,
         t.compression(),
-        client.sources().get("address"));
+        client.sources().get("address"),
+        t.uiUrl().orElse(localUi ? local.uiUrl() : null));
   }
 
   private ApiSettings api(URI publicUrl) {

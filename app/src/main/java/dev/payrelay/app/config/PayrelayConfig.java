@@ -226,6 +226,8 @@ public record PayrelayConfig(
    * @param addressSource where the address came from, named in messages: {@code
    *     PAYRELAY_TEMPORAL_ADDRESS}, {@code TEMPORAL_ADDRESS}, a {@code temporal.toml} profile;
    *     {@code unset} for the local server
+   * @param uiUrl the Temporal UI's base URL for workflow links: {@code PAYRELAY_TEMPORAL_UI_URL},
+   *     else the local server's UI when the local dev server is used; null for no links
    */
   public record TemporalSettings(
       String address,
@@ -239,7 +241,8 @@ public record PayrelayConfig(
       Duration grantRepairAfter,
       TemporalSecurity security,
       GrpcCompression compression,
-      String addressSource) {
+      String addressSource,
+      URI uiUrl) {
 
     /** Whether no address is set, so the local server is used. */
     public boolean isLocal() {
@@ -251,7 +254,10 @@ public record PayrelayConfig(
       return isLocal() ? "127.0.0.1:" + local.port() : address;
     }
 
-    /** The same settings with the in-memory Java test server as the local server. */
+    /**
+     * The same settings with the in-memory Java test server as the local server, which has no UI:
+     * no links unless a UI URL was set explicitly.
+     */
     public TemporalSettings inMemory() {
       return new TemporalSettings(
           null,
@@ -265,7 +271,8 @@ public record PayrelayConfig(
           grantRepairAfter,
           security,
           compression,
-          "unset");
+          "unset",
+          uiUrl == null || uiUrl.equals(local.uiUrl()) ? null : uiUrl);
     }
   }
 
@@ -279,8 +286,12 @@ public record PayrelayConfig(
    * @param uiPort the Web UI's port (and the codec endpoint's default CORS origins)
    * @param dataDir holds {@code temporal.db} (SQLite) and {@code temporal.log}
    * @param inMemory the Java test server instead: in memory, no UI, no listing, no Schedules
+   * @param uiCodecEndpoint with payload encryption on, the API's codec endpoint the Web UI decodes
+   *     through ({@code --ui-codec-endpoint}, {@code http://127.0.0.1:<admin or API
+   *     port>/v1/codec}); null without encryption
    */
-  public record LocalTemporal(String cli, int port, int uiPort, Path dataDir, boolean inMemory) {
+  public record LocalTemporal(
+      String cli, int port, int uiPort, Path dataDir, boolean inMemory, URI uiCodecEndpoint) {
 
     /** The Web UI's base address. */
     public URI uiUrl() {
@@ -288,7 +299,7 @@ public record PayrelayConfig(
     }
 
     LocalTemporal withInMemory() {
-      return new LocalTemporal(cli, port, uiPort, dataDir, true);
+      return new LocalTemporal(cli, port, uiPort, dataDir, true, null);
     }
   }
 

@@ -26,6 +26,7 @@ import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.ledger.inbox.QuarantineReplays;
 import dev.payrelay.ledger.payment.PaymentAudit;
 import dev.payrelay.temporal.client.PaymentListing;
+import dev.payrelay.temporal.client.PaymentWorkflowInspection;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -129,13 +130,19 @@ public final class ApiRuntime {
         config.api().limits());
   }
 
-  /** A payment's trail: the payment, its events, grants and audit rows. */
+  /**
+   * A payment's trail: the payment, its events, grants and audit rows, and its workflow with a link
+   * into the configured Temporal UI ({@code PAYRELAY_TEMPORAL_UI_URL}).
+   */
   private PaymentQueries queries() {
     return new PaymentQueries(
         services.payments(),
         services.outbox(),
         services.entitlements(),
-        new PaymentAudit(services.database().dsl()));
+        new PaymentAudit(services.database().dsl()),
+        temporal == null
+            ? null
+            : new PaymentWorkflowInspection(temporal, config.temporal().uiUrl()));
   }
 
   /** The channels' callbacks, into the inbox and the ledger. */

@@ -125,7 +125,8 @@ public final class TemporalConnection implements AutoCloseable {
                 local.uiPort(),
                 local.dataDir().resolve("temporal.db"),
                 local.dataDir().resolve("temporal.log"),
-                java.util.List.of(settings.namespace()));
+                java.util.List.of(settings.namespace()),
+                local.uiCodecEndpoint());
         kind = Kind.DEV_SERVER;
       }
     }

@@ -5,6 +5,7 @@ import dev.payrelay.workflows.PaymentSearchAttributes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,11 +64,30 @@ public final class TemporalDevServer implements AutoCloseable {
    */
   public static TemporalDevServer startUnlessRunning(
       String cli, int port, int uiPort, Path dbFile, Path logFile, List<String> namespaces) {
+    return startUnlessRunning(cli, port, uiPort, dbFile, logFile, namespaces, null);
+  }
+
+  /**
+   * As {@link #startUnlessRunning(String, int, int, Path, Path, List)}, its Web UI decoding
+   * payloads through {@code uiCodecEndpoint} ({@code --ui-codec-endpoint}; null for none). A server
+   * reused keeps the codec endpoint it was started with.
+   */
+  public static TemporalDevServer startUnlessRunning(
+      String cli,
+      int port,
+      int uiPort,
+      Path dbFile,
+      Path logFile,
+      List<String> namespaces,
+      URI uiCodecEndpoint) {
     if (listening(port)) {
       log.info("a Temporal server already listens on 127.0.0.1:{}; using it", port);
       return new TemporalDevServer(null, port);
     }
     List<String> command = command(cli, port, uiPort, dbFile, namespaces);
+    if (uiCodecEndpoint != null && uiPort > 0) {
+      command.addAll(List.of("--ui-codec-endpoint", uiCodecEndpoint.toString()));
+    }
     Process process;
     try {
       Files.createDirectories(logFile.toAbsolutePath().getParent());

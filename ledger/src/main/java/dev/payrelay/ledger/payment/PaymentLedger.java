@@ -356,8 +356,7 @@ public final class PaymentLedger {
             + cb.status()
             + " "
             + cb.amount()
-            + " txn "
-            + cb.channelTxnId()
+            + txn(cb.channelTxnId())
             + " merchant "
             + cb.merchantId();
     if (outcome == CallbackOutcome.TXN_CONFLICT) {
@@ -375,11 +374,15 @@ public final class PaymentLedger {
         + ours.status()
         + " "
         + ours.amount()
-        + " txn "
-        + ours.channelTxnId()
+        + txn(ours.channelTxnId())
         + " merchant "
         + ours.merchantId()
         + "; "
         + theirs;
+  }
+
+  /** {@code " txn <id>"}, or nothing for a payment no channel transaction paid yet. */
+  private static String txn(String channelTxnId) {
+    return channelTxnId == null ? "" : " txn " + channelTxnId;
   }
 }

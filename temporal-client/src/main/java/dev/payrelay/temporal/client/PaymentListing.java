@@ -137,7 +137,8 @@ public final class PaymentListing {
         attributes.get(PaymentSearchAttributes.PAYMENT_STATE),
         m.getStatus().name().replace(STATUS_PREFIX, ""),
         m.getStartTime(),
-        info.hasCloseTime() ? m.getCloseTime() : null);
+        info.hasCloseTime() ? m.getCloseTime() : null,
+        attributes.get(PaymentSearchAttributes.PAYMENT_ATTENTION));
   }
 
   private RuntimeException refused(StatusRuntimeException e, boolean tokenRefused) {

@@ -18,6 +18,8 @@ import java.time.Instant;
  *     TERMINATED, CONTINUED_AS_NEW or TIMED_OUT
  * @param startTime when the run started (UTC)
  * @param closeTime when the run closed (UTC), null while it runs
+ * @param attention the {@code PaymentAttention} search attribute, why it waits where no event of
+ *     its own says so (e.g. {@code channel-query}); null when unset
  */
 public record PaymentListingRow(
     String workflowId,
@@ -28,4 +30,5 @@ public record PaymentListingRow(
     String paymentState,
     String executionStatus,
     Instant startTime,
-    Instant closeTime) {}
+    Instant closeTime,
+    String attention) {}

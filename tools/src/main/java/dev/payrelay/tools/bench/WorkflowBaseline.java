@@ -73,6 +73,7 @@ final class WorkflowBaseline implements BaselineBench {
         t.grantRepairAfter(),
         t.security(),
         t.compression(),
-        t.addressSource());
+        t.addressSource(),
+        t.uiUrl());
   }
 }

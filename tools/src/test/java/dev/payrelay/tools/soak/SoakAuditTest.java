@@ -213,7 +213,8 @@ class SoakAuditTest {
         state,
         status,
         started,
-        "RUNNING".equals(status) ? null : started.plusSeconds(5));
+        "RUNNING".equals(status) ? null : started.plusSeconds(5),
+        null);
   }
 
   private static SoakRuns.Listed runs(PaymentListingRow... rows) {

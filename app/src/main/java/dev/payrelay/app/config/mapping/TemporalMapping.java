@@ -3,6 +3,7 @@ package dev.payrelay.app.config.mapping;
 import dev.payrelay.app.config.binder.Doc;
 import io.smallrye.config.WithDefault;
 import io.temporal.serviceclient.GrpcCompression;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -108,6 +109,14 @@ public interface TemporalMapping {
       max = "65535")
   @WithDefault("8233")
   int uiPort();
+
+  /** See {@link Doc}. */
+  @Doc(
+      value =
+          "The Temporal UI's base URL, for the workflow links in payment trails (payrelay payment"
+              + " show, GET /v1/payments/{id}): <url>/namespaces/<ns>/workflows/<id>/<runId>.",
+      byDefault = "the local server's UI, http://127.0.0.1:<ui-port>; none with an address set")
+  Optional<URI> uiUrl();
 
   /** See {@link Doc}. */
   @Doc(

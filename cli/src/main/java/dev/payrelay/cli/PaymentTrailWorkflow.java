@@ -1,0 +1,55 @@
+package dev.payrelay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+
+/**
+ * The workflow part of a printed trail: its id, run, status and Temporal UI link, the {@code state}
+ * query's reason and the run's current details (as {@code Workflow.setCurrentDetails} set them,
+ * indented), from the trail's {@code workflow} object ({@code PaymentWorkflowSummary}). With
+ * Temporal unreachable it is the one line {@code workflow: Temporal unreachable (<address>)}.
+ */
+final class PaymentTrailWorkflow {
+
+  private PaymentTrailWorkflow() {}
+
+  /** Prints {@code w}; {@code payment} names the workflow when the API asked no Temporal. */
+  static void print(JsonNode w, JsonNode payment, PrintWriter out) {
+    if (w.isMissingNode() || w.isNull()) {
+      out.println(
+          "workflow payment-"
+              + payment.path("paymentId").asText()
+              + ": not asked (this API runs without a Temporal client)");
+      return;
+    }
+    if (!w.path("reachable").asBoolean()) {
+      out.println("workflow: Temporal unreachable (" + w.path("address").asText() + ")");
+      return;
+    }
+    out.println(
+        PaymentTrail.join(
+            "workflow " + w.path("workflowId").asText(),
+            PaymentTrail.labelled("run", w.path("runId")),
+            PaymentTrail.present(w.path("status")),
+            PaymentTrail.labelled("state", w.path("state"))));
+    line(out, "ui", w.path("uiUrl"));
+    line(out, "last error:", w.path("lastError"));
+    for (JsonNode cause : w.path("attention")) {
+      out.println("  attention: " + cause.asText());
+    }
+    line(out, "waiting for:", w.path("waitingFor"));
+    String details = PaymentTrail.present(w.path("currentDetails"));
+    if (details != null) {
+      out.println("  current details:");
+      details.lines().forEach(l -> out.println("    " + l));
+    }
+    line(out, "note:", w.path("error"));
+  }
+
+  private static void line(PrintWriter out, String label, JsonNode value) {
+    String text = PaymentTrail.labelled(label, value);
+    if (text != null) {
+      out.println("  " + text);
+    }
+  }
+}

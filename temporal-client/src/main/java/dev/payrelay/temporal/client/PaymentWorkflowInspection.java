@@ -1,0 +1,226 @@
+package dev.payrelay.temporal.client;
+
+import dev.payrelay.workflows.PaymentView;
+import dev.payrelay.workflows.WorkflowIds;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.temporal.api.common.v1.Payloads;
+import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.query.v1.WorkflowQuery;
+import io.temporal.api.sdk.v1.WorkflowMetadata;
+import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
+import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Client-side helper (not workflow code): reads one payment's workflow for its trail with a
+ * DescribeWorkflowExecution call and two queries, {@code __temporal_workflow_metadata} (the SDK's
+ * built-in query whose {@link WorkflowMetadata#getCurrentDetails()} is what the run set with {@code
+ * Workflow.setCurrentDetails}) and {@code state} ({@link PaymentView}). Each call has its own
+ * deadline, so an unreachable frontend or a run without a worker to answer its queries costs
+ * seconds, never the caller's whole request. Never throws for Temporal's failures: they are named
+ * in {@link PaymentWorkflowSummary#error()}.
+ */
+public final class PaymentWorkflowInspection {
+
+  /** The SDK's built-in query answering {@link WorkflowMetadata} (sdk-java, since 1.26). */
+  public static final String METADATA_QUERY = "__temporal_workflow_metadata";
+
+  /** Describe is one read of the frontend: a healthy one answers in milliseconds. */
+  private static final long DESCRIBE_SECONDS = 5;
+
+  /** A query waits for a worker to replay the run; more than this means none is polling. */
+  private static final long QUERY_SECONDS = 5;
+
+  private static final String STATUS_PREFIX = "WORKFLOW_EXECUTION_STATUS_";
+
+  private final WorkflowClient client;
+  private final URI uiUrl;
+
+  /**
+   * Reads through {@code client}'s namespace.
+   *
+   * @param uiUrl the Temporal UI's base address (e.g. {@code http://127.0.0.1:8233}) for the run's
+   *     link, or null for no link
+   */
+  public PaymentWorkflowInspection(WorkflowClient client, URI uiUrl) {
+    this.client = client;
+    this.uiUrl = uiUrl;
+  }
+
+  /** The workflow of payment {@code paymentId}, as far as Temporal answers. */
+  public PaymentWorkflowSummary inspect(String paymentId) {
+    String workflowId = WorkflowIds.payment(paymentId);
+    WorkflowExecutionInfo info;
+    try {
+      info = describe(workflowId);
+    } catch (StatusRuntimeException e) {
+      return failed(workflowId, e);
+    }
+    WorkflowExecution run = info.getExecution();
+    String runId = run.getRunId();
+    String status = statusName(info.getStatus());
+    String link = link(workflowId, runId);
+    String details;
+    PaymentView view;
+    try {
+      details = query(run, METADATA_QUERY, WorkflowMetadata.class).getCurrentDetails();
+      view = query(run, "state", PaymentView.class);
+    } catch (RuntimeException e) {
+      return new PaymentWorkflowSummary(
+          workflowId,
+          namespace(),
+          address(),
+          true,
+          runId,
+          status,
+          link,
+          null,
+          null,
+          null,
+          List.of(),
+          null,
+          queryFailure(e));
+    }
+    return new PaymentWorkflowSummary(
+        workflowId,
+        namespace(),
+        address(),
+        true,
+        runId,
+        status,
+        link,
+        details == null || details.isBlank() ? null : details,
+        view == null || view.state() == null ? null : view.state().name(),
+        view == null ? null : view.lastError(),
+        view == null ? List.of() : view.causes(),
+        view == null ? null : view.waitingFor(),
+        null);
+  }
+
+  private WorkflowExecutionInfo describe(String workflowId) {
+    return stubs()
+        .blockingStub()
+        .withDeadlineAfter(DESCRIBE_SECONDS, TimeUnit.SECONDS)
+        .describeWorkflowExecution(
+            DescribeWorkflowExecutionRequest.newBuilder()
+                .setNamespace(namespace())
+                .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                .build())
+        .getWorkflowExecutionInfo();
+  }
+
+  private <T> T query(WorkflowExecution run, String queryType, Class<T> type) {
+    Payloads result =
+        stubs()
+            .blockingStub()
+            .withDeadlineAfter(QUERY_SECONDS, TimeUnit.SECONDS)
+            .queryWorkflow(
+                QueryWorkflowRequest.newBuilder()
+                    .setNamespace(namespace())
+                    .setExecution(run)
+                    .setQuery(WorkflowQuery.newBuilder().setQueryType(queryType))
+                    .build())
+            .getQueryResult();
+    return client.getOptions().getDataConverter().fromPayloads(0, Optional.of(result), type, type);
+  }
+
+  /** Not found is an answer (the dispatcher has not started it yet); the rest is unreachable. */
+  private PaymentWorkflowSummary failed(String workflowId, StatusRuntimeException e) {
+    Status.Code code = e.getStatus().getCode();
+    boolean notFound = code == Status.Code.NOT_FOUND;
+    boolean unreachable = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
+    String error =
+        notFound
+            ? "no workflow " + workflowId + " in namespace " + namespace() + " (not started yet?)"
+            : unreachable
+                ? "Temporal unreachable (" + address() + ")"
+                : "Temporal could not describe "
+                    + workflowId
+                    + " ("
+                    + code
+                    + "): "
+                    + description(e);
+    return new PaymentWorkflowSummary(
+        workflowId,
+        namespace(),
+        address(),
+        !unreachable,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        List.of(),
+        null,
+        error);
+  }
+
+  private static String queryFailure(RuntimeException e) {
+    if (e instanceof StatusRuntimeException s) {
+      Status.Code code = s.getStatus().getCode();
+      return code == Status.Code.DEADLINE_EXCEEDED
+          ? "its queries had no answer within "
+              + QUERY_SECONDS
+              + " s (is a worker polling its task queue?)"
+          : "its queries failed (" + code + "): " + description(s);
+    }
+    return "its query answer could not be read: " + e.getMessage();
+  }
+
+  private static String description(StatusRuntimeException e) {
+    String d = e.getStatus().getDescription();
+    return d == null ? e.getStatus().getCode().name() : d;
+  }
+
+  /** {@code WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW} as the UI names it: ContinuedAsNew. */
+  static String statusName(WorkflowExecutionStatus status) {
+    StringBuilder name = new StringBuilder();
+    for (String part : status.name().replace(STATUS_PREFIX, "").split("_")) {
+      name.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
+    }
+    return name.toString();
+  }
+
+  private String link(String workflowId, String runId) {
+    if (uiUrl == null) {
+      return null;
+    }
+    return uiUrl.toString().replaceAll("/+$", "")
+        + "/namespaces/"
+        + segment(namespace())
+        + "/workflows/"
+        + segment(workflowId)
+        + "/"
+        + segment(runId);
+  }
+
+  private static String segment(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private WorkflowServiceStubs stubs() {
+    return client.getWorkflowServiceStubs();
+  }
+
+  private String namespace() {
+    return client.getOptions().getNamespace();
+  }
+
+  /** host:port; the in-memory test server's in-process channel has none. */
+  private String address() {
+    String target = stubs().getOptions().getTarget();
+    return target == null ? "in-process" : target;
+  }
+}

@@ -1,0 +1,173 @@
+package dev.payrelay.temporal.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.payrelay.workflows.PaymentView;
+import dev.payrelay.workflows.PaymentWorkflowState;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.serviceclient.WorkflowServiceStubs;
+import io.temporal.serviceclient.WorkflowServiceStubsOptions;
+import io.temporal.testing.TestWorkflowEnvironment;
+import io.temporal.worker.Worker;
+import io.temporal.workflow.QueryMethod;
+import io.temporal.workflow.SignalMethod;
+import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowInterface;
+import io.temporal.workflow.WorkflowMethod;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reading a payment's workflow for its trail from the in-memory test server, with a workflow that
+ * answers the {@code state} query and sets current details as the payment workflow does; and from a
+ * closed port.
+ */
+class PaymentWorkflowInspectionTest {
+
+  private static final String TASK_QUEUE = "inspection-test";
+  private static final String DETAILS = "**NEEDS_ATTENTION**: amount 10.00 USD reported, 10.50 USD";
+
+  /** A stand-in with the payment workflow's query and current details. */
+  @WorkflowInterface
+  public interface Waiting {
+    @WorkflowMethod(name = "PaymentWorkflow")
+    void run();
+
+    @SignalMethod
+    void finish();
+
+    @QueryMethod
+    PaymentView state();
+  }
+
+  /** Sets its details, then waits for {@code finish}. */
+  public static final class WaitingImpl implements Waiting {
+    private boolean done;
+
+    @Override
+    public void run() {
+      Workflow.setCurrentDetails(DETAILS);
+      Workflow.await(() -> done);
+    }
+
+    @Override
+    public void finish() {
+      done = true;
+    }
+
+    @Override
+    public PaymentView state() {
+      return new PaymentView(
+          "pay_1",
+          PaymentWorkflowState.NEEDS_ATTENTION,
+          List.of(),
+          List.of(),
+          List.of(),
+          "AMOUNT_MISMATCH: reported 10.00 USD, expected 10.50 USD",
+          List.of(),
+          List.of("amount mismatch — fix: resolve ACCEPT_AMOUNT"),
+          "an operator",
+          DETAILS);
+    }
+  }
+
+  @Test
+  void runningWorkflow_isDescribedWithItsLink_currentDetails_andStateQueryReason() {
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    try {
+      Worker worker = env.newWorker(TASK_QUEUE);
+      worker.registerWorkflowImplementationTypes(WaitingImpl.class);
+      env.start();
+      Waiting wf =
+          env.getWorkflowClient()
+              .newWorkflowStub(
+                  Waiting.class,
+                  WorkflowOptions.newBuilder()
+                      .setWorkflowId(WorkflowIds.payment("pay_1"))
+                      .setTaskQueue(TASK_QUEUE)
+                      .build());
+      String runId = WorkflowClient.start(wf::run).getRunId();
+
+      PaymentWorkflowSummary s =
+          new PaymentWorkflowInspection(
+                  env.getWorkflowClient(), URI.create("http://127.0.0.1:8233/"))
+              .inspect("pay_1");
+
+      assertThat(s.reachable()).isTrue();
+      assertThat(s.error()).isNull();
+      assertThat(s.runId()).isEqualTo(runId);
+      assertThat(s.status()).isEqualTo("Running");
+      assertThat(s.uiUrl())
+          .isEqualTo(
+              "http://127.0.0.1:8233/namespaces/"
+                  + env.getNamespace()
+                  + "/workflows/payment-pay_1/"
+                  + runId);
+      assertThat(s.currentDetails()).isEqualTo(DETAILS);
+      assertThat(s.state()).isEqualTo("NEEDS_ATTENTION");
+      assertThat(s.lastError()).contains("AMOUNT_MISMATCH");
+      assertThat(s.attention()).containsExactly("amount mismatch — fix: resolve ACCEPT_AMOUNT");
+      wf.finish();
+    } finally {
+      env.close();
+    }
+  }
+
+  @Test
+  void unknownPayment_isReachable_withNoRun_andSaysSo() {
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    try {
+      PaymentWorkflowSummary s =
+          new PaymentWorkflowInspection(env.getWorkflowClient(), null).inspect("pay_none");
+
+      assertThat(s.reachable()).isTrue();
+      assertThat(s.runId()).isNull();
+      assertThat(s.uiUrl()).isNull();
+      assertThat(s.error()).startsWith("no workflow payment-pay_none in namespace");
+    } finally {
+      env.close();
+    }
+  }
+
+  @Test
+  void closedPort_isUnreachable_namingTheAddress() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    WorkflowServiceStubs stubs =
+        WorkflowServiceStubs.newServiceStubs(
+            WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:" + port).build());
+    try {
+      WorkflowClient client =
+          WorkflowClient.newInstance(
+              stubs, WorkflowClientOptions.newBuilder().setNamespace("default").build());
+
+      PaymentWorkflowSummary s = new PaymentWorkflowInspection(client, null).inspect("pay_1");
+
+      assertThat(s.reachable()).isFalse();
+      assertThat(s.address()).isEqualTo("127.0.0.1:" + port);
+      assertThat(s.error()).isEqualTo("Temporal unreachable (127.0.0.1:" + port + ")");
+    } finally {
+      stubs.shutdownNow();
+    }
+  }
+
+  @Test
+  void statusNames_areTheTemporalUisWords() {
+    assertThat(
+            PaymentWorkflowInspection.statusName(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW))
+        .isEqualTo("ContinuedAsNew");
+    assertThat(
+            PaymentWorkflowInspection.statusName(
+                WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED))
+        .isEqualTo("Completed");
+  }
+}
