@@ -33,3 +33,9 @@ CREATE TABLE refund (
 ) DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
 -- A payment's refunds: the sum checked under its row lock, and their listing in creation order.
 CREATE INDEX ix_refund_payment ON refund (payment_id, created_at);
+
+-- PARTIALLY_REFUNDED (18 characters) is the longest payment status: every column that stores one
+-- is widened from 16 to 32.
+ALTER TABLE payment_order MODIFY status VARCHAR(32) NOT NULL;
+ALTER TABLE reconciliation_item MODIFY our_status VARCHAR(32) NULL;
+ALTER TABLE operator_action MODIFY payment_status VARCHAR(32) NULL;
