@@ -11,6 +11,12 @@ import dev.payrelay.api.auth.RouteGuard;
 import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.api.http.OpenApiDocument;
 import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.domain.Money;
+import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.PaymentLedger;
+import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
 import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
 import io.swagger.v3.oas.models.Operation;
@@ -113,6 +119,7 @@ class OpenApiContractTest {
     answers.addAll(webhooks());
     answers.addAll(admin());
     answers.addAll(everywhere());
+    answers.addAll(refunds());
 
     List<String> problems = new ArrayList<>();
     answers.forEach(a -> problems.addAll(contract.problems(a)));
@@ -130,6 +137,14 @@ class OpenApiContractTest {
             "POST /v1/payments 422",
             "GET /v1/payments/{id} 200",
             "GET /v1/payments/{id} 404",
+            "POST /v1/payments/{id}/refunds 201",
+            "POST /v1/payments/{id}/refunds 200",
+            "POST /v1/payments/{id}/refunds 400",
+            "POST /v1/payments/{id}/refunds 404",
+            "POST /v1/payments/{id}/refunds 409",
+            "GET /v1/payments/{id}/refunds 200",
+            "GET /v1/refunds/{refundId} 200",
+            "GET /v1/refunds/{refundId} 404",
             "POST /v1/webhooks/{channel} 200",
             "POST /v1/webhooks/{channel} 400",
             "POST /v1/webhooks/{channel} 401",
@@ -180,6 +195,39 @@ class OpenApiContractTest {
         api.send("GET", false, "/v1/payments/" + paymentId(), null, token),
         api.send("HEAD", false, "/v1/payments/" + paymentId(), null, token),
         api.send("GET", false, "/v1/payments/pay_missing", null, token));
+  }
+
+  private List<HttpResponse<String>> refunds() throws Exception {
+    String token = api.admin.token();
+    PaymentRow p =
+        Payments.paid(
+            api.payments,
+            new PaymentLedger(api.dsl, api.payments, new OutboxWriter(new EventJson())),
+            Money.ofMinor(1050, "USD"),
+            "c1");
+    String path = "/v1/payments/" + p.paymentId() + "/refunds";
+    String body = "{\"amountMinor\":1050,\"reason\":\"contract\"}";
+    HttpResponse<String> created = refundPost(path, body, "k-refund", token);
+    String refundId = ApiServer.jsonMapper().readTree(created.body()).path("refundId").asText();
+    return List.of(
+        created,
+        refundPost(path, body, "k-refund", token),
+        refundPost(path, body, null, token),
+        refundPost("/v1/payments/pay_missing/refunds", body, "k-missing", token),
+        refundPost(path, body, "k-refund-2", token),
+        api.send("GET", false, path, null, token),
+        api.send("GET", false, "/v1/refunds/" + refundId, null, token),
+        api.send("GET", false, "/v1/refunds/rfd_missing", null, token));
+  }
+
+  private static HttpResponse<String> refundPost(
+      String path, String body, String idempotencyKey, String token) throws Exception {
+    Map<String, String> headers = new HashMap<>(Map.of("Content-Type", JSON));
+    if (idempotencyKey != null) {
+      headers.put("Idempotency-Key", idempotencyKey);
+    }
+    headers.put("Authorization", "Bearer " + token);
+    return api.request("POST", false, path, body.getBytes(StandardCharsets.UTF_8), headers);
   }
 
   private List<HttpResponse<String>> webhooks() throws Exception {

@@ -15,6 +15,7 @@ import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.api.http.HttpLimits;
 import dev.payrelay.api.payment.PaymentQueries;
 import dev.payrelay.api.payment.PaymentService;
+import dev.payrelay.api.refund.RefundService;
 import dev.payrelay.api.webhook.WebhookService;
 import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
@@ -35,6 +36,8 @@ import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.refund.RefundRequests;
+import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.temporal.client.PaymentWorkflowInspection;
@@ -200,7 +203,9 @@ final class TestApi implements AutoCloseable {
                 WEBHOOK_BODY_LIMIT,
                 keys,
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
-                quarantine), // null leaves them out; worker's QuarantineEndToEndTest has them
+                quarantine, // null leaves them out; worker's QuarantineEndToEndTest has them
+                new RefundService(
+                    new RefundRequests(dsl, writer), new RefundStore(dsl), payments, () -> {})),
             separateAdmin,
             limits);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);

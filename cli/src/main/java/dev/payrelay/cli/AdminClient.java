@@ -70,14 +70,24 @@ public final class AdminClient {
     return send("POST", path, body);
   }
 
+  /** POST {@code body} as JSON to {@code path} with {@code headers} (e.g. Idempotency-Key). */
+  JsonNode post(String path, Object body, Map<String, String> headers) {
+    return send("POST", path, body, headers);
+  }
+
   private JsonNode send(String method, String pathAndQuery, Object body) {
+    return send(method, pathAndQuery, body, Map.of());
+  }
+
+  private JsonNode send(
+      String method, String pathAndQuery, Object body, Map<String, String> headers) {
     if (key == null) {
       throw new Failure(
           NOT_ALLOWED,
           "no API key: set PAYRELAY_API_KEY or PAYRELAY_API_KEY_FILE (payrelay dev keeps one in"
               + " .payrelay/dev-api-key)");
     }
-    HttpResponse<String> r = exchange(method, pathAndQuery, body);
+    HttpResponse<String> r = exchange(method, pathAndQuery, body, headers);
     JsonNode answer = parse(r.body());
     if (r.statusCode() / 100 == 2) {
       return answer;
@@ -86,9 +96,11 @@ public final class AdminClient {
   }
 
   /** The answer to the request, whatever its status; a request that got none is a failure. */
-  private HttpResponse<String> exchange(String method, String pathAndQuery, Object body) {
+  private HttpResponse<String> exchange(
+      String method, String pathAndQuery, Object body, Map<String, String> headers) {
     try {
-      return http.send(request(method, pathAndQuery, body), HttpResponse.BodyHandlers.ofString());
+      return http.send(
+          request(method, pathAndQuery, body, headers), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new Failure(
           UNAVAILABLE,
@@ -103,12 +115,15 @@ public final class AdminClient {
     }
   }
 
-  private HttpRequest request(String method, String pathAndQuery, Object body) throws IOException {
+  private HttpRequest request(
+      String method, String pathAndQuery, Object body, Map<String, String> headers)
+      throws IOException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(base.resolve(pathAndQuery))
             .timeout(Duration.ofSeconds(30))
             .header("Authorization", "Bearer " + key)
             .header("Accept", "application/json");
+    headers.forEach(b::header);
     if (body == null) {
       b.method(method, HttpRequest.BodyPublishers.noBody());
     } else {

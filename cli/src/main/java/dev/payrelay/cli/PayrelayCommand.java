@@ -63,6 +63,7 @@ public final class PayrelayCommand implements Runnable {
           WorkerCommand.class,
           ResolveCommand.class,
           PaymentCommand.class,
+          RefundCommand.class,
           OutboxCommand.class,
           ConsumersCommand.class,
           ReconcileCommand.class,

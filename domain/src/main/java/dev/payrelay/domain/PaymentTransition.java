@@ -3,7 +3,9 @@ package dev.payrelay.domain;
 import static dev.payrelay.domain.PaymentStatus.CLOSED;
 import static dev.payrelay.domain.PaymentStatus.EXPIRED;
 import static dev.payrelay.domain.PaymentStatus.PAID;
+import static dev.payrelay.domain.PaymentStatus.PARTIALLY_REFUNDED;
 import static dev.payrelay.domain.PaymentStatus.PENDING;
+import static dev.payrelay.domain.PaymentStatus.REFUNDED;
 
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -43,7 +45,20 @@ public enum PaymentTransition {
   CLOSE(By.OPERATOR, CLOSED, PENDING),
 
   /** The deadline passed and the channel closed the payment (or never knew it). */
-  EXPIRE(By.DEADLINE, EXPIRED, PENDING);
+  EXPIRE(By.DEADLINE, EXPIRED, PENDING),
+
+  /**
+   * A refund the channel confirmed leaves part of the captured amount with us: the first partial
+   * refund of a PAID payment. A later partial refund leaves a PARTIALLY_REFUNDED payment where it
+   * is; only the refund row changes (issue 28).
+   */
+  REFUND_PARTIALLY(By.CHANNEL, PARTIALLY_REFUNDED, PAID),
+
+  /**
+   * The refunds the channel confirmed add up to the whole captured amount (minor units): one full
+   * refund of a PAID payment, or the last of several partial ones. REFUNDED is final.
+   */
+  REFUND_FULLY(By.CHANNEL, REFUNDED, PAID, PARTIALLY_REFUNDED);
 
   /** Who makes a move. */
   public enum By {

@@ -3,7 +3,9 @@ package dev.payrelay.domain;
 import static dev.payrelay.domain.PaymentStatus.CLOSED;
 import static dev.payrelay.domain.PaymentStatus.EXPIRED;
 import static dev.payrelay.domain.PaymentStatus.PAID;
+import static dev.payrelay.domain.PaymentStatus.PARTIALLY_REFUNDED;
 import static dev.payrelay.domain.PaymentStatus.PENDING;
+import static dev.payrelay.domain.PaymentStatus.REFUNDED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
@@ -19,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The payment lifecycle: PENDING moves once to PAID, CLOSED or EXPIRED; an operator may reopen a
- * CLOSED or EXPIRED payment as PAID; PAID never moves.
+ * CLOSED or EXPIRED payment as PAID; PAID moves only on by refunds, to PARTIALLY_REFUNDED or
+ * REFUNDED; REFUNDED never moves.
  */
 class PaymentStatusTest {
 
@@ -27,9 +30,11 @@ class PaymentStatusTest {
   private static final Map<PaymentStatus, Set<PaymentStatus>> ALLOWED =
       Map.of(
           PENDING, EnumSet.of(PAID, CLOSED, EXPIRED),
-          PAID, EnumSet.noneOf(PaymentStatus.class),
+          PAID, EnumSet.of(PARTIALLY_REFUNDED, REFUNDED),
           CLOSED, EnumSet.of(PAID),
-          EXPIRED, EnumSet.of(PAID));
+          EXPIRED, EnumSet.of(PAID),
+          PARTIALLY_REFUNDED, EnumSet.of(REFUNDED),
+          REFUNDED, EnumSet.noneOf(PaymentStatus.class));
 
   /** Every (from, to) pair, with whether the move is allowed. */
   static Stream<Arguments> everyTransition() {
@@ -48,13 +53,20 @@ class PaymentStatusTest {
   }
 
   @Test
-  void transitionTable_coversAllSixteenPairs_withExactlyFiveAllowed() {
-    assertThat(everyTransition()).hasSize(16);
-    assertThat(everyTransition().filter(row -> (boolean) row.get()[2])).hasSize(5);
+  void transitionTable_coversAllThirtySixPairs_withExactlyEightAllowed() {
+    assertThat(everyTransition()).hasSize(36);
+    assertThat(everyTransition().filter(row -> (boolean) row.get()[2])).hasSize(8);
   }
 
   @ParameterizedTest(name = "{0} final: {1}")
-  @CsvSource({"PENDING, false", "PAID, true", "CLOSED, false", "EXPIRED, false"})
+  @CsvSource({
+    "PENDING, false",
+    "PAID, false",
+    "CLOSED, false",
+    "EXPIRED, false",
+    "PARTIALLY_REFUNDED, false",
+    "REFUNDED, true"
+  })
   void isFinal_isTrueExactlyForStatesThatAllowNoMove(PaymentStatus status, boolean isFinal) {
     assertThat(status.isFinal()).isEqualTo(isFinal);
     assertThat(EnumSet.allOf(PaymentStatus.class).stream().noneMatch(status::canMoveTo))
@@ -79,5 +91,37 @@ class PaymentStatusTest {
     assertThat(PaymentTransition.CONFIRM.to()).isEqualTo(PAID);
     assertThat(PaymentTransition.between(PENDING, PAID))
         .containsExactlyInAnyOrder(PaymentTransition.CONFIRM, PaymentTransition.ACCEPT_AS_PAID);
+  }
+
+  @Test
+  void refunds_moveOnlyAPaidPayment_andNoRefundedPaymentCanBeClosedOrExpired() {
+    assertThat(PaymentTransition.between(PAID, PARTIALLY_REFUNDED))
+        .containsExactly(PaymentTransition.REFUND_PARTIALLY);
+    assertThat(PaymentTransition.between(PAID, REFUNDED))
+        .containsExactly(PaymentTransition.REFUND_FULLY);
+    assertThat(PaymentTransition.between(PARTIALLY_REFUNDED, REFUNDED))
+        .containsExactly(PaymentTransition.REFUND_FULLY);
+    for (PaymentStatus refunded : EnumSet.of(PARTIALLY_REFUNDED, REFUNDED)) {
+      assertThat(refunded.canMoveTo(CLOSED)).as(refunded + " closed").isFalse();
+      assertThat(refunded.canMoveTo(EXPIRED)).as(refunded + " expired").isFalse();
+      assertThat(refunded.canMoveTo(PAID)).as(refunded + " back to PAID").isFalse();
+    }
+  }
+
+  @ParameterizedTest(name = "{0} was paid: {1}, owes entitlements: {2}")
+  @CsvSource({
+    "PENDING, false, false",
+    "PAID, true, true",
+    "CLOSED, false, false",
+    "EXPIRED, false, false",
+    "PARTIALLY_REFUNDED, true, true",
+    "REFUNDED, true, false"
+  })
+  void aRefundedPaymentWasPaid_butAFullyRefundedOneOwesNoEntitlements(
+      PaymentStatus status, boolean wasPaid, boolean owes) {
+    assertThat(status.wasPaid()).isEqualTo(wasPaid);
+    assertThat(status.owesEntitlements()).isEqualTo(owes);
+    assertThat(PaymentStatus.paidNames().contains(status.name())).isEqualTo(wasPaid);
+    assertThat(PaymentStatus.entitledNames().contains(status.name())).isEqualTo(owes);
   }
 }

@@ -8,6 +8,7 @@ import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.payment.PaymentQueries;
 import dev.payrelay.api.payment.PaymentService;
+import dev.payrelay.api.refund.RefundService;
 import dev.payrelay.api.webhook.WebhookService;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -29,6 +30,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * @param codec the Temporal UI's codec endpoint, {@code /v1/codec/...}
  * @param quarantine the consumers' quarantine queues, {@code /v1/admin/consumers/...}; null leaves
  *     those routes out (404), for tests without a broker
+ * @param refunds refund requests and reads, {@code /v1/payments/{id}/refunds} and {@code
+ *     /v1/refunds/{refundId}}; null leaves those routes out
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -42,4 +45,36 @@ public record ApiHandlers(
     int webhookBodyLimit,
     ApiKeys keys,
     CodecEndpoint codec,
-    QuarantineAdmin quarantine) {}
+    QuarantineAdmin quarantine,
+    RefundService refunds) {
+
+  /** Handlers without the refund routes. */
+  public ApiHandlers(
+      PaymentService payments,
+      PaymentQueries queries,
+      WebhookService webhooks,
+      AdminService admin,
+      ReconciliationAdmin reconciliations,
+      PaymentListingAdmin listing,
+      PrometheusMeterRegistry metrics,
+      Readiness readiness,
+      int webhookBodyLimit,
+      ApiKeys keys,
+      CodecEndpoint codec,
+      QuarantineAdmin quarantine) {
+    this(
+        payments,
+        queries,
+        webhooks,
+        admin,
+        reconciliations,
+        listing,
+        metrics,
+        readiness,
+        webhookBodyLimit,
+        keys,
+        codec,
+        quarantine,
+        null);
+  }
+}

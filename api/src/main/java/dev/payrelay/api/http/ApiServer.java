@@ -120,6 +120,11 @@ public final class ApiServer implements AutoCloseable {
     this.app = ApiJavalin.create(mapper, appGuard, limits, appBind, h.metrics(), "payrelay-http");
     Routes routes = new Routes(app);
     payments.register(routes);
+    RefundRoutes refunds =
+        h.refunds() == null ? null : new RefundRoutes(h.refunds(), mapper, bodies);
+    if (refunds != null) {
+      refunds.register(routes);
+    }
     webhooks.register(routes);
     health.register(routes);
     contract.register(routes);
@@ -136,6 +141,9 @@ public final class ApiServer implements AutoCloseable {
       contract.register(adminRoutes);
       // Operators read a payment's trail where they act on it.
       payments.registerTrail(adminRoutes);
+      if (refunds != null) {
+        refunds.register(adminRoutes);
+      }
     }
   }
 

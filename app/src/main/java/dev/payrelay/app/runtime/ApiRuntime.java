@@ -14,6 +14,7 @@ import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.api.payment.PaymentQueries;
 import dev.payrelay.api.payment.PaymentService;
+import dev.payrelay.api.refund.RefundService;
 import dev.payrelay.api.webhook.WebhookService;
 import dev.payrelay.app.config.ChannelAccountSettings;
 import dev.payrelay.app.config.ChannelAccountsFile;
@@ -23,8 +24,12 @@ import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.inbox.QuarantineReplays;
+import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentAudit;
+import dev.payrelay.ledger.refund.RefundRequests;
+import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.temporal.client.PaymentWorkflowInspection;
 import io.temporal.client.WorkflowClient;
@@ -33,6 +38,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jooq.DSLContext;
 
 /**
  * The API role: payments, channel webhooks, health and metrics over HTTP. Needs only the database,
@@ -125,9 +131,20 @@ public final class ApiRuntime {
             config.api().webhookBodyLimit(),
             keys,
             codecEndpoint(config, keys),
-            quarantineAdmin(config, services)),
+            quarantineAdmin(config, services),
+            refunds()),
         config.access().adminPort() != null,
         config.api().limits());
+  }
+
+  /** Refund requests and reads, over the API's pool. */
+  private RefundService refunds() {
+    DSLContext dsl = services.database().dsl();
+    return new RefundService(
+        new RefundRequests(dsl, new OutboxWriter(new EventJson())),
+        new RefundStore(dsl),
+        services.payments(),
+        outboxCommitted);
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.payrelay.domain.channel;
 
 import dev.payrelay.domain.PaymentIds;
-import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 
 /**
@@ -56,7 +55,8 @@ public final class CallbackDecision {
         return CallbackOutcome.STALE_STATUS;
       }
     }
-    if (ours.status() == PaymentStatus.PAID) {
+    // A refunded payment was paid by its transaction: its PAID report again is a duplicate.
+    if (ours.status().wasPaid()) {
       return decideAlreadyPaid(ours, callback);
     }
     if (!PaymentTransition.CONFIRM.startsFrom(ours.status())) {

@@ -15,7 +15,11 @@ public enum EventType {
    */
   PAYMENT_EXCEPTION_RECORDED("PaymentExceptionRecorded", "payment.exception_recorded"),
   /** The payment was closed: it will not be paid (for now only by an operator's decision). */
-  PAYMENT_CLOSED("PaymentClosed", "payment.closed");
+  PAYMENT_CLOSED("PaymentClosed", "payment.closed"),
+  /** A refund of the payment was recorded REQUESTED and is to be sent to the channel. */
+  REFUND_REQUESTED("RefundRequested", "payment.refund_requested"),
+  /** The channel refunded a refund of the payment; the ledger holds it SUCCEEDED. */
+  PAYMENT_REFUNDED("PaymentRefunded", "payment.refunded");
 
   private final String wireName;
   private final String routingKey;

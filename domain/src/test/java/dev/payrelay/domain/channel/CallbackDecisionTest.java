@@ -228,7 +228,7 @@ class CallbackDecisionTest {
       }
     }
 
-    assertThat(rows).hasSize(5 * 2 * 2 * 3 * 2 * ChannelPaymentStatus.values().length * 2);
+    assertThat(rows).hasSize(7 * 2 * 2 * 3 * 2 * ChannelPaymentStatus.values().length * 2);
     assertThat(disagreements).isEmpty();
     // TXN_CONFLICT, OTHER_CHANNEL and OTHER_ACCOUNT are decided by the ledger (a txn already used
     // by another payment; a payment of another channel; of another merchant account than the
@@ -301,7 +301,7 @@ class CallbackDecisionTest {
       return STALE_STATUS;
     }
     return switch (row.ours()) {
-      case PAID -> {
+      case PAID, PARTIALLY_REFUNDED, REFUNDED -> {
         if (!row.callbackTxn().equals(row.oursTxn())) {
           yield DOUBLE_PAYMENT;
         }

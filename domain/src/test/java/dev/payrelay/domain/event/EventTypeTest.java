@@ -4,6 +4,8 @@ import static dev.payrelay.domain.event.EventType.PAYMENT_CLOSED;
 import static dev.payrelay.domain.event.EventType.PAYMENT_CONFIRMED;
 import static dev.payrelay.domain.event.EventType.PAYMENT_CREATED;
 import static dev.payrelay.domain.event.EventType.PAYMENT_EXCEPTION_RECORDED;
+import static dev.payrelay.domain.event.EventType.PAYMENT_REFUNDED;
+import static dev.payrelay.domain.event.EventType.REFUND_REQUESTED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -33,7 +35,9 @@ class EventTypeTest {
         arguments(PAYMENT_CONFIRMED, "PaymentConfirmed", "payment.confirmed"),
         arguments(
             PAYMENT_EXCEPTION_RECORDED, "PaymentExceptionRecorded", "payment.exception_recorded"),
-        arguments(PAYMENT_CLOSED, "PaymentClosed", "payment.closed"));
+        arguments(PAYMENT_CLOSED, "PaymentClosed", "payment.closed"),
+        arguments(REFUND_REQUESTED, "RefundRequested", "payment.refund_requested"),
+        arguments(PAYMENT_REFUNDED, "PaymentRefunded", "payment.refunded"));
   }
 
   @ParameterizedTest(name = "{0} = {1} on {2}")
@@ -67,7 +71,7 @@ class EventTypeTest {
   @NullAndEmptySource
   @ValueSource(
       strings = {
-        "PaymentRefunded",
+        "PaymentRefund",
         "paymentCreated",
         "PAYMENT_CREATED",
         "payment.created",

@@ -3,7 +3,6 @@ package dev.payrelay.ledger.operator;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 
-import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.channel.CallbackOutcome;
@@ -234,8 +233,8 @@ public final class PaymentResolutions {
   }
 
   private static void refuseWhilePaid(PaymentRow p) {
-    if (p.status() == PaymentStatus.PAID) {
-      throw new ResolutionRefused("payment is PAID; use MARK_FOR_REFUND");
+    if (p.status().wasPaid()) {
+      throw new ResolutionRefused("payment is " + p.status() + "; use MARK_FOR_REFUND");
     }
   }
 

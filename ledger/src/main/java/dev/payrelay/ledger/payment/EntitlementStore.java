@@ -45,14 +45,16 @@ public final class EntitlementStore {
   /**
    * Grants one entitlement per purchased course. Idempotent and safe to run concurrently.
    *
-   * @throws PaymentNotPaidException if the payment does not exist or is not PAID
+   * @throws PaymentNotPaidException if the payment does not exist or owes no entitlements: neither
+   *     PAID nor PARTIALLY_REFUNDED ({@link PaymentStatus#owesEntitlements}); a REFUNDED purchase
+   *     is never granted
    */
   public GrantOutcome grant(String paymentId) {
     PaymentRow payment =
         payments
             .find(paymentId)
             .orElseThrow(() -> new PaymentNotPaidException(paymentId, "unknown"));
-    if (payment.status() != PaymentStatus.PAID) {
+    if (!payment.status().owesEntitlements()) {
       throw new PaymentNotPaidException(paymentId, payment.status().name());
     }
     // All of a purchase's courses commit together: a crash never leaves it half granted.

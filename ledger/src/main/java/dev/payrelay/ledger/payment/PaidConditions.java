@@ -56,16 +56,26 @@ public final class PaidConditions {
                 .and(ENTITLEMENT.COURSE_ID.eq(PURCHASE_ITEM.COURSE_ID)));
   }
 
-  /** The payment has a purchased course not granted ({@link #purchasedNotGranted}). */
+  /**
+   * The payment owes its entitlements ({@link PaymentStatus#owesEntitlements}: PAID or
+   * PARTIALLY_REFUNDED, not REFUNDED) and has a purchased course not granted ({@link
+   * #purchasedNotGranted}).
+   */
   public static Condition missingGrant() {
-    return DSL.exists(DSL.selectOne().from(PURCHASE_ITEM).where(purchasedNotGranted()));
+    return PAYMENT_ORDER
+        .STATUS
+        .in(PaymentStatus.entitledNames())
+        .and(DSL.exists(DSL.selectOne().from(PURCHASE_ITEM).where(purchasedNotGranted())));
   }
 
-  /** PAID, and paid more than {@code paidAtLeast} ago (served by ix_payment_order_status_paid). */
+  /**
+   * Paid ({@link PaymentStatus#wasPaid}: PAID, or refunded since, which keeps its PaymentConfirmed
+   * and paid_at) more than {@code paidAtLeast} ago (served by ix_payment_order_status_paid).
+   */
   public static Condition paidBefore(Duration paidAtLeast) {
     return PAYMENT_ORDER
         .STATUS
-        .eq(PaymentStatus.PAID.name())
+        .in(PaymentStatus.paidNames())
         .and(PAYMENT_ORDER.PAID_AT.lt(SqlTime.nowPlus(paidAtLeast.negated())));
   }
 

@@ -45,7 +45,7 @@ public final class PaymentTransitions {
    *     failed the guard (another writer moved it first, or there is no such payment)
    * @throws IllegalStateException if more than one row changed (impossible by the primary key)
    */
-  static boolean move(
+  public static boolean move(
       DSLContext tx,
       String paymentId,
       PaymentTransition transition,

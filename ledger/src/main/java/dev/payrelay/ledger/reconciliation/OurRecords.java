@@ -65,13 +65,15 @@ final class OurRecords {
   }
 
   /**
-   * The channel's payments PAID on a day of {@code zone} ({@code paid_at}, stored in UTC, in {@code
-   * [date 00:00, date + 1 00:00)} of that zone), in paid_at order. Course ids are not read.
+   * The channel's payments paid on a day of {@code zone} (PAID, or refunded since: their payment
+   * line is still in the statement, the refund is a line of its own) ({@code paid_at}, stored in
+   * UTC, in {@code [date 00:00, date + 1 00:00)} of that zone), in paid_at order. Course ids are
+   * not read.
    */
   List<PaymentRow> paidOn(String channel, LocalDate date, ZoneId zone) {
     return dsl.selectFrom(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.CHANNEL.eq(channel))
-        .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
+        .and(PAYMENT_ORDER.STATUS.in(PaymentStatus.paidNames()))
         .and(PAYMENT_ORDER.PAID_AT.ge(utc(date, zone)))
         .and(PAYMENT_ORDER.PAID_AT.lt(utc(date.plusDays(1), zone)))
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)

@@ -1,6 +1,5 @@
 package dev.payrelay.ledger.reconciliation;
 
-import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.channel.CallbackDecision;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.StatementLine;
@@ -48,7 +47,8 @@ final class StatementComparison {
     if (kind != null) {
       findings.add(new Finding(kind, theirs(line) + "; " + of(ours)));
     }
-    if (ours.status() == PaymentStatus.PAID && !entitled) {
+    // A fully refunded purchase owes no grant (issue 28 item 4 revokes them).
+    if (ours.status().owesEntitlements() && !entitled) {
       findings.add(
           new Finding(
               ReconciliationKind.ENTITLEMENT_MISSING,
@@ -90,7 +90,7 @@ final class StatementComparison {
       case DOUBLE_PAYMENT -> ReconciliationKind.DOUBLE_PAYMENT;
       case PAID_AFTER_CLOSE -> ReconciliationKind.PAID_AFTER_CLOSE;
       case STALE_STATUS ->
-          ours.status() == PaymentStatus.PAID && line.channelTxnId().equals(ours.channelTxnId())
+          ours.status().wasPaid() && line.channelTxnId().equals(ours.channelTxnId())
               ? ReconciliationKind.STATUS_MISMATCH
               : null;
       default -> null;

@@ -1,0 +1,180 @@
+package dev.payrelay.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.payrelay.domain.Money;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code payrelay refund create|show|list} (issue 28 item 1), over {@code POST/GET
+ * /v1/payments/{id}/refunds} and {@code GET /v1/refunds/{refundId}}. Exit codes as {@link
+ * AdminClient}'s: 0 done, 2 refused (no such payment or refund, more than refundable, not paid, the
+ * key reused with another body), 3 unreachable, 4 not allowed.
+ */
+@Command(
+    name = "refund",
+    mixinStandardHelpOptions = true,
+    description = "Refunds of a PAID payment: request one, show one, list a payment's.",
+    subcommands = {
+      RefundCommand.Create.class,
+      RefundCommand.Show.class,
+      RefundCommand.ListRefunds.class
+    })
+final class RefundCommand extends CommandGroup {
+
+  /** {@code payrelay refund create}. */
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Requests a refund of a PAID payment, full or partial, within what is refundable.",
+        "The Idempotency-Key defaults to a fresh UUID, printed: retry with --key to get the same",
+        "refund instead of a second one."
+      })
+  static final class Create implements Callable<Integer> {
+
+    @Mixin AdminApi api;
+
+    @Parameters(index = "0", description = "The payment id, pay_...")
+    String paymentId;
+
+    /** Exactly one way to give the amount. */
+    static final class Amount {
+      @Option(
+          names = "--amount",
+          description = "In major units of the payment's currency, e.g. 10.50 (USD), 500 (JPY).")
+      String major;
+
+      @Option(names = "--amount-minor", description = "In ISO 4217 minor units, e.g. 1050.")
+      Long minor;
+    }
+
+    @ArgGroup(multiplicity = "1")
+    Amount amount;
+
+    @Option(names = "--reason", required = true, description = "Why, at most 500 characters.")
+    String reason;
+
+    @Option(names = "--key", description = "The Idempotency-Key (default: a new UUID, printed).")
+    String key;
+
+    @Option(names = "--json", description = "Print the API's JSON refund instead.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      String idempotencyKey = key != null ? key : UUID.randomUUID().toString();
+      if (key == null) {
+        // With --json, stdout is the refund alone; the key still reaches the operator.
+        (json ? api.err() : api.out())
+            .println("Idempotency-Key " + idempotencyKey + " (retry with --key to repeat)");
+      }
+      return api.call(
+          client -> {
+            long minor = amount.minor != null ? amount.minor : minorOf(client);
+            JsonNode refund =
+                client.post(
+                    "/v1/payments/" + paymentId + "/refunds",
+                    Map.of("amountMinor", minor, "reason", reason),
+                    Map.of("Idempotency-Key", idempotencyKey));
+            return api.print(refund, json, out -> printRefund(refund, out));
+          });
+    }
+
+    /** {@code --amount} in the payment's currency's minor units (per ISO 4217, {@link Money}). */
+    private long minorOf(AdminClient client) {
+      String currency =
+          client
+              .get("/v1/payments/" + paymentId, AdminClient.params())
+              .path("payment")
+              .path("amount")
+              .path("currency")
+              .asText();
+      try {
+        return Money.parse(amount.major, currency).minorUnits();
+      } catch (IllegalArgumentException e) {
+        throw new AdminClient.Failure(
+            AdminClient.REFUSED, "--amount " + amount.major + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** {@code payrelay refund show}. */
+  @Command(name = "show", mixinStandardHelpOptions = true, description = "One refund.")
+  static final class Show implements Callable<Integer> {
+
+    @Mixin AdminApi api;
+
+    @Parameters(index = "0", description = "The refund id, rfd_...")
+    String refundId;
+
+    @Option(names = "--json", description = "Print the API's JSON refund instead.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return api.call(
+          client -> {
+            JsonNode refund = client.get("/v1/refunds/" + refundId, AdminClient.params());
+            return api.print(refund, json, out -> printRefund(refund, out));
+          });
+    }
+  }
+
+  /** {@code payrelay refund list}. */
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "A payment's refunds.")
+  static final class ListRefunds implements Callable<Integer> {
+
+    @Mixin AdminApi api;
+
+    @Parameters(index = "0", description = "The payment id, pay_...")
+    String paymentId;
+
+    @Option(names = "--json", description = "Print the API's JSON list instead.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return api.call(
+          client -> {
+            JsonNode page =
+                client.get("/v1/payments/" + paymentId + "/refunds", AdminClient.params());
+            return api.print(
+                page,
+                json,
+                out -> {
+                  if (page.path("refunds").isEmpty()) {
+                    out.println("no refunds of " + paymentId);
+                  }
+                  page.path("refunds").forEach(r -> printRefund(r, out));
+                });
+          });
+    }
+  }
+
+  /** One refund as a line: id, state, amount (minor units), number, channel id, reason. */
+  static void printRefund(JsonNode r, PrintWriter out) {
+    out.printf(
+        "%s  %-9s  %d %s (minor units)  number %s%s  by %s: %s%n",
+        r.path("refundId").asText(),
+        r.path("state").asText(),
+        r.path("amount").path("minorUnits").asLong(),
+        r.path("amount").path("currency").asText(),
+        r.path("refundNo").asText(),
+        r.path("channelRefundId").isTextual()
+            ? "  channel " + r.path("channelRefundId").asText()
+            : "",
+        r.path("requestedBy").asText(),
+        r.path("reason").asText()
+            + (r.path("failureReason").isTextual()
+                ? " (failed: " + r.path("failureReason").asText() + ")"
+                : ""));
+  }
+}

@@ -1,0 +1,32 @@
+package dev.payrelay.domain.event;
+
+/**
+ * Payload of a {@code PaymentRefunded} event, version 1: the channel refunded one refund of the
+ * payment and the ledger recorded it SUCCEEDED. One per refund (fact key: the refund id).
+ *
+ * @param paymentId the refunded payment
+ * @param tenantId the payment's tenant
+ * @param orderId the merchant's order id
+ * @param userId the buyer
+ * @param refundId our refund id
+ * @param channelRefundId the channel's id of the refund
+ * @param amountMinor this refund's amount in ISO 4217 minor units
+ * @param currency ISO 4217 alphabetic code
+ * @param refundedMinor all SUCCEEDED refunds of the payment so far, this one included (minor units)
+ * @param full whether the payment is now REFUNDED (the refunds add up to the captured amount)
+ */
+public record PaymentRefunded(
+    String paymentId,
+    String tenantId,
+    String orderId,
+    String userId,
+    String refundId,
+    String channelRefundId,
+    long amountMinor,
+    String currency,
+    long refundedMinor,
+    boolean full) {
+
+  /** Payload schema version written with this record. */
+  public static final int VERSION = 1;
+}

@@ -1,0 +1,205 @@
+package dev.payrelay.ledger.refund;
+
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
+
+import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
+import dev.payrelay.domain.RefundIds;
+import dev.payrelay.domain.RefundState;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.RefundRequested;
+import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.db.Transactions;
+import dev.payrelay.ledger.db.UniqueKeys;
+import dev.payrelay.ledger.db.generated.tables.records.PaymentOrderRecord;
+import dev.payrelay.ledger.db.generated.tables.records.RefundRecord;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.refund.RefundRefused.Reason;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
+
+/**
+ * Records refund requests (issue 28 item 1). One local transaction per request: it locks the
+ * payment's row ({@code SELECT ... FOR UPDATE} on {@code payment_order}), checks that the payment
+ * is PAID or PARTIALLY_REFUNDED and that its refunds not FAILED plus this one stay within the
+ * captured amount, inserts the refund REQUESTED with its refund number, and writes its {@code
+ * RefundRequested} outbox event (DESIGN invariant 3). Concurrent requests for one payment queue on
+ * the row lock, so each sees the refunds committed before it: of two full refunds exactly one is
+ * accepted.
+ */
+public final class RefundRequests {
+
+  private static final String IDEMPOTENCY_KEY = "uk_refund_idempotency";
+  private static final int MAX_REQUESTED_BY = 128;
+
+  private final DSLContext dsl;
+  private final RefundStore refunds;
+  private final OutboxWriter outbox;
+
+  /** Requests over {@code dsl}, announced through {@code outbox}. */
+  public RefundRequests(DSLContext dsl, OutboxWriter outbox) {
+    this.dsl = dsl;
+    this.refunds = new RefundStore(dsl);
+    this.outbox = outbox;
+  }
+
+  /**
+   * Requests a refund of {@code amountMinor} of the payment, or answers the refund an earlier
+   * request with the same Idempotency-Key and body made.
+   *
+   * @param tenantId the tenant the payment must belong to (the caller may act for it)
+   * @param amountMinor the amount to give back in the payment's currency's minor units; positive
+   * @param reason why, free text of at most 500 characters
+   * @param idempotencyKey the request's Idempotency-Key, unique per tenant; at most 128 characters
+   * @param requestedBy who asks (the API key's operator and id), at most 128 characters
+   * @throws RefundRefused INVALID for bad fields, NOT_FOUND for no payment of this tenant,
+   *     NOT_REFUNDABLE when it is not PAID or PARTIALLY_REFUNDED, EXCEEDS_CAPTURE naming the
+   *     captured, already refunded or held, and asked amounts, KEY_REUSED for the key with another
+   *     body
+   */
+  public RequestedRefund request(
+      String tenantId,
+      String paymentId,
+      long amountMinor,
+      String reason,
+      String idempotencyKey,
+      String requestedBy) {
+    RefundAsk ask = RefundAsk.of(tenantId, paymentId, amountMinor, reason, idempotencyKey);
+    RefundAsk.requireText(requestedBy, "requestedBy", MAX_REQUESTED_BY);
+    try {
+      return Transactions.run(dsl, cfg -> request(cfg.dsl(), ask, requestedBy));
+    } catch (DataAccessException e) {
+      if (!UniqueKeys.isViolationOf(e, IDEMPOTENCY_KEY)) {
+        throw e;
+      }
+      // The same key, committed meanwhile by a request for another payment (or this one).
+      return earlier(dsl, ask).orElseThrow(() -> e);
+    }
+  }
+
+  private RequestedRefund request(DSLContext tx, RefundAsk ask, String requestedBy) {
+    PaymentOrderRecord payment = lockPayment(tx, ask);
+    Optional<RequestedRefund> earlier = earlier(tx, ask);
+    if (earlier.isPresent()) {
+      return earlier.get();
+    }
+    requireRefundable(payment);
+    long held = heldMinor(tx, ask.paymentId());
+    if (held + ask.amountMinor() > payment.getAmountMinor()) {
+      throw new RefundRefused(
+          Reason.EXCEEDS_CAPTURE,
+          "refund of "
+              + ask.amountMinor()
+              + " would exceed the captured "
+              + payment.getAmountMinor()
+              + " "
+              + payment.getCurrency()
+              + " (minor units): "
+              + held
+              + " already refunded or in progress, "
+              + (payment.getAmountMinor() - held)
+              + " refundable");
+    }
+    RefundRecord row = insert(tx, ask, payment, requestedBy);
+    outbox.appendPaymentEvent(
+        tx,
+        EventType.REFUND_REQUESTED,
+        ask.paymentId(),
+        row.getRefundId(),
+        new RefundRequested(
+            row.getRefundId(),
+            row.getRefundNo(),
+            row.getPaymentId(),
+            row.getTenantId(),
+            payment.getChannel(),
+            row.getAmountMinor(),
+            row.getCurrency(),
+            row.getReason(),
+            row.getRequestedBy()),
+        RefundRequested.VERSION);
+    return new RequestedRefund(RefundStore.toRow(row), true);
+  }
+
+  /** The payment of this tenant, locked until commit; NOT_FOUND for none (or another tenant's). */
+  private static PaymentOrderRecord lockPayment(DSLContext tx, RefundAsk ask) {
+    return tx.selectFrom(PAYMENT_ORDER)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(ask.paymentId()))
+        .and(PAYMENT_ORDER.TENANT_ID.eq(ask.tenantId()))
+        .forUpdate()
+        .fetchOptional()
+        .orElseThrow(() -> new RefundRefused(Reason.NOT_FOUND, "no payment " + ask.paymentId()));
+  }
+
+  /**
+   * The payment's refunds not FAILED, in minor units. A locking read: at REPEATABLE READ a plain
+   * read could answer from a snapshot older than the row lock, missing a refund committed by the
+   * request the lock waited for.
+   */
+  static long heldMinor(DSLContext tx, String paymentId) {
+    return tx
+        .select(REFUND.AMOUNT_MINOR)
+        .from(REFUND)
+        .where(REFUND.PAYMENT_ID.eq(paymentId))
+        .and(REFUND.STATE.ne(RefundState.FAILED.name()))
+        .forUpdate()
+        .fetch(REFUND.AMOUNT_MINOR)
+        .stream()
+        .mapToLong(Long::longValue)
+        .sum();
+  }
+
+  /** The refund of an earlier request with this key; KEY_REUSED when its body differed. */
+  private Optional<RequestedRefund> earlier(DSLContext tx, RefundAsk ask) {
+    Optional<RefundRecord> found = refunds.byKey(tx, ask.tenantId(), ask.idempotencyKey());
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!found.get().getRequestHash().equals(ask.requestHash())) {
+      throw new RefundRefused(
+          Reason.KEY_REUSED,
+          "Idempotency-Key "
+              + ask.idempotencyKey()
+              + " was already used for refund "
+              + found.get().getRefundId()
+              + " with a different request");
+    }
+    return Optional.of(new RequestedRefund(RefundStore.toRow(found.get()), false));
+  }
+
+  private static RefundRecord insert(
+      DSLContext tx, RefundAsk ask, PaymentOrderRecord payment, String requestedBy) {
+    String refundId = RefundIds.mintId();
+    tx.insertInto(REFUND)
+        .set(REFUND.REFUND_ID, refundId)
+        .set(REFUND.REFUND_NO, RefundIds.mintNumber())
+        .set(REFUND.PAYMENT_ID, ask.paymentId())
+        .set(REFUND.TENANT_ID, ask.tenantId())
+        .set(REFUND.AMOUNT_MINOR, ask.amountMinor())
+        .set(REFUND.CURRENCY, payment.getCurrency())
+        .set(REFUND.REASON, ask.reason())
+        .set(REFUND.STATE, RefundState.REQUESTED.name())
+        .set(REFUND.IDEMPOTENCY_KEY, ask.idempotencyKey())
+        .set(REFUND.REQUEST_HASH, ask.requestHash())
+        .set(REFUND.REQUESTED_BY, requestedBy)
+        .set(REFUND.CREATED_AT, SqlTime.now())
+        .set(REFUND.UPDATED_AT, SqlTime.now())
+        .execute();
+    return tx.selectFrom(REFUND).where(REFUND.REFUND_ID.eq(refundId)).fetchSingle();
+  }
+
+  /** A refund may be asked in the states a refund move starts from: PAID, PARTIALLY_REFUNDED. */
+  private static void requireRefundable(PaymentOrderRecord payment) {
+    PaymentStatus status = PaymentStatus.valueOf(payment.getStatus());
+    if (!PaymentTransition.REFUND_FULLY.startsFrom(status)) {
+      throw new RefundRefused(
+          Reason.NOT_REFUNDABLE,
+          "payment "
+              + payment.getPaymentId()
+              + " is "
+              + status
+              + "; only a PAID or PARTIALLY_REFUNDED payment can be refunded");
+    }
+  }
+}
