@@ -23,6 +23,7 @@ import dev.payrelay.channels.sandbox.SandboxChannel;
 import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.ledger.inbox.QuarantineDiscards;
 import dev.payrelay.ledger.inbox.QuarantineReplays;
 import dev.payrelay.ledger.payment.PaymentAudit;
 import dev.payrelay.temporal.client.PaymentListing;
@@ -174,7 +175,8 @@ public final class ApiRuntime {
         new ConsumerQuarantine(
             new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-api"),
             config.consumers().queuePrefix()),
-        new QuarantineReplays(services.database().dsl()));
+        new QuarantineReplays(services.database().dsl()),
+        new QuarantineDiscards(services.database().dsl()));
   }
 
   /**
