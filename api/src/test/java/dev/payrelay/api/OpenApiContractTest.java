@@ -399,5 +399,10 @@ class OpenApiContractTest {
     public Replay replay(String consumer, Selection selection, String reason, String operator) {
       throw new NotFoundException("no consumer " + consumer);
     }
+
+    @Override
+    public Discard discard(String consumer, String entryId, String reason, String operator) {
+      throw new NotFoundException("no consumer " + consumer);
+    }
   }
 }

@@ -48,10 +48,12 @@ import picocli.CommandLine.Spec;
       "  events not SENT past the age (PENDING, DISPATCHED, DEAD);",
       "  PAID without all entitlements past the age;",
       "  entitlements nobody bought; open double payments;",
-      "  entitlements on unpaid payments;",
+      "  other open exceptions past the age (kind, amount expected vs reported);",
+      "  entitlements on unpaid payments; PENDING payments past their deadline;",
       "  callbacks stored and never decided whose payment is still undecided;",
       "  PAID payments whose workflow is missing or shows AWAITING_PAYMENT,",
-      "  CLOSED or EXPIRED (Temporal visibility, 100 payments per query).",
+      "  CLOSED or EXPIRED (Temporal visibility, 100 payments per query);",
+      "  every message in a consumer's quarantine queue (RabbitMQ).",
       "Ages are by the database clock. --repair re-drives what is safe (the same",
       "event id to the payment's workflow: REGRANT, REPUBLISH, REDRIVE), audited",
       "in operator_action; the rest is listed with what to do (MANUAL: ...)."
@@ -151,6 +153,7 @@ public final class CheckCommand implements Callable<Integer> {
     List<PaymentFinding> found = new ArrayList<>(checks.run(scope));
     found.addAll(
         new UndecidedCallbackCheck(services.inbox(), services.payments(), channels).run(scope));
+    found.addAll(quarantined(config, scope, checkedAt));
     Outcome outcome =
         noTemporal
             ? new Outcome(entries(found, null), null)
@@ -175,6 +178,24 @@ public final class CheckCommand implements Callable<Integer> {
               + "; --no-temporal skips them)");
     }
     return entries.stream().allMatch(CheckReport.Entry::repairedNow) ? CLEAN : FOUND;
+  }
+
+  /**
+   * The messages in the consumers' quarantine queues; none, with a line on stderr, when the broker
+   * cannot be read (the rest of the check still runs and decides the exit code).
+   */
+  private List<PaymentFinding> quarantined(PayrelayConfig config, CheckScope scope, Instant now) {
+    try {
+      return new QuarantineFindings(config).run(scope, now);
+    } catch (java.io.IOException | RuntimeException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "payrelay check: the consumers' quarantine queues were not read (RabbitMQ: "
+              + dev.payrelay.domain.failure.FailureText.of(e)
+              + "); QUARANTINED_MESSAGE findings are missing");
+      err.flush();
+      return List.of();
+    }
   }
 
   /** The findings with their repairs, and why Temporal could not list the workflows (or null). */
@@ -218,7 +239,9 @@ public final class CheckCommand implements Callable<Integer> {
   /** Each finding with its repair: applied when {@code repairs} is given, else named. */
   private static List<CheckReport.Entry> entries(List<PaymentFinding> found, CheckRepairs repairs) {
     List<CheckReport.Entry> entries = new ArrayList<>();
-    for (PaymentFinding f : found) {
+    List<PaymentFinding> inKindOrder = new ArrayList<>(found);
+    inKindOrder.sort(java.util.Comparator.comparing(PaymentFinding::kind));
+    for (PaymentFinding f : inKindOrder) {
       CheckRepair r = CheckRepair.of(f);
       String repair =
           r == null ? CheckRepair.manual(f) : repairs == null ? r.name() : repairs.apply(f, r);

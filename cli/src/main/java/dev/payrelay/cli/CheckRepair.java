@@ -74,6 +74,20 @@ enum CheckRepair {
               "review the grant; revoke it by hand if payment " + id + " does not owe it";
           case PAID_TWICE ->
               "./payrelay resolve " + id + " --action MARK_FOR_REFUND --reason <why>";
+          case OPEN_EXCEPTION ->
+              "read it (./payrelay payment show "
+                  + id
+                  + "), then ./payrelay resolve "
+                  + id
+                  + " --action ACCEPT_AS_PAID|MARK_FOR_REFUND|CLOSE|ACKNOWLEDGE --reason <why>";
+          case PENDING_PAST_DEADLINE ->
+              "is the worker running? its expiry sweep and the payment's channel watch close it;"
+                  + " else ./payrelay payment show "
+                  + id
+                  + " and ./payrelay resolve "
+                  + id
+                  + " --action CLOSE --reason <why> (refused if the channel says PAID)";
+          case QUARANTINED_MESSAGE -> QuarantineFindings.fix(f);
           case ENTITLED_NOT_PAID ->
               "revoke its entitlements by hand (or, if the channel holds its money and it has a"
                   + " PAID_AFTER_CLOSE exception: ./payrelay resolve "

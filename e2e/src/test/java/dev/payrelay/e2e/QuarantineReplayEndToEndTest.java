@@ -206,8 +206,9 @@ class QuarantineReplayEndToEndTest {
     assertThat(list.out()).contains("e1", "e2", "e3", "3 shown of 3 in " + queues.quarantine());
     assertThat(replay.exit()).as(replay.err()).isEqualTo(AdminClient.REFUSED);
     assertThat(replay.out())
-        .contains(consumer + " e2 by olga: REPLAYED", consumer + " nope by olga: NOT_FOUND")
-        .contains("1 replayed, 1 not found");
+        .contains(
+            " event e2 by olga: REPLAYED", consumer + " entry - event nope by olga: NOT_FOUND")
+        .contains("1 replayed, 0 skipped, 1 not found");
     assertThat(auditOf(consumer))
         .extracting(
             OperatorActionRecord::getOperatorName,
@@ -299,7 +300,7 @@ class QuarantineReplayEndToEndTest {
     assertThat(noReason.statusCode()).isEqualTo(400);
     assertThat(noReason.body()).contains("reason is required");
     assertThat(both.statusCode()).isEqualTo(400);
-    assertThat(both.body()).contains("either eventIds");
+    assertThat(both.body()).contains("give one of eventIds");
     assertThat(unknown.statusCode()).isEqualTo(404);
     assertThat(unknown.body()).contains("no consumer absent-" + SUFFIX);
     assertThat(readerCli.exit()).isEqualTo(AdminClient.NOT_ALLOWED);

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,11 +81,23 @@ public final class ConsumerQuarantine {
     this.queuePrefix = queuePrefix;
   }
 
-  /** Called right after each move (or, at the end, for each id not found); may throw to stop. */
+  /** Called right after each move, skip or (at the end) id not found; may throw to stop. */
   @FunctionalInterface
   public interface ReplayListener {
     /** {@code outcome} is final: a REPLAYED message is already in the work queue. */
     void replayed(QuarantineReplay outcome);
+  }
+
+  /** Called with the message about to be discarded, before its ack; throwing keeps it queued. */
+  @FunctionalInterface
+  public interface DiscardListener {
+    /**
+     * Keeps what the broker is about to forget (e.g. writes it to a table).
+     *
+     * @param message the operator's view of it
+     * @param body its body as delivered
+     */
+    void discarding(QuarantinedMessage message, byte[] body);
   }
 
   /**
@@ -136,29 +149,29 @@ public final class ConsumerQuarantine {
    */
   public List<QuarantineReplay> replay(
       String consumer, Set<String> eventIds, ReplayListener listener) throws IOException {
-    Set<String> wanted = new LinkedHashSet<>(eventIds);
-    if (wanted.isEmpty() || wanted.size() > MAX_MESSAGES) {
-      throw new IllegalArgumentException("give 1.." + MAX_MESSAGES + " event ids");
-    }
+    Set<String> wanted = distinct(eventIds);
     List<QuarantineReplay> outcomes =
-        moveWhere(
-            consumer,
-            new Choice() {
-              @Override
-              public boolean wants(String id) {
-                return wanted.remove(id);
-              }
-
-              @Override
-              public boolean satisfied() {
-                return wanted.isEmpty();
-              }
-            },
-            listener);
+        moveWhere(consumer, byId(wanted, (entry, id) -> id), listener);
     for (String id : wanted) {
-      QuarantineReplay missing = new QuarantineReplay(id, QuarantineReplay.Result.NOT_FOUND);
-      listener.replayed(missing);
-      outcomes.add(missing);
+      outcomes.add(notFound(null, id, listener));
+    }
+    return outcomes;
+  }
+
+  /**
+   * As {@link #replay(String, Set, ReplayListener)}, by quarantine entry ids ({@link
+   * QuarantinedMessage#entryId()}): an entry whose message has no usable event id is not moved but
+   * reported SKIPPED ({@link QuarantineReplay#NO_MESSAGE_ID}); it stays in quarantine.
+   *
+   * @param entryIds 1..{@value #MAX_MESSAGES} entry ids; repeats count once
+   */
+  public List<QuarantineReplay> replayEntries(
+      String consumer, Set<String> entryIds, ReplayListener listener) throws IOException {
+    Set<String> wanted = distinct(entryIds);
+    List<QuarantineReplay> outcomes =
+        moveWhere(consumer, byId(wanted, (entry, id) -> entry), listener);
+    for (String entry : wanted) {
+      outcomes.add(notFound(entry, null, listener));
     }
     return outcomes;
   }
@@ -166,13 +179,14 @@ public final class ConsumerQuarantine {
   /**
    * Moves the first {@code limit} messages that have a usable event id (1..64 characters, as the
    * consumer requires) from {@code consumer}'s quarantine queue to its work queue, scanning as
-   * {@link #replay(String, Set, ReplayListener)} does; messages without one ({@link
-   * QuarantineReason#NO_MESSAGE_ID}: the consumer would quarantine them again) are returned
-   * untouched.
+   * {@link #replay(String, Set, ReplayListener)} does; each message without one ({@link
+   * QuarantineReason#NO_MESSAGE_ID}: the consumer would quarantine it again) is reported SKIPPED
+   * and returned untouched.
    *
    * @param limit 1..{@value #MAX_MESSAGES}
-   * @return one REPLAYED outcome per message moved, in the queue's order (an id quarantined twice
-   *     is moved twice; the consumer's inbox makes the second a duplicate)
+   * @return one REPLAYED outcome per message moved and one SKIPPED per message passed over, in the
+   *     queue's order (an id quarantined twice is moved twice; the consumer's inbox makes the
+   *     second a duplicate)
    * @throws IllegalArgumentException for a malformed name or a limit out of range
    * @throws UnknownConsumerException when its quarantine or work queue does not exist
    * @throws IOException as for {@link #replay(String, Set, ReplayListener)}
@@ -186,9 +200,12 @@ public final class ConsumerQuarantine {
           private int taken;
 
           @Override
-          public boolean wants(String id) {
+          public Decision decide(String entryId, String eventId) {
+            if (eventId == null) {
+              return Decision.SKIP;
+            }
             taken++;
-            return true;
+            return Decision.MOVE;
           }
 
           @Override
@@ -199,11 +216,113 @@ public final class ConsumerQuarantine {
         listener);
   }
 
-  /** Which of the scanned messages with a usable event id to move, and when to stop. */
+  /**
+   * Discards the message with quarantine entry id {@code entryId} from {@code consumer}'s
+   * quarantine queue: {@code listener} is given the message first (to keep it, e.g. as a row), and
+   * only once it returns is the message acked off the queue; if it throws, the message is returned
+   * untouched and the exception propagates. Scans as {@link #replay(String, Set, ReplayListener)}
+   * does. The ack is not confirmed by the broker: a connection lost right after it may return the
+   * message to the queue, where it shows again (kept twice, never lost unseen).
+   *
+   * @return the discarded message, or empty when no message with that entry id was scanned
+   * @throws IllegalArgumentException for a malformed name or a blank entry id
+   * @throws UnknownConsumerException when its quarantine queue does not exist
+   * @throws IOException when the broker cannot be reached or fails a request
+   */
+  public Optional<QuarantinedMessage> discard(
+      String consumer, String entryId, DiscardListener listener) throws IOException {
+    if (entryId == null || entryId.isBlank() || entryId.length() > 64) {
+      throw new IllegalArgumentException("an entry id is 1..64 characters: " + entryId);
+    }
+    ConsumerQueues queues = queuesOf(consumer);
+    try (QuarantineSession session = open(consumer)) {
+      long scan = Math.min(session.depth(queues.quarantine()), MAX_SCAN);
+      Channel channel = session.createChannel();
+      long held = 0;
+      for (long n = 0; n < scan; n++) {
+        GetResponse r = get(channel, queues);
+        if (r == null) {
+          break;
+        }
+        if (entryId.equals(QuarantineHeaders.entryId(r))) {
+          if (held > 0) {
+            channel.basicNack(held, true, true);
+          }
+          QuarantinedMessage message = QuarantineHeaders.describe(r);
+          listener.discarding(message, r.getBody() == null ? new byte[0] : r.getBody());
+          channel.basicAck(r.getEnvelope().getDeliveryTag(), false);
+          log.info(
+              "discarded entry {} (event {}) from {}",
+              entryId,
+              message.eventId(),
+              queues.quarantine());
+          return Optional.of(message);
+        }
+        held = r.getEnvelope().getDeliveryTag();
+      }
+      if (held > 0) {
+        channel.basicNack(held, true, true);
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** What to do with one scanned message. */
+  private enum Decision {
+    MOVE,
+    SKIP,
+    HOLD
+  }
+
+  /** Which of the scanned messages to move or report skipped, and when to stop. */
   private interface Choice {
-    boolean wants(String eventId);
+    /**
+     * @param eventId its usable event id, or null when it has none
+     */
+    Decision decide(String entryId, String eventId);
 
     boolean satisfied();
+  }
+
+  /** The key a by-id choice matches its wanted ids against. */
+  private interface Key {
+    String of(String entryId, String eventId);
+  }
+
+  /**
+   * Moves the first message whose key is in {@code wanted}, removing it; SKIP when it has no id.
+   */
+  private static Choice byId(Set<String> wanted, Key key) {
+    return new Choice() {
+      @Override
+      public Decision decide(String entryId, String eventId) {
+        String k = key.of(entryId, eventId);
+        if (k == null || !wanted.remove(k)) {
+          return Decision.HOLD;
+        }
+        return eventId == null ? Decision.SKIP : Decision.MOVE;
+      }
+
+      @Override
+      public boolean satisfied() {
+        return wanted.isEmpty();
+      }
+    };
+  }
+
+  private static Set<String> distinct(Set<String> ids) {
+    Set<String> wanted = new LinkedHashSet<>(ids);
+    if (wanted.isEmpty() || wanted.size() > MAX_MESSAGES) {
+      throw new IllegalArgumentException("give 1.." + MAX_MESSAGES + " ids");
+    }
+    return wanted;
+  }
+
+  private static QuarantineReplay notFound(String entryId, String eventId, ReplayListener l) {
+    QuarantineReplay missing =
+        new QuarantineReplay(entryId, eventId, QuarantineReplay.Result.NOT_FOUND);
+    l.replayed(missing);
+    return missing;
   }
 
   private List<QuarantineReplay> moveWhere(String consumer, Choice choice, ReplayListener listener)
@@ -222,10 +341,19 @@ public final class ConsumerQuarantine {
           break;
         }
         String id = r.getProps().getMessageId();
-        if (id != null && !id.isBlank() && id.length() <= 64 && choice.wants(id)) {
-          outcomes.add(move(channel, publisher, queues, r, listener));
-        } else {
-          held = r.getEnvelope().getDeliveryTag();
+        String usable = id != null && !id.isBlank() && id.length() <= 64 ? id : null;
+        String entry = QuarantineHeaders.entryId(r);
+        switch (choice.decide(entry, usable)) {
+          case MOVE -> outcomes.add(move(channel, publisher, queues, r, listener));
+          case SKIP -> {
+            QuarantineReplay skipped =
+                new QuarantineReplay(
+                    entry, null, QuarantineReplay.Result.SKIPPED, QuarantineReplay.NO_MESSAGE_ID);
+            listener.replayed(skipped);
+            outcomes.add(skipped);
+            held = r.getEnvelope().getDeliveryTag();
+          }
+          case HOLD -> held = r.getEnvelope().getDeliveryTag();
         }
       }
       if (held > 0) {
@@ -256,7 +384,8 @@ public final class ConsumerQuarantine {
     }
     channel.basicAck(r.getEnvelope().getDeliveryTag(), false);
     log.info("replayed event {} from {} to {}", id, queues.quarantine(), queues.work());
-    QuarantineReplay outcome = new QuarantineReplay(id, QuarantineReplay.Result.REPLAYED);
+    QuarantineReplay outcome =
+        new QuarantineReplay(QuarantineHeaders.entryId(r), id, QuarantineReplay.Result.REPLAYED);
     listener.replayed(outcome);
     return outcome;
   }

@@ -74,6 +74,12 @@ public final class InboxConsumer implements AutoCloseable {
   /** The header with the ISO-8601 instant the message was quarantined. */
   public static final String QUARANTINED_AT_HEADER = "x-payrelay-quarantined-at";
 
+  /**
+   * The header with the quarantine entry id (16 lowercase hex digits, random), the name an operator
+   * replays or discards the message by, whether or not it has a {@code message_id}.
+   */
+  public static final String ENTRY_HEADER = "x-payrelay-quarantine-entry";
+
   /** The header keeping the original routing key while the message passes delay queues. */
   public static final String ROUTING_KEY_HEADER = "x-payrelay-routing-key";
 

@@ -2,6 +2,7 @@ package dev.payrelay.amqp.consume;
 
 import com.rabbitmq.client.AMQP;
 import dev.payrelay.amqp.publish.PublishException;
+import dev.payrelay.domain.failure.FailureText;
 import dev.payrelay.ledger.db.DatabaseErrors;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -72,7 +73,7 @@ final class QuarantineHandOff {
    */
   DeliveryOutcome retryOrQuarantine(Delivery d, int attempt, RuntimeException failure) {
     String detail =
-        (DatabaseErrors.isTransient(failure) ? "transient: " : "") + String.valueOf(failure);
+        (DatabaseErrors.isTransient(failure) ? "transient: " : "") + FailureText.of(failure);
     if (attempt > settings.retryDelays().size()) {
       return quarantine(
           d, QuarantineReason.EXHAUSTED, "failed " + attempt + " attempt(s); last: " + detail);
@@ -109,6 +110,7 @@ final class QuarantineHandOff {
     headers.put(InboxConsumer.DETAIL_HEADER, truncate(String.valueOf(detail)));
     headers.put(InboxConsumer.CONSUMER_HEADER, settings.name());
     headers.put(InboxConsumer.QUARANTINED_AT_HEADER, clock.instant().toString());
+    headers.put(InboxConsumer.ENTRY_HEADER, QuarantineHeaders.newEntryId());
     AMQP.BasicProperties parked =
         d.properties().builder().headers(headers).expiration(null).build();
     if (!republish(d, queues.quarantine(), parked)) {

@@ -2,13 +2,20 @@ package dev.payrelay.amqp.consume;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.GetResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** Reads a quarantined message's headers, and strips them off for its replay. */
 final class QuarantineHeaders {
+
+  private static final SecureRandom SECURE = new SecureRandom();
 
   /**
    * Headers describing the quarantine, not the event: ours, and the broker's dead-letter history
@@ -21,6 +28,7 @@ final class QuarantineHeaders {
           InboxConsumer.DETAIL_HEADER,
           InboxConsumer.CONSUMER_HEADER,
           InboxConsumer.QUARANTINED_AT_HEADER,
+          InboxConsumer.ENTRY_HEADER,
           InboxConsumer.ATTEMPT_HEADER,
           "x-death",
           "x-first-death-reason",
@@ -38,6 +46,7 @@ final class QuarantineHeaders {
     Map<String, Object> headers = headersOf(r.getProps());
     QuarantineReason reason = QuarantineReason.of(headers);
     return new QuarantinedMessage(
+        entryId(r),
         r.getProps().getMessageId(),
         r.getProps().getType(),
         originalRoutingKey(r),
@@ -81,6 +90,34 @@ final class QuarantineHeaders {
       return String.valueOf(keys.get(0));
     }
     return r.getEnvelope().getRoutingKey();
+  }
+
+  /** A fresh entry id: 16 lowercase hex digits, random (64 bits). */
+  static String newEntryId() {
+    return HexFormat.of().toHexDigits(SECURE.nextLong());
+  }
+
+  /**
+   * {@code r}'s entry id: its {@value InboxConsumer#ENTRY_HEADER} header; for a message that has
+   * none (the broker dead-lettered it itself at its delivery limit, or it was quarantined before
+   * entry ids), the first 16 hex digits of SHA-256 over its {@code message_id} and body, the same
+   * at every look (two identical copies share it; either is the one addressed).
+   */
+  static String entryId(GetResponse r) {
+    Object ours = headersOf(r.getProps()).get(InboxConsumer.ENTRY_HEADER);
+    if (ours != null && !ours.toString().isBlank()) {
+      return ours.toString();
+    }
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      String id = r.getProps().getMessageId();
+      sha.update((id == null ? "" : id).getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      sha.update(r.getBody() == null ? new byte[0] : r.getBody());
+      return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   private static Map<String, Object> headersOf(AMQP.BasicProperties properties) {

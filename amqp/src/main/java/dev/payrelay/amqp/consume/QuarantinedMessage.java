@@ -4,6 +4,8 @@ package dev.payrelay.amqp.consume;
  * One message in a consumer's quarantine queue, as {@link ConsumerQuarantine#list} shows it to an
  * operator (the body itself is not shown: it may hold personal data).
  *
+ * @param entryId the quarantine entry id, 16 lowercase hex digits: what an operator replays or
+ *     discards it by ({@value InboxConsumer#ENTRY_HEADER}, else derived from its id and body)
  * @param eventId the AMQP {@code message_id} (the outbox event id); null for a message without one
  *     ({@link QuarantineReason#NO_MESSAGE_ID}), which cannot be replayed
  * @param type the AMQP {@code type}, e.g. {@code PaymentConfirmed}; null when absent
@@ -20,6 +22,7 @@ package dev.payrelay.amqp.consume;
  * @param bodyBytes the body's size in bytes
  */
 public record QuarantinedMessage(
+    String entryId,
     String eventId,
     String type,
     String routingKey,

@@ -2,6 +2,7 @@ package dev.payrelay.amqp.consume;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,7 @@ class ConsumerQuarantineTest {
     assertThat(first.messages().get(0))
         .isEqualTo(
             new QuarantinedMessage(
+                first.messages().get(0).entryId(),
                 "e1",
                 "PaymentConfirmed",
                 "payment.confirmed",
@@ -119,6 +122,12 @@ class ConsumerQuarantineTest {
                 "2026-11-30T21:00:00Z",
                 3,
                 body("e1").length));
+    assertThat(first.messages().get(0).entryId())
+        .as("derived from id and body when the header is absent: the same at every look")
+        .matches("[0-9a-f]{16}");
+    assertThat(again.messages())
+        .extracting(QuarantinedMessage::entryId)
+        .contains(first.messages().get(0).entryId(), first.messages().get(1).entryId());
     assertThat(again.depth()).isEqualTo(3);
     assertThat(again.messages())
         .extracting(QuarantinedMessage::eventId)
@@ -139,10 +148,11 @@ class ConsumerQuarantineTest {
             queues.consumer(), new LinkedHashSet<>(List.of("e2", "e4", "nope")), heard::add);
 
     assertThat(outcomes)
+        .extracting(QuarantineReplay::eventId, QuarantineReplay::result)
         .containsExactly(
-            new QuarantineReplay("e2", QuarantineReplay.Result.REPLAYED),
-            new QuarantineReplay("e4", QuarantineReplay.Result.REPLAYED),
-            new QuarantineReplay("nope", QuarantineReplay.Result.NOT_FOUND));
+            tuple("e2", QuarantineReplay.Result.REPLAYED),
+            tuple("e4", QuarantineReplay.Result.REPLAYED),
+            tuple("nope", QuarantineReplay.Result.NOT_FOUND));
     assertThat(heard).isEqualTo(outcomes);
     assertThat(rabbit.messageCount(queues.work())).isEqualTo(2);
     for (String id : List.of("e2", "e4")) {
@@ -167,17 +177,86 @@ class ConsumerQuarantineTest {
   }
 
   @Test
-  void replayFirst_movesMessagesWithAnId_andLeavesOneWithoutAnId() throws Exception {
+  void replayFirst_movesMessagesWithAnId_andReportsOneWithoutAnIdSkipped_leavingItThere()
+      throws Exception {
     ConsumerQueues queues = consumerWith("first", "f1", null, "f2", "f3");
+    String noIdEntry = quarantine.list(queues.consumer(), 10).messages().get(1).entryId();
 
     List<QuarantineReplay> outcomes = quarantine.replayFirst(queues.consumer(), 2, r -> {});
     List<QuarantineReplay> rest = quarantine.replayFirst(queues.consumer(), 10, r -> {});
 
     assertThat(outcomes)
-        .extracting(QuarantineReplay::eventId)
-        .containsExactlyInAnyOrder("f1", "f2");
-    assertThat(rest).extracting(QuarantineReplay::eventId).containsExactly("f3");
+        .extracting(QuarantineReplay::eventId, QuarantineReplay::result)
+        .containsExactly(
+            tuple("f1", QuarantineReplay.Result.REPLAYED),
+            tuple(null, QuarantineReplay.Result.SKIPPED),
+            tuple("f2", QuarantineReplay.Result.REPLAYED));
+    assertThat(outcomes.get(1).entryId()).isEqualTo(noIdEntry);
+    assertThat(outcomes.get(1).why()).contains("no usable message_id");
+    assertThat(rest)
+        .extracting(QuarantineReplay::eventId, QuarantineReplay::result)
+        .containsExactlyInAnyOrder(
+            tuple(null, QuarantineReplay.Result.SKIPPED),
+            tuple("f3", QuarantineReplay.Result.REPLAYED));
     assertThat(rabbit.messageCount(queues.work())).isEqualTo(3);
+    assertThat(idsIn(queues.consumer())).containsExactly((String) null);
+  }
+
+  @Test
+  void discard_byEntryId_takesOffAMessageWithoutAnId_afterTheListenerKeptIt() throws Exception {
+    ConsumerQueues queues = consumerWith("discard", "g1", null, "g2");
+    String entry = quarantine.list(queues.consumer(), 10).messages().get(1).entryId();
+    List<String> kept = new ArrayList<>();
+
+    Optional<QuarantinedMessage> gone =
+        quarantine.discard(
+            queues.consumer(),
+            entry,
+            (m, body) -> kept.add(m.entryId() + " " + new String(body, StandardCharsets.UTF_8)));
+
+    assertThat(gone).hasValueSatisfying(m -> assertThat(m.eventId()).isNull());
+    assertThat(kept).containsExactly(entry + " {\"eventId\":\"null\"}");
+    assertThat(idsIn(queues.consumer())).containsExactlyInAnyOrder("g1", "g2");
+    assertThat(quarantine.discard(queues.consumer(), entry, (m, body) -> {})).isEmpty();
+  }
+
+  @Test
+  void discard_whoseListenerFails_leavesTheMessageInQuarantine() throws Exception {
+    ConsumerQueues queues = consumerWith("discard-fail", "h1");
+    String entry = quarantine.list(queues.consumer(), 10).messages().get(0).entryId();
+
+    assertThatThrownBy(
+            () ->
+                quarantine.discard(
+                    queues.consumer(),
+                    entry,
+                    (m, body) -> {
+                      throw new IllegalStateException("database down");
+                    }))
+        .hasMessage("database down");
+
+    assertThat(idsIn(queues.consumer())).containsExactly("h1");
+  }
+
+  @Test
+  void replayEntries_movesByEntryId_andSkipsOneWithoutAnEventId() throws Exception {
+    ConsumerQueues queues = consumerWith("entries", "k1", null);
+    List<QuarantinedMessage> listed = quarantine.list(queues.consumer(), 10).messages();
+
+    List<QuarantineReplay> outcomes =
+        quarantine.replayEntries(
+            queues.consumer(),
+            new LinkedHashSet<>(
+                List.of(listed.get(0).entryId(), listed.get(1).entryId(), "0000000000000000")),
+            r -> {});
+
+    assertThat(outcomes)
+        .extracting(QuarantineReplay::entryId, QuarantineReplay::eventId, QuarantineReplay::result)
+        .containsExactly(
+            tuple(listed.get(0).entryId(), "k1", QuarantineReplay.Result.REPLAYED),
+            tuple(listed.get(1).entryId(), null, QuarantineReplay.Result.SKIPPED),
+            tuple("0000000000000000", null, QuarantineReplay.Result.NOT_FOUND));
+    assertThat(rabbit.messageCount(queues.work())).isEqualTo(1);
     assertThat(idsIn(queues.consumer())).containsExactly((String) null);
   }
 

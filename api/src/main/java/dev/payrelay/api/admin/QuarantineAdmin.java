@@ -38,6 +38,40 @@ public interface QuarantineAdmin {
   Replay replay(String consumer, Selection selection, String reason, String operator);
 
   /**
+   * Discards the message with quarantine entry id {@code entryId} (with or without an event id):
+   * keeps it as a {@code quarantine_discard} row (status DISCARDED, its headers and body, who, why,
+   * when) with its audit row ({@code operator_action}, action {@code QUARANTINE_DISCARD}), and only
+   * then takes it off the queue.
+   *
+   * @param reason why, non-blank
+   * @param operator the API key's operator
+   * @throws NotFoundException also when no message with that entry id is in the queue
+   */
+  Discard discard(String consumer, String entryId, String reason, String operator);
+
+  /**
+   * A discard done.
+   *
+   * @param consumer the consumer's name
+   * @param entryId the entry id
+   * @param eventId the message's event id, or null when it had none
+   * @param quarantineReason why it had been quarantined
+   * @param operator who discarded it (the API key's operator)
+   * @param reason why
+   * @param result {@code DISCARDED}
+   * @param auditId the {@code operator_action} row's id
+   */
+  record Discard(
+      String consumer,
+      String entryId,
+      String eventId,
+      String quarantineReason,
+      String operator,
+      String reason,
+      String result,
+      long auditId) {}
+
+  /**
    * A quarantine queue's head.
    *
    * @param consumer the consumer's name
@@ -56,6 +90,7 @@ public interface QuarantineAdmin {
   /**
    * One quarantined message (its body is not shown).
    *
+   * @param entryId the quarantine entry id (16 hex digits): what replay and discard address it by
    * @param eventId the AMQP {@code message_id}; null for a message without one (not replayable)
    * @param eventType the AMQP {@code type}
    * @param routingKey the routing key it was first published with
@@ -66,6 +101,7 @@ public interface QuarantineAdmin {
    * @param bodyBytes the body's size in bytes
    */
   record Message(
+      String entryId,
       String eventId,
       String eventType,
       String routingKey,
@@ -76,22 +112,24 @@ public interface QuarantineAdmin {
       int bodyBytes) {}
 
   /**
-   * Which messages to replay: the given event ids, or (when {@code eventIds} is empty) the first
-   * {@code limit} messages that have an id.
+   * Which messages to replay: the given event ids, the given entry ids, or (when both are empty)
+   * the first {@code limit} messages that have an event id.
    *
    * @param eventIds 0..{@value #MAX_MESSAGES} distinct event ids
+   * @param entryIds 0..{@value #MAX_MESSAGES} distinct entry ids; not with event ids
    * @param limit with no ids, 1..{@value #MAX_MESSAGES}; ignored otherwise
    */
-  record Selection(List<String> eventIds, int limit) {
+  record Selection(List<String> eventIds, List<String> entryIds, int limit) {
 
-    /** Copies the list. */
+    /** Copies the lists. */
     public Selection {
       eventIds = List.copyOf(eventIds);
+      entryIds = List.copyOf(entryIds);
     }
 
     /** Whether this selects by position rather than by id. */
     public boolean all() {
-      return eventIds.isEmpty();
+      return eventIds.isEmpty() && entryIds.isEmpty();
     }
   }
 
@@ -101,28 +139,57 @@ public interface QuarantineAdmin {
    * @param consumer the consumer's name
    * @param operator who asked (the API key's operator)
    * @param reason why
-   * @param results one per event id: REPLAYED ones in the queue's order, then NOT_FOUND ones
+   * @param results one per message or id: REPLAYED and SKIPPED ones in the queue's order, then
+   *     NOT_FOUND ones
+   * @param replayed how many results are REPLAYED
+   * @param skipped how many are SKIPPED: found, left in quarantine, each result's {@code why} says
+   *     why
+   * @param notFound how many are NOT_FOUND
    */
-  record Replay(String consumer, String operator, String reason, List<Replayed> results) {
+  record Replay(
+      String consumer,
+      String operator,
+      String reason,
+      List<Replayed> results,
+      int replayed,
+      int skipped,
+      int notFound) {
 
     /** Copies the list. */
     public Replay {
       results = List.copyOf(results);
     }
+
+    /** A replay's answer, its counts taken from {@code results}. */
+    public Replay(String consumer, String operator, String reason, List<Replayed> results) {
+      this(
+          consumer,
+          operator,
+          reason,
+          results,
+          count(results, "REPLAYED"),
+          count(results, "SKIPPED"),
+          count(results, "NOT_FOUND"));
+    }
+
+    private static int count(List<Replayed> results, String result) {
+      return (int) results.stream().filter(r -> r.result().equals(result)).count();
+    }
   }
 
   /**
-   * One event id's outcome.
+   * One message's or id's outcome.
    *
-   * @param eventId the event id
-   * @param result REPLAYED or NOT_FOUND
+   * @param entryId the quarantine entry id; null for an event id not found
+   * @param eventId the event id; null for a message without one or an entry id not found
+   * @param result REPLAYED, SKIPPED or NOT_FOUND
+   * @param why for SKIPPED, why it was left in quarantine; else null
    * @param auditId the {@code operator_action} row's id
    */
-  record Replayed(String eventId, String result, long auditId) {
+  record Replayed(String entryId, String eventId, String result, String why, long auditId) {
 
     /** Validates. */
     public Replayed {
-      Objects.requireNonNull(eventId, "eventId");
       Objects.requireNonNull(result, "result");
     }
   }

@@ -1,10 +1,10 @@
 package dev.payrelay.app.dispatch;
 
 import dev.payrelay.app.config.PayrelayConfig;
-import dev.payrelay.app.jobs.FailureText;
 import dev.payrelay.app.jobs.LeaseDeadline;
 import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
+import dev.payrelay.domain.failure.FailureText;
 import dev.payrelay.ledger.outbox.ClaimedEvent;
 import dev.payrelay.ledger.outbox.OutboxStore;
 import dev.payrelay.workflows.PaymentLogContext;

@@ -1,5 +1,6 @@
 package dev.payrelay.app.jobs;
 
+import dev.payrelay.domain.failure.FailureText;
 import dev.payrelay.ledger.db.JobLeases;
 import dev.payrelay.ledger.db.PageCursor;
 import java.time.Duration;

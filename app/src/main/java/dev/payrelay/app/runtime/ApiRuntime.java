@@ -25,6 +25,7 @@ import dev.payrelay.channels.sandbox.SandboxChannelConfig;
 import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.inbox.QuarantineDiscards;
 import dev.payrelay.ledger.inbox.QuarantineReplays;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentAudit;
@@ -198,7 +199,8 @@ public final class ApiRuntime {
         new ConsumerQuarantine(
             new AmqpConfig(amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-api"),
             config.consumers().queuePrefix()),
-        new QuarantineReplays(services.database().dsl()));
+        new QuarantineReplays(services.database().dsl()),
+        new QuarantineDiscards(services.database().dsl()));
   }
 
   /**

@@ -5,8 +5,8 @@ import dev.payrelay.amqp.BrokerProbe;
 import dev.payrelay.api.health.DependencyCheck;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.app.config.PayrelayConfig;
-import dev.payrelay.app.jobs.FailureText;
 import dev.payrelay.app.temporal.TemporalConnection;
+import dev.payrelay.domain.failure.FailureText;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

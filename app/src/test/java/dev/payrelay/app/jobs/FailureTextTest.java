@@ -2,6 +2,7 @@ package dev.payrelay.app.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.domain.failure.FailureText;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.WorkflowExecution;

@@ -1,10 +1,12 @@
 package dev.payrelay.ledger.checks;
 
 /**
- * What {@code payrelay check} found wrong with a payment: each kind is a broken rule of DESIGN.md,
- * named for the operator. The database checks ({@link PaymentChecks}) find all but the last four;
- * the worker finds those: {@link #CALLBACK_NOT_DECIDED} by reading a stored callback with its
- * channel's adapter, the last three from the payments' workflows (Temporal visibility).
+ * What {@code payrelay check} found wrong with a payment or a consumer: each kind is a broken rule
+ * of DESIGN.md or something stuck until a person acts, named for the operator. The database checks
+ * ({@link PaymentChecks}) find the first nine; the worker finds the other five: {@link
+ * #CALLBACK_NOT_DECIDED} by reading a stored callback with its channel's adapter, the next three
+ * from the payments' workflows (Temporal visibility), {@link #QUARANTINED_MESSAGE} from the
+ * consumers' quarantine queues (RabbitMQ).
  */
 public enum FindingKind {
   /**
@@ -29,8 +31,20 @@ public enum FindingKind {
    * with another transaction, and nobody has decided on the refund yet.
    */
   PAID_TWICE,
+  /**
+   * An OPEN {@code payment_exception} of any other kind (AMOUNT_MISMATCH, PAID_AFTER_CLOSE, a
+   * reconciliation's REVIEW, ...) recorded longer ago than the age: only an operator's {@code
+   * payrelay resolve} closes it. The reason names the kind and the amount expected vs reported.
+   */
+  OPEN_EXCEPTION,
   /** PENDING, CLOSED or EXPIRED, yet entitlements were granted on it. */
   ENTITLED_NOT_PAID,
+  /**
+   * Still PENDING though its {@code expires_at} passed longer ago than the age: the expiry sweep
+   * and the payment's channel watch should have closed or confirmed it (looked at within the
+   * window, by {@code expires_at}).
+   */
+  PENDING_PAST_DEADLINE,
   /**
    * A callback stored in {@code webhook_inbox} longer ago than the age and never decided (outcome
    * still RECEIVED: the process stopped, or lost the database, between storing and deciding it, so
@@ -51,5 +65,11 @@ public enum FindingKind {
    * PaymentAttention = "channel-query"}): no callback came and the channel does not answer, so
    * whether the buyer paid is unknown. Listed whatever its age.
    */
-  CHANNEL_QUERIES_FAILING
+  CHANNEL_QUERIES_FAILING,
+  /**
+   * A message in a consumer's quarantine queue, whatever its age: the consumer gave up on it
+   * (POISON, EXHAUSTED, CONFLICT, NO_MESSAGE_ID, DELIVERY_LIMIT) and only an operator's replay or
+   * discard takes it out. Not tied to a payment: the finding names the consumer and entry id.
+   */
+  QUARANTINED_MESSAGE
 }

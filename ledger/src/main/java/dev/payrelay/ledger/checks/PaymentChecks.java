@@ -36,11 +36,13 @@ public final class PaymentChecks {
 
   private final DSLContext dsl;
   private final EntitlementChecks entitlements;
+  private final StuckPaymentChecks stuck;
 
   /** Checks over {@code dsl}. */
   public PaymentChecks(DSLContext dsl) {
     this.dsl = dsl;
     this.entitlements = new EntitlementChecks(dsl);
+    this.stuck = new StuckPaymentChecks(dsl);
   }
 
   /** Every database check in {@link FindingKind} order, each with at most {@code limit} rows. */
@@ -50,7 +52,9 @@ public final class PaymentChecks {
     found.addAll(entitlements.paidWithoutEntitlement(scope));
     found.addAll(entitlements.notPurchased(scope));
     found.addAll(paidTwice(scope));
+    found.addAll(stuck.openExceptions(scope));
     found.addAll(entitlements.entitledNotPaid(scope));
+    found.addAll(stuck.pendingPastDeadline(scope));
     return found;
   }
 
@@ -124,7 +128,7 @@ public final class PaymentChecks {
 
   /**
    * {@link FindingKind#PAID_TWICE}: payments with an OPEN {@code DOUBLE_PAYMENT} exception, any
-   * age, oldest first. Exceptions are rare, so the table is read without a time bound.
+   * age, oldest first (served by {@code ix_payment_exception_open}).
    */
   public List<PaymentFinding> paidTwice(CheckScope scope) {
     Field<Long> age = SqlTime.secondsSince(PAYMENT_EXCEPTION.CREATED_AT);

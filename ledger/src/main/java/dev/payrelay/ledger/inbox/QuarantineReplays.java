@@ -26,6 +26,9 @@ public final class QuarantineReplays {
   /** Result: no message with that event id was found in the quarantine queue. */
   public static final String NOT_FOUND = "NOT_FOUND";
 
+  /** Result: the message was found but left in quarantine (e.g. it has no event id). */
+  public static final String SKIPPED = "SKIPPED";
+
   private final DSLContext dsl;
 
   /** Rows written through {@code dsl}, each in its own transaction. */
@@ -42,37 +45,75 @@ public final class QuarantineReplays {
   }
 
   /**
+   * {@code <consumer>/<eventId>}, or {@code <consumer>/entry:<entryId>} for a message addressed or
+   * found without an event id.
+   */
+  public static String targetId(String consumer, String eventId, String entryId) {
+    return eventId != null ? targetId(consumer, eventId) : targetId(consumer, "entry:" + entryId);
+  }
+
+  /**
+   * Inserts one row for a message named by its event id; as {@link #record(String, String, String,
+   * String, String, String, String)} without an entry id or a why.
+   */
+  public long record(
+      String operator, String consumer, String eventId, String reason, String result) {
+    return record(operator, consumer, eventId, null, reason, result, null);
+  }
+
+  /**
    * Inserts one row.
    *
    * @param operator the API key's operator
    * @param consumer the consumer whose quarantine queue it was
-   * @param eventId the event id (AMQP {@code message_id}); stored in {@code event_id} too when it
-   *     fits that column (36 characters: payrelay's UUIDs)
+   * @param eventId the event id (AMQP {@code message_id}), or null for a message without one;
+   *     stored in {@code event_id} too when it fits that column (36 characters: payrelay's UUIDs)
+   * @param entryId the quarantine entry id, or null when the message was asked for by event id and
+   *     not found; one of the two ids is given
    * @param reason the operator's reason, non-blank
-   * @param result {@link #REPLAYED} or {@link #NOT_FOUND}
+   * @param result {@link #REPLAYED}, {@link #NOT_FOUND} or {@link #SKIPPED}
+   * @param why why it was skipped, or null
    * @return the row's id
-   * @throws IllegalArgumentException for a blank reason or another result
+   * @throws IllegalArgumentException for a blank reason, another result, or neither id
    * @throws org.jooq.exception.DataAccessException when the database fails
    */
   public long record(
-      String operator, String consumer, String eventId, String reason, String result) {
+      String operator,
+      String consumer,
+      String eventId,
+      String entryId,
+      String reason,
+      String result,
+      String why) {
     if (reason == null || reason.isBlank()) {
       throw new IllegalArgumentException("a replay needs a reason");
     }
-    if (!REPLAYED.equals(result) && !NOT_FOUND.equals(result)) {
-      throw new IllegalArgumentException("result must be REPLAYED or NOT_FOUND: " + result);
+    if (!REPLAYED.equals(result) && !NOT_FOUND.equals(result) && !SKIPPED.equals(result)) {
+      throw new IllegalArgumentException(
+          "result must be REPLAYED, NOT_FOUND or SKIPPED: " + result);
+    }
+    if (eventId == null && entryId == null) {
+      throw new IllegalArgumentException("a replay names an event id or an entry id");
     }
     return dsl.insertInto(OPERATOR_ACTION)
         .set(OPERATOR_ACTION.OPERATOR_NAME, Text.fit(operator, OPERATOR_ACTION.OPERATOR_NAME))
         .set(OPERATOR_ACTION.ACTION, ACTION)
         .set(OPERATOR_ACTION.TARGET_TYPE, TARGET)
-        .set(OPERATOR_ACTION.TARGET_ID, targetId(consumer, eventId))
+        .set(OPERATOR_ACTION.TARGET_ID, targetId(consumer, eventId, entryId))
         .set(OPERATOR_ACTION.REASON, Text.fit(reason, OPERATOR_ACTION.REASON))
         .set(OPERATOR_ACTION.RESULT, result)
         .set(
             OPERATOR_ACTION.DETAILS,
-            Text.truncate("consumer " + consumer + ", event " + eventId + ": " + result))
-        .set(OPERATOR_ACTION.EVENT_ID, eventId.length() <= 36 ? eventId : null)
+            Text.truncate(
+                "consumer "
+                    + consumer
+                    + ", event "
+                    + eventId
+                    + (entryId == null ? "" : ", entry " + entryId)
+                    + ": "
+                    + result
+                    + (why == null ? "" : " (" + why + ")")))
+        .set(OPERATOR_ACTION.EVENT_ID, eventId != null && eventId.length() <= 36 ? eventId : null)
         .set(OPERATOR_ACTION.CREATED_AT, SqlTime.now())
         .returningResult(OPERATOR_ACTION.ID)
         .fetchSingle()

@@ -2,6 +2,7 @@ package dev.payrelay.ledger.checks;
 
 import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -206,6 +207,66 @@ class PaymentChecksTest {
   }
 
   @Test
+  void anAmountMismatchOpenPastTheAge_isFoundWithBothAmounts_butNotWhenYoungOrResolved() {
+    PaymentRow old = pending();
+    PaymentRow young = pending();
+    PaymentRow resolved = pending();
+    for (PaymentRow p : List.of(old, young, resolved)) {
+      ledger.apply(
+          new VerifiedCallback(
+              "n-short-" + p.paymentId(),
+              p.merchantId(),
+              p.paymentId(),
+              "t-short-" + p.paymentId(),
+              Money.parse("1.00", "USD"),
+              ChannelPaymentStatus.PAID),
+          null,
+          "CALLBACK");
+    }
+    for (PaymentRow p : List.of(old, resolved)) {
+      dsl.update(PAYMENT_EXCEPTION)
+          .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.nowPlus(Duration.ofMinutes(-63)))
+          .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()))
+          .execute();
+    }
+    dsl.update(PAYMENT_EXCEPTION)
+        .set(PAYMENT_EXCEPTION.STATUS, "RESOLVED")
+        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(resolved.paymentId()))
+        .execute();
+
+    List<PaymentFinding> open = kind(FindingKind.OPEN_EXCEPTION);
+    assertThat(open)
+        .filteredOn(f -> f.paymentId().equals(old.paymentId()))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.reason())
+                    .startsWith(
+                        "AMOUNT_MISMATCH: expected 10.50 USD, channel reported 1.00 USD, open 1h03m"));
+    assertThat(open)
+        .extracting(PaymentFinding::paymentId)
+        .doesNotContain(young.paymentId(), resolved.paymentId());
+  }
+
+  @Test
+  void aPendingPaymentPastItsDeadlineByMoreThanTheAge_isFound_butNotOneJustExpiredOrLongAgo() {
+    PaymentRow late = pending();
+    PaymentRow justExpired = pending();
+    PaymentRow outsideWindow = pending();
+    PaymentRow notYet = pending();
+    expiresIn(late, Duration.ofHours(-2));
+    expiresIn(justExpired, Duration.ofMinutes(-1));
+    expiresIn(outsideWindow, Duration.ofDays(-8));
+
+    assertThat(kind(FindingKind.PENDING_PAST_DEADLINE))
+        .filteredOn(f -> f.paymentId().equals(late.paymentId()))
+        .singleElement()
+        .satisfies(f -> assertThat(f.reason()).startsWith("PENDING 2h00m past its deadline"));
+    assertThat(found(FindingKind.PENDING_PAST_DEADLINE))
+        .doesNotContain(justExpired.paymentId(), outsideWindow.paymentId(), notYet.paymentId());
+  }
+
+  @Test
   void paidPage_walksPaidPaymentsPastTheAge_inPages_withTheirConfirmedEvent() {
     List<String> created = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -238,6 +299,17 @@ class PaymentChecksTest {
 
   private static PaymentRow paid(String... courses) {
     return Payments.paid(payments, ledger, Money.parse("1.00", "USD"), courses);
+  }
+
+  private static PaymentRow pending() {
+    return payments.create(Payments.newPayment(Money.parse("10.50", "USD"), "c1")).payment();
+  }
+
+  private static void expiresIn(PaymentRow p, Duration in) {
+    dsl.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.EXPIRES_AT, SqlTime.nowPlus(in))
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
+        .execute();
   }
 
   private static void paidAgo(PaymentRow p, Duration ago) {

@@ -1,4 +1,4 @@
-package dev.payrelay.app.jobs;
+package dev.payrelay.domain.failure;
 
 import java.util.ArrayList;
 import java.util.List;
