@@ -3,6 +3,7 @@ package dev.payrelay.api.admin;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +14,8 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code {"until":"2026-12-01T12:00:00Z","reason":"bank holiday"}
  * {"by":"30m","reason":"buyer at the counter"}}</pre>
+ *
+ * <p>The deadline is rounded up to a whole second, as the ledger stores it.
  *
  * @param until the new deadline, an ISO-8601 instant ({@code 2026-12-01T12:00:00Z})
  * @param by how far to move the current deadline ({@code expires_at}) later: {@code 90s}, {@code
@@ -45,7 +48,7 @@ public record DeadlineChange(String until, String by, String reason, String oper
     if (hasBy && current == null) {
       throw new IllegalArgumentException("the payment has no deadline to move by " + by);
     }
-    Instant next = hasUntil ? instant(until) : current.plus(duration(by, max));
+    Instant next = wholeSecond(hasUntil ? instant(until) : current.plus(duration(by, max)));
     if (current != null && !next.isAfter(current)) {
       throw new IllegalArgumentException(
           "an extension must be later than the current deadline " + current + ", got " + next);
@@ -64,6 +67,15 @@ public record DeadlineChange(String until, String by, String reason, String oper
               + next);
     }
     return next;
+  }
+
+  /**
+   * {@code t} rounded up to a whole second: the ledger stores a new deadline without its fraction,
+   * and the workflow must wait for the same instant the ledger holds.
+   */
+  private static Instant wholeSecond(Instant t) {
+    Instant down = t.truncatedTo(ChronoUnit.SECONDS);
+    return down.equals(t) ? t : down.plusSeconds(1);
   }
 
   private static Instant instant(String text) {
