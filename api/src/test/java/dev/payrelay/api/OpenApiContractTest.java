@@ -159,6 +159,10 @@ class OpenApiContractTest {
             "POST /v1/admin/outbox/{eventId}/replay 409",
             "POST /v1/admin/payments/{id}/resolve 202",
             "POST /v1/admin/payments/{id}/resolve 413",
+            "POST /v1/admin/payments/{id}/requery 202",
+            "POST /v1/admin/payments/{id}/extend-deadline 202",
+            "POST /v1/admin/payments/{id}/extend-deadline 400",
+            "POST /v1/admin/payments/{id}/requery 409",
             "POST /v1/codec/decode 200",
             "OPTIONS /v1/codec/decode 204",
             "GET /health/ready 200",
@@ -251,6 +255,13 @@ class OpenApiContractTest {
     String eventId = api.outbox.forPayment(paymentId).get(0).eventId();
     String token = api.admin.token();
     String reason = "{\"reason\":\"contract\"}";
+    // The webhooks paid paymentId; requery and extend-deadline need a PENDING one for their 202.
+    String pending =
+        ApiServer.jsonMapper()
+            .readTree(create(createBody("o-contract-pending", 1050), null, token).body())
+            .path("payment")
+            .path("paymentId")
+            .asText();
     return List.of(
         api.send("GET", true, "/v1/admin/outbox?status=SENT&limit=10", null, token),
         api.send("GET", true, "/v1/admin/outbox?status=PENDING", null, token),
@@ -275,6 +286,15 @@ class OpenApiContractTest {
             "/v1/admin/payments/" + paymentId + "/resolve",
             "{\"pad\":\"" + "x".repeat(ApiServer.MAX_REQUEST_BYTES) + "\"}",
             token),
+        api.send("POST", true, "/v1/admin/payments/" + pending + "/requery", reason, token),
+        api.send("POST", true, "/v1/admin/payments/" + paymentId + "/requery", reason, token),
+        api.send(
+            "POST",
+            true,
+            "/v1/admin/payments/" + pending + "/extend-deadline",
+            "{\"reason\":\"contract\",\"by\":\"10m\"}",
+            token),
+        api.send("POST", true, "/v1/admin/payments/" + paymentId + "/extend-deadline", "{}", token),
         api.send(
             "POST",
             true,

@@ -42,6 +42,7 @@ import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.temporal.client.PaymentWorkflowInspection;
 import dev.payrelay.workflows.EventOperatorSignal;
+import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -287,6 +288,19 @@ final class TestApi implements AutoCloseable {
     public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
       sent.add(
           "discardEvent " + payment.paymentId() + " " + signal.eventId() + " " + signal.operator());
+    }
+
+    @Override
+    public void requery(PaymentRow payment, OperatorSignal signal) {
+      signals.add(signal);
+      sent.add("requery " + payment.paymentId() + " " + signal.operator());
+    }
+
+    @Override
+    public void extendDeadline(PaymentRow payment, OperatorSignal signal) {
+      signals.add(signal);
+      sent.add(
+          "extendDeadline " + payment.paymentId() + " " + signal.until() + " " + signal.operator());
     }
   }
 }

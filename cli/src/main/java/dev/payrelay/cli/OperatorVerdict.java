@@ -17,6 +17,21 @@ final class OperatorVerdict {
    */
   static int print(
       AdminClient.Acted acted, String what, int waitSeconds, boolean json, AdminApi api) {
+    return print(acted, what, waitSeconds, json, api, "APPLIED");
+  }
+
+  /**
+   * As {@link #print(AdminClient.Acted, String, int, boolean, AdminApi)}, naming an applied verdict
+   * {@code applied} in the text (e.g. {@code REPLAYED}: the action's effect is still to come); the
+   * JSON audit row keeps its {@code result}.
+   */
+  static int print(
+      AdminClient.Acted acted,
+      String what,
+      int waitSeconds,
+      boolean json,
+      AdminApi api,
+      String applied) {
     String action = what + " by " + acted.operator();
     if (acted.verdict().isEmpty()) {
       PrintWriter err = api.err();
@@ -35,7 +50,7 @@ final class OperatorVerdict {
             out.printf(
                 "%s: %s%s%n",
                 action,
-                v.path("result").asText(),
+                "APPLIED".equals(v.path("result").asText()) ? applied : v.path("result").asText(),
                 v.path("details").isMissingNode() || v.path("details").isNull()
                     ? ""
                     : " (" + v.path("details").asText() + ")"));

@@ -3,6 +3,7 @@ package dev.payrelay.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,6 +48,16 @@ final class OutboxCommand extends CommandGroup {
      */
     int operate(AdminClient admin, AdminApi api, String eventId, String verb, boolean json)
         throws InterruptedException {
+      return operate(admin, api, eventId, verb, json, "APPLIED");
+    }
+
+    /**
+     * As {@link #operate(AdminClient, AdminApi, String, String, boolean)}, naming an applied
+     * verdict {@code applied} in the text.
+     */
+    int operate(
+        AdminClient admin, AdminApi api, String eventId, String verb, boolean json, String applied)
+        throws InterruptedException {
       String paymentId =
           admin.get("/v1/admin/outbox/" + eventId, Map.of()).path("aggregateId").asText();
       AdminClient.Acted acted =
@@ -57,7 +68,7 @@ final class OutboxCommand extends CommandGroup {
               Map.of("reason", reason),
               reason,
               Duration.ofSeconds(waitSeconds));
-      return OperatorVerdict.print(acted, verb + " of " + eventId, waitSeconds, json, api);
+      return OperatorVerdict.print(acted, verb + " of " + eventId, waitSeconds, json, api, applied);
     }
   }
 
@@ -129,8 +140,11 @@ final class OutboxCommand extends CommandGroup {
       mixinStandardHelpOptions = true,
       description = {
         "Replay a DEAD event with the same event id, by signal; audited.",
-        "With one event id, waits for the workflow's verdict; --all replays every DEAD",
-        "event (an admin key for every tenant) and reports what it signalled."
+        "With one event id, waits for the workflow's verdict: REPLAYED means the event was",
+        "handed back for publishing, not that it was published. --all replays every DEAD",
+        "event (an admin key for every tenant) and reports what it handed back.",
+        "--wait [timeout] then follows each event until SENT (exit 0), DEAD again (exit 2,",
+        "with the broker's error) or the timeout (exit 3, still DISPATCHED or PENDING)."
       })
   static final class Replay implements Callable<Integer> {
 
@@ -147,37 +161,90 @@ final class OutboxCommand extends CommandGroup {
     @Option(names = "--event-type", description = "With --all: only this event type.")
     String eventType;
 
-    @Option(names = "--json", description = "Print JSON.")
+    @Option(
+        names = "--json",
+        description = "Print JSON (with --wait, the outcome lines go to stderr).")
     boolean json;
+
+    @Option(
+        names = "--wait",
+        arity = "0..1",
+        fallbackValue = "60s",
+        converter = Durations.class,
+        paramLabel = "timeout",
+        description = {
+          "Then wait until each event is SENT or DEAD again, at most this long (default 60s):",
+          "30s, 5m, PT2M. Give it after the event id, or as --wait=90s."
+        })
+    Duration wait;
 
     @Override
     public Integer call() throws InterruptedException {
       if (all == (eventId != null)) {
         return api.refuse("give either an event id or --all");
       }
-      return api.call(
-          admin -> all ? replayAll(admin) : verdict.operate(admin, api, eventId, "replay", json));
+      return api.call(admin -> all ? replayAll(admin) : replayOne(admin));
     }
 
-    /** Signals every DEAD event's replay (up to 1000) and lists what was signalled. */
-    private int replayAll(AdminClient admin) {
+    /** Replays the one event; with --wait, follows it once its workflow applied the replay. */
+    private int replayOne(AdminClient admin) throws InterruptedException {
+      int attempts = admin.get("/v1/admin/outbox/" + eventId, Map.of()).path("attempts").asInt();
+      int exit = verdict.operate(admin, api, eventId, "replay", json, "REPLAYED");
+      if (exit != AdminClient.OK || wait == null) {
+        return exit;
+      }
+      return ReplayWait.await(admin, Map.of(eventId, attempts), wait, outcomes());
+    }
+
+    /** Where --wait's outcome lines go: stdout, or stderr when stdout carries --json. */
+    private PrintWriter outcomes() {
+      return json ? api.err() : api.out();
+    }
+
+    /**
+     * Signals every DEAD event's replay (up to 1000) and lists what was handed back; with --wait,
+     * follows them.
+     */
+    private int replayAll(AdminClient admin) throws InterruptedException {
+      Map<String, Integer> attempts = new LinkedHashMap<>();
+      if (wait != null) {
+        admin
+            .get(
+                "/v1/admin/outbox",
+                AdminClient.params("status", "DEAD", "eventType", eventType, "limit", 1000))
+            .forEach(r -> attempts.put(r.path("eventId").asText(), r.path("attempts").asInt()));
+      }
       JsonNode answers =
           admin.post(
               "/v1/admin/outbox/replay",
               eventType == null
                   ? Map.of("reason", verdict.reason, "limit", 1000)
                   : Map.of("reason", verdict.reason, "limit", 1000, "eventType", eventType));
-      return api.print(
+      api.print(
           answers,
           json,
           out -> {
             answers.forEach(
                 a ->
                     out.printf(
-                        "replay of %s signalled to %s%n",
+                        "%s REPLAYED: handed to %s for publishing%n",
                         a.path("eventId").asText(), a.path("workflowId").asText()));
-            out.printf("%d event(s) signalled for replay%n", answers.size());
+            out.printf("%d event(s) handed back for publishing%n", answers.size());
           });
+      if (wait == null || answers.isEmpty()) {
+        return AdminClient.OK;
+      }
+      Map<String, Integer> replayed = new LinkedHashMap<>();
+      for (JsonNode a : answers) {
+        String id = a.path("eventId").asText();
+        // Not in the listing read before (a race with another replay): its count as it is now.
+        replayed.put(
+            id,
+            attempts.containsKey(id)
+                ? attempts.get(id)
+                : admin.get("/v1/admin/outbox/" + id, Map.of()).path("attempts").asInt());
+      }
+      return ReplayWait.await(admin, replayed, wait, outcomes());
     }
   }
 

@@ -16,13 +16,18 @@ import picocli.CommandLine.Parameters;
  * exceptions with kinds and details, its grants, the operator actions taken on it, and its
  * workflow's run, status, Temporal UI link, reason and current details ({@link PaymentTrail}). Exit
  * codes as {@link AdminClient}'s: 0 shown, 2 no such payment or order, or an order with several
- * payments (each listed), 3 unreachable, 4 not allowed.
+ * payments (each listed), 3 unreachable, 4 not allowed. Its fixes {@code requery} and {@code
+ * extend-deadline} are {@link PaymentFixCommands}.
  */
 @Command(
     name = "payment",
     mixinStandardHelpOptions = true,
-    description = "One payment, as on-call reads it.",
-    subcommands = PaymentCommand.Show.class)
+    description = "One payment, as on-call reads it and fixes it.",
+    subcommands = {
+      PaymentCommand.Show.class,
+      PaymentFixCommands.Requery.class,
+      PaymentFixCommands.ExtendDeadline.class
+    })
 final class PaymentCommand extends CommandGroup {
 
   /** {@code payrelay payment show}. */

@@ -61,12 +61,31 @@ public final class AdminService {
    */
   public record EventAnswer(String eventId, String paymentId, String workflowId, String operator) {}
 
+  /**
+   * What the admin API answers for a {@code requery} or {@code extendDeadline}: the signal was
+   * sent; its verdict is the payment's new {@code operator_action} row (APPLIED or REJECTED) and
+   * shows in the workflow's {@code state} query.
+   *
+   * @param paymentId the payment
+   * @param workflowId the workflow signalled
+   * @param action {@code REQUERY} or {@code EXTEND_DEADLINE}, as audited
+   * @param until the deadline asked for, for {@code EXTEND_DEADLINE}; null for a requery
+   * @param operator the operator recorded, the caller key's
+   */
+  public record OperatorRequestAnswer(
+      String paymentId,
+      String workflowId,
+      String action,
+      java.time.Instant until,
+      String operator) {}
+
   private final PaymentResolutions resolutions;
   private final DeadEvents deadEvents;
   private final PaymentStore payments;
   private final OutboxStore outbox;
   private final PaymentSignals signals;
   private final SignalTokenIssuer tokens;
+  private final OperatorRequests requests;
 
   /**
    * A service auditing through the stores and signalling through {@code signals}, each signal
@@ -86,6 +105,8 @@ public final class AdminService {
     this.outbox = outbox;
     this.signals = signals;
     this.tokens = tokens;
+    this.requests =
+        new OperatorRequests(resolutions, payments, signals, tokens, java.time.Clock.systemUTC());
   }
 
   /**
@@ -136,6 +157,40 @@ public final class AdminService {
     return new ResolveAnswer(paymentId, WorkflowIds.payment(paymentId), true, caller.operator());
   }
 
+  /**
+   * Sends a {@code requery} signal as {@code caller}'s operator: the payment's workflow asks the
+   * channel now instead of at its next scheduled query.
+   *
+   * @param reason why, for the audit row; required
+   * @throws NotFoundException if there is no such payment, or it is another tenant's
+   * @throws BadRequestException for a missing reason (audited as REJECTED)
+   * @throws ConflictException if the ledger holds the payment PAID, CLOSED or EXPIRED (audited as
+   *     REJECTED): the ledger is the truth of a settled payment
+   * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
+   *     REJECTED, "not delivered")
+   */
+  public OperatorRequestAnswer requery(String paymentId, String reason, ApiKey caller) {
+    return requests.requery(paymentId, reason, caller);
+  }
+
+  /**
+   * Sends an {@code extendDeadline} signal as {@code caller}'s operator, to the deadline {@code
+   * change} names ({@link DeadlineChange#until} or the current deadline plus {@link
+   * DeadlineChange#by}).
+   *
+   * @throws NotFoundException if there is no such payment, or it is another tenant's
+   * @throws BadRequestException for a missing reason, neither or both of until and by, a malformed
+   *     one, or a deadline not later than the current one and now or more than 366 days ahead
+   *     (audited as REJECTED)
+   * @throws ConflictException if the payment is not PENDING (audited as REJECTED)
+   * @throws ServiceUnavailableException when Temporal could not take the signal (audited as
+   *     REJECTED, "not delivered")
+   */
+  public OperatorRequestAnswer extendDeadline(
+      String paymentId, DeadlineChange change, ApiKey caller) {
+    return requests.extendDeadline(paymentId, change, caller);
+  }
+
   /** Audits {@code request} as REJECTED for {@code why}; the {@code operator_action} row's id. */
   private long rejectResolve(String paymentId, ResolveSignal request, String why) {
     return resolutions
@@ -144,7 +199,7 @@ public final class AdminService {
   }
 
   /** {@code message} naming the {@code operator_action} row that audited the refusal. */
-  private static String audited(String message, long actionId) {
+  static String audited(String message, long actionId) {
     return message + " (audited as operator_action " + actionId + ")";
   }
 
@@ -237,7 +292,7 @@ public final class AdminService {
    * audit} as not delivered, answered as 503 so the operator knows to send it again. Anything else
    * is rethrown as it is.
    */
-  private static RuntimeException notDelivered(
+  static RuntimeException notDelivered(
       RuntimeException e, String action, java.util.function.ToLongFunction<String> audit) {
     if (!(e instanceof WorkflowServiceException || e instanceof StatusRuntimeException)) {
       return e;

@@ -2,6 +2,7 @@ package dev.payrelay.api.admin;
 
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.workflows.EventOperatorSignal;
+import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.ResolveSignal;
 
 /**
@@ -23,4 +24,18 @@ public interface PaymentSignals {
 
   /** Signals {@code discardEvent} for a DEAD event of the payment. */
   void discardEvent(PaymentRow payment, EventOperatorSignal signal);
+
+  /**
+   * Signals {@code requery}: the workflow asks the channel about the payment now.
+   *
+   * @throws RuntimeException if Temporal cannot be reached
+   */
+  void requery(PaymentRow payment, OperatorSignal signal);
+
+  /**
+   * Signals {@code extendDeadline} to {@code signal.until()}.
+   *
+   * @throws RuntimeException if Temporal cannot be reached
+   */
+  void extendDeadline(PaymentRow payment, OperatorSignal signal);
 }

@@ -4,6 +4,7 @@ import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.temporal.client.PaymentWorkflowStarts;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.EventOperatorSignal;
+import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
@@ -48,6 +49,17 @@ public final class TemporalPaymentSignals implements PaymentSignals {
   public void discardEvent(PaymentRow payment, EventOperatorSignal signal) {
     PaymentWorkflowStarts.signalWithStart(
         client, input(payment), PaymentWorkflow::discardEvent, signal);
+  }
+
+  @Override
+  public void requery(PaymentRow payment, OperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(client, input(payment), PaymentWorkflow::requery, signal);
+  }
+
+  @Override
+  public void extendDeadline(PaymentRow payment, OperatorSignal signal) {
+    PaymentWorkflowStarts.signalWithStart(
+        client, input(payment), PaymentWorkflow::extendDeadline, signal);
   }
 
   private PaymentWorkflowInput input(PaymentRow p) {

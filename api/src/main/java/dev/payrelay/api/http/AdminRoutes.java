@@ -3,6 +3,7 @@ package dev.payrelay.api.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.api.BadRequestException;
 import dev.payrelay.api.admin.AdminService;
+import dev.payrelay.api.admin.DeadlineChange;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
 import dev.payrelay.api.admin.SignalTokenRequest;
@@ -24,6 +25,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *   <li>{@code POST /v1/admin/payments/{id}/resolve} [operate] {@code {reason, action}}: 202 signal
  *       sent; 400 invalid (audited as REJECTED); 404 no payment; signalWithStart reaches a finished
  *       workflow too
+ *   <li>{@code POST /v1/admin/payments/{id}/requery} [operate] {@code {reason}} and {@code
+ *       .../extend-deadline} [operate] {@code {until | by, reason}} ({@link DeadlineChange}): 202
+ *       signal sent, with the caller's signal token; 400 invalid, 409 the payment is not PENDING
+ *       (both audited as REJECTED); 404 no payment
  *   <li>{@code POST /v1/admin/payments/{id}/signal-token} [operate] {@code {action, reason,
  *       eventId?, until?}}: 200 {@code {workflowId, signal, input, operator, expiresAt}}, the input
  *       (with its token) for a raw signal from the Temporal UI or CLI; 400 invalid; 404 no payment
@@ -129,6 +134,26 @@ final class AdminRoutes {
                     ctx.pathParam("id"),
                     mapper.readValue(ctx.body(), SignalTokenRequest.class),
                     RouteGuard.caller(ctx))));
+    routes.post(
+        "/v1/admin/payments/{id}/requery",
+        Role.OPERATE,
+        ctx -> {
+          OperatorRequest r = mapper.readValue(ctx.body(), OperatorRequest.class);
+          ctx.status(202)
+              .json(
+                  admin.requery(
+                      ctx.pathParam("id"), r == null ? null : r.reason(), RouteGuard.caller(ctx)));
+        });
+    routes.post(
+        "/v1/admin/payments/{id}/extend-deadline",
+        Role.OPERATE,
+        ctx ->
+            ctx.status(202)
+                .json(
+                    admin.extendDeadline(
+                        ctx.pathParam("id"),
+                        mapper.readValue(ctx.body(), DeadlineChange.class),
+                        RouteGuard.caller(ctx))));
     routes.get("/v1/admin/payments", Role.READ, ctx -> listPayments(ctx, listing));
   }
 
