@@ -1,6 +1,7 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -82,13 +83,13 @@ final class AdminSignSignalCommand implements Callable<Integer> {
             + answer.path("expiresAt").asText()
             + ":",
         "",
-        input,
+        formatted(answer.path("input"), ""),
         "",
         "Temporal UI: open "
             + workflowId
             + ", More Actions > Send a Signal, Signal name "
             + signal
-            + ", Data: the JSON above (Encoding json/plain).",
+            + ", Data: the JSON above as it is (Encoding json/plain), one Submit.",
         "Or: temporal workflow signal --workflow-id "
             + workflowId
             + " --name "
@@ -96,5 +97,32 @@ final class AdminSignSignalCommand implements Callable<Integer> {
             + " --input '"
             + input.replace("'", "'\\''")
             + "'");
+  }
+
+  /**
+   * {@code node} laid out as the Temporal UI's signal editor lays out its Data when it loses focus
+   * ({@code JSON.stringify(value, null, 2)}: two-space indent, {@code "key": value}). Pasted as it
+   * is, the first Submit sends it; pasted on one line, the editor re-formats it on that Submit's
+   * click and the click does not send (Temporal UI 2.54, seen in headless Chromium by
+   * TemporalUiFixBrowserTest).
+   */
+  static String formatted(JsonNode node, String indent) {
+    if (node.isValueNode() || node.isMissingNode() || node.isEmpty()) {
+      return node.isObject() ? "{}" : node.isArray() ? "[]" : node.toString();
+    }
+    String inner = indent + "  ";
+    StringBuilder text = new StringBuilder(node.isObject() ? "{" : "[");
+    String separator = "\n";
+    for (var entries = node.fields(); node.isObject() && entries.hasNext(); ) {
+      var entry = entries.next();
+      text.append(separator).append(inner).append(TextNode.valueOf(entry.getKey())).append(": ");
+      text.append(formatted(entry.getValue(), inner));
+      separator = ",\n";
+    }
+    for (int i = 0; node.isArray() && i < node.size(); i++) {
+      text.append(separator).append(inner).append(formatted(node.get(i), inner));
+      separator = ",\n";
+    }
+    return text.append("\n").append(indent).append(node.isObject() ? "}" : "]").toString();
   }
 }

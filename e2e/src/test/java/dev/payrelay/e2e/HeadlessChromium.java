@@ -109,7 +109,7 @@ final class HeadlessChromium implements AutoCloseable {
         screenshot(name);
         Files.writeString(
             shots.resolve(name + ".txt"),
-            driver.getCurrentUrl() + "\n\n" + bodyText() + "\n\n" + driver.getPageSource());
+            driver.getCurrentUrl() + "\n\n" + visibleText() + "\n\n" + driver.getPageSource());
       } catch (IOException | WebDriverException saving) {
         e.addSuppressed(saving);
       }
@@ -137,6 +137,26 @@ final class HeadlessChromium implements AutoCloseable {
   /** Saves what the browser shows as {@code {name}.png} in the shots directory; returns it. */
   Path screenshot(String name) throws IOException {
     return Files.write(shots.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+  }
+
+  /**
+   * The text of the page on screen and of its displayed frames, each frame's after the page's: the
+   * Temporal UI renders a workflow's summary and details (Markdown) in iframes of their own.
+   */
+  String visibleText() {
+    StringBuilder text = new StringBuilder(bodyText());
+    for (WebElement frame : driver.findElements(By.tagName("iframe"))) {
+      if (!frame.isDisplayed()) {
+        continue;
+      }
+      try {
+        driver.switchTo().frame(frame);
+        text.append('\n').append(bodyText());
+      } finally {
+        driver.switchTo().defaultContent();
+      }
+    }
+    return text.toString();
   }
 
   private String bodyText() {

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -29,6 +30,9 @@ final class TemporalWebUi implements AutoCloseable {
 
   /** How long a list that answered without the expected row is kept before reloading it. */
   private static final Duration RELOAD = Duration.ofSeconds(3);
+
+  /** How long a workflow page is kept before it is loaded again while waiting for its text. */
+  private static final Duration PAGE_RELOAD = Duration.ofSeconds(10);
 
   /** How long a list may take to render (seconds on a busy machine) before it is loaded again. */
   private static final Duration RENDER = Duration.ofSeconds(45);
@@ -149,6 +153,61 @@ final class TemporalWebUi implements AutoCloseable {
   /** Saves what the browser shows as {@code {name}.png} in the shots directory; returns it. */
   Path screenshot(String name) throws IOException {
     return browser.screenshot(name);
+  }
+
+  /**
+   * Opens the workflow page's User Metadata tab, where UI 2.54 shows the workflow's summary, its
+   * static details and the run's current details ({@code Workflow.setCurrentDetails}).
+   */
+  void openUserMetadata() {
+    clickTab("User Metadata");
+    browser.await("the User Metadata tab", d -> d.getCurrentUrl().contains("/user-metadata"));
+  }
+
+  /**
+   * Waits until the page on screen shows every one of {@code words} in its visible text, loading it
+   * again every {@link #PAGE_RELOAD} (the current details change with the run's workflow tasks);
+   * returns that text.
+   */
+  String awaitText(String what, List<String> words) {
+    long[] loadedAt = {System.nanoTime()};
+    return browser.await(
+        what + " showing " + words,
+        LIST,
+        Duration.ofMillis(500),
+        d -> {
+          String text = browser.visibleText();
+          if (words.stream().allMatch(text::contains)) {
+            return text;
+          }
+          if (Duration.ofNanos(System.nanoTime() - loadedAt[0]).compareTo(PAGE_RELOAD) > 0) {
+            d.navigate().refresh();
+            loadedAt[0] = System.nanoTime();
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Saves a screenshot as {@code name} after checking that the page on screen shows each of {@code
+   * words}, so a screenshot is evidence of what the test read.
+   *
+   * @throws AssertionError naming the words missing from the page's visible text
+   */
+  Path screenshotShowing(String name, List<String> words) throws IOException {
+    Path shot = browser.screenshot(name);
+    String text = browser.visibleText();
+    List<String> missing = words.stream().filter(w -> !text.contains(w)).toList();
+    if (!missing.isEmpty()) {
+      throw new AssertionError(
+          "screenshot " + shot + " does not show " + missing + "; the page shows:\n" + text);
+    }
+    return shot;
+  }
+
+  /** The browser, for dialogs of the workflow page ({@link TemporalSignalDialog}). */
+  HeadlessChromium browser() {
+    return browser;
   }
 
   @Override
