@@ -77,6 +77,40 @@ public interface PaymentChannel {
   ChannelQueryResult close(String paymentId) throws ChannelException;
 
   /**
+   * Submits a refund of a paid payment, once per refund number: the call carries {@code
+   * request.refundNo()} as the channel's idempotency key, so submitting the same number again
+   * returns the same refund, never a second one.
+   *
+   * @return the channel's answer: usually PENDING or SUCCEEDED, FAILED when it refused the refund
+   *     on its merits (e.g. more than is refundable)
+   * @throws ChannelException if the answer is unknown (a timeout, a 5xx, an unreadable answer;
+   *     {@link ChannelException#retryable()} true): whether the channel has the refund must then be
+   *     asked with {@link #queryRefund}, never submitted under a new number; or, not retryable,
+   *     when the request itself is refused before the channel holds a refund (a 4xx on its shape),
+   *     and by default, for an adapter that cannot refund
+   */
+  default ChannelRefundResult refund(ChannelRefundRequest request) throws ChannelException {
+    throw new ChannelException("the " + name() + " adapter cannot refund", false, null);
+  }
+
+  /**
+   * Asks the channel about a refund by our refund number (Stripe: the payment's refunds by {@code
+   * metadata.refund_no}; Alipay {@code alipay.trade.fastpay.refund.query}; WeChat Pay {@code GET
+   * /v3/refund/domestic/refunds/{out_refund_no}}).
+   *
+   * @param paymentId our payment id
+   * @param channelTxnId the channel's transaction that paid it
+   * @param refundNo our refund number
+   * @return the refund's state, {@code NOT_FOUND} only when the channel says it holds none
+   * @throws ChannelException if the channel cannot be reached or answers with an error: the
+   *     refund's state stays unknown; by default, for an adapter that cannot refund, not retryable
+   */
+  default ChannelRefundResult queryRefund(String paymentId, String channelTxnId, String refundNo)
+      throws ChannelException {
+    throw new ChannelException("the " + name() + " adapter cannot refund", false, null);
+  }
+
+  /**
    * One page of the channel's statement (bill) for a day: every transaction it settled that day.
    *
    * @param date the statement day, in the channel's settlement time zone
