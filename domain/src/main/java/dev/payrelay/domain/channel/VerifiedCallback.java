@@ -1,6 +1,7 @@
 package dev.payrelay.domain.channel;
 
 import dev.payrelay.domain.Money;
+import java.util.List;
 
 /**
  * A callback whose signature verified, parsed into the facts it claims. Not yet compared with our
@@ -11,7 +12,9 @@ import dev.payrelay.domain.Money;
  * @param paymentId our payment id as the channel echoes it
  * @param channelTxnId the channel's transaction id
  * @param amount the amount the channel says moved, in minor units of its currency
- * @param status the payment status the channel reports
+ * @param status the payment status the channel reports; {@link ChannelPaymentStatus#UNKNOWN} for a
+ *     notification about refunds only (WeChat Pay {@code REFUND.*}, Stripe {@code refund.*})
+ * @param refunds the refunds the notification reports, oldest first; empty for most callbacks
  */
 public record VerifiedCallback(
     String notificationId,
@@ -19,4 +22,22 @@ public record VerifiedCallback(
     String paymentId,
     String channelTxnId,
     Money amount,
-    ChannelPaymentStatus status) {}
+    ChannelPaymentStatus status,
+    List<RefundReport> refunds) {
+
+  /** Copies {@code refunds}; null reads as none. */
+  public VerifiedCallback {
+    refunds = refunds == null ? List.of() : List.copyOf(refunds);
+  }
+
+  /** A callback that reports no refund. */
+  public VerifiedCallback(
+      String notificationId,
+      String merchantId,
+      String paymentId,
+      String channelTxnId,
+      Money amount,
+      ChannelPaymentStatus status) {
+    this(notificationId, merchantId, paymentId, channelTxnId, amount, status, List.of());
+  }
+}
