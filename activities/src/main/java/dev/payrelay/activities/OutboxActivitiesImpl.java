@@ -224,9 +224,16 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
    * BENIGN (Temporal's SDK then logs it at DEBUG, without the stack trace on every attempt), with
    * the broker's exception kept as its cause for the Temporal UI.
    */
+  /**
+   * The activity failure for a broker's refusal, typed by its {@link PublishFailure}; the message
+   * leaves out the type's name where the exception's message begins with it, since the workflow
+   * shows a failure as {@code type: message} ("UNROUTABLE: UNROUTABLE: returned …" otherwise).
+   */
   private static ApplicationFailure brokerFailure(PublishException e) {
+    String prefix = e.failure().name() + ": ";
+    String message = e.getMessage();
     return ApplicationFailure.newBuilder()
-        .setMessage(e.getMessage())
+        .setMessage(message.startsWith(prefix) ? message.substring(prefix.length()) : message)
         .setType(e.failure().name())
         .setNonRetryable(!e.failure().retryable())
         .setCause(e)

@@ -94,6 +94,8 @@ class OutboxActivitiesImplTest {
             ApplicationFailure.class,
             f -> {
               assertThat(f.getType()).isEqualTo("UNROUTABLE");
+              // Shown as "type: message": the message does not say the type again.
+              assertThat(f.getOriginalMessage()).doesNotStartWith("UNROUTABLE");
               assertThat(f.isNonRetryable()).isFalse();
               // Expected while the broker is down or unbound: logged by us in one line, by
               // Temporal's SDK at DEBUG only.
