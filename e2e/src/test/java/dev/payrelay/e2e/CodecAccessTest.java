@@ -27,13 +27,39 @@ class CodecAccessTest {
   private static final ApiKeys KEYS =
       ApiKeys.of(List.of(EVERY_TENANT.key(), ONE_TENANT.key(), OPERATOR.key()));
 
+  /** Payload encryption on, against a Temporal server payrelay does not run itself. */
   private static Map<String, String> encrypted() {
+    Map<String, String> env = encryptedOnTheLocalDevServer();
+    env.put("PAYRELAY_TEMPORAL_ADDRESS", "temporal.internal:7233");
+    env.put("PAYRELAY_PROFILE", "dev");
+    return env;
+  }
+
+  /** Payload encryption on, with payrelay's own local dev server (no address). */
+  private static Map<String, String> encryptedOnTheLocalDevServer() {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     Map<String, String> env = new HashMap<>();
     env.put("PAYRELAY_PAYLOAD_KEY", Base64.getEncoder().encodeToString(key));
     env.put("PAYRELAY_PAYLOAD_KEY_ID", "k1");
     return env;
+  }
+
+  /** Its Web UI sends no key: the dev server's codec is open unless told otherwise. */
+  @Test
+  void onTheLocalDevServer_theCodecIsOpenByDefault_andKeyWhenAsked() {
+    assertThat(
+            ApiRuntime.codecAccess(PayrelayConfig.fromEnv(encryptedOnTheLocalDevServer()), KEYS)
+                .allows(null, Role.READ))
+        .isTrue();
+    Map<String, String> key = encryptedOnTheLocalDevServer();
+    key.put("PAYRELAY_CODEC_AUTH", "key");
+    assertThat(ApiRuntime.codecAccess(PayrelayConfig.fromEnv(key), KEYS).allows(null, Role.READ))
+        .isFalse();
+    Map<String, String> prod = encryptedOnTheLocalDevServer();
+    prod.put("PAYRELAY_PROFILE", "prod");
+    assertThat(ApiRuntime.codecAccess(PayrelayConfig.fromEnv(prod), KEYS).allows(null, Role.READ))
+        .isFalse();
   }
 
   @Test

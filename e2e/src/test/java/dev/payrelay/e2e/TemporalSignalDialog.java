@@ -94,11 +94,21 @@ final class TemporalSignalDialog {
       return;
     }
     select.get().click();
-    browser.clickVisible(
-        By.xpath(
-            OPEN
-                + "//ul[@id='signal-select-select']/li[@role='option'][.//span[normalize-space()='"
-                + name
-                + "']]"));
+    // The internal signal is in the list too, and says so in its description.
+    WebElement internal =
+        browser.await(
+            "onOutboxEvent in the signal list",
+            d -> browser.visible(By.xpath(option("onOutboxEvent"))).orElse(null));
+    if (!internal.getText().contains("INTERNAL, sent only by payrelay's outbox dispatcher")) {
+      throw new AssertionError("onOutboxEvent is not labelled internal: " + internal.getText());
+    }
+    browser.clickVisible(By.xpath(option(name)));
+  }
+
+  private static String option(String name) {
+    return OPEN
+        + "//ul[@id='signal-select-select']/li[@role='option'][.//span[normalize-space()='"
+        + name
+        + "']]";
   }
 }

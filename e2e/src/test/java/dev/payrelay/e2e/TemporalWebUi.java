@@ -138,7 +138,8 @@ final class TemporalWebUi implements AutoCloseable {
     clickTab("Queries");
     browser.clickVisible(By.cssSelector("[data-testid=query-select-button]"));
     browser.clickVisible(
-        By.xpath("//ul[@id='query-select-select']/li[normalize-space()='" + queryType + "']"));
+        By.xpath(
+            "//ul[@id='query-select-select']/li[.//span[normalize-space()='" + queryType + "']]"));
     browser.clickVisible(By.xpath("//button[normalize-space()='Run Query']"));
     return browser.await(
         "the result of query " + queryType,

@@ -22,9 +22,12 @@ final class AccessAssembly {
   /**
    * The access settings of {@code m}.
    *
+   * @param localDevServer whether payrelay runs its own local Temporal dev server (no address from
+   *     any source) outside production: its Web UI sends no API key, so the codec endpoint is open
+   *     unless {@code PAYRELAY_CODEC_AUTH} says otherwise
    * @throws IllegalArgumentException naming the setting whose keys or file cannot be read
    */
-  static AccessSettings access(PayrelayMapping m) {
+  static AccessSettings access(PayrelayMapping m, boolean localDevServer) {
     AccessMapping.Api api = m.api();
     ApiKeys keys = ApiKeys.parse(api.keys().orElse(""), "PAYRELAY_API_KEYS");
     if (api.keysFile().isPresent()) {
@@ -44,7 +47,7 @@ final class AccessAssembly {
         adminUrl,
         client.key(),
         client.source(),
-        m.codec().auth() == CodecAuth.OPEN,
+        m.codec().auth().orElse(localDevServer ? CodecAuth.OPEN : CodecAuth.KEY) == CodecAuth.OPEN,
         SignalTokenSettings.from(m.signalToken()));
   }
 

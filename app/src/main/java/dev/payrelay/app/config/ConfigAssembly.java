@@ -65,20 +65,25 @@ final class ConfigAssembly {
     WechatPaySettings wechatpay = section(() -> WechatPaySettings.from(m.wechatpay()));
     ChannelAccounts accounts =
         section(() -> ChannelAccounts.read(m, binding.env(), sandbox, stripe, alipay, wechatpay));
+    TemporalSettings temporal = section(this::temporal);
+    Profile profile = m.profile().orElse(Profile.AUTO);
+    // The local dev server (no address, from any source) outside production: see AccessAssembly.
+    boolean localDevServer =
+        temporal != null && temporal.address() == null && !profile.isProduction(null);
     PayrelayConfig config =
         new PayrelayConfig(
             section(this::database),
             section(this::sizing),
             section(this::amqp),
-            section(this::temporal),
+            temporal,
             section(() -> api(publicUrl)),
             sandbox,
             section(() -> dispatcher(m.dispatch())),
             section(this::outbox),
             section(this::inbox),
             section(() -> CrashPoints.parse(m.crashAt().orElse(null))),
-            section(() -> AccessAssembly.access(m)),
-            m.profile().orElse(Profile.AUTO),
+            section(() -> AccessAssembly.access(m, localDevServer)),
+            profile,
             OperationsSettings.from(m),
             section(
                 () ->

@@ -152,11 +152,14 @@ public interface AccessMapping {
 
     /** See {@link Doc}. */
     @Doc(
-        "key: with payload encryption on, the endpoint decodes only for a request with a valid"
-            + " API key; open: for anyone who reaches it (a UI without login on a trusted"
-            + " network; put it on the admin listener).")
-    @WithDefault("key")
-    CodecAuth auth();
+        value =
+            "key: with payload encryption on, the endpoint decodes only for a request with a valid"
+                + " API key; open: for anyone who reaches it (a UI without login on a trusted"
+                + " network; put it on the admin listener).",
+        byDefault =
+            "open on payrelay's own local dev server (no PAYRELAY_TEMPORAL_ADDRESS, not"
+                + " PAYRELAY_PROFILE=prod): its UI sends no key; key otherwise")
+    Optional<CodecAuth> auth();
 
     /** See {@link Doc}. */
     @Doc(
