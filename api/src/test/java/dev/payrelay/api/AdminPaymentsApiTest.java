@@ -76,6 +76,7 @@ class AdminPaymentsApiTest {
                     ApiKeys.of(java.util.List.of(READER.key())),
                     new CodecEndpoint(
                         null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
+                    null,
                     null))
             .start("127.0.0.1", 0);
   }

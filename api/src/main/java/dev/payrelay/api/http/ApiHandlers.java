@@ -46,35 +46,4 @@ public record ApiHandlers(
     ApiKeys keys,
     CodecEndpoint codec,
     QuarantineAdmin quarantine,
-    RefundService refunds) {
-
-  /** Handlers without the refund routes. */
-  public ApiHandlers(
-      PaymentService payments,
-      PaymentQueries queries,
-      WebhookService webhooks,
-      AdminService admin,
-      ReconciliationAdmin reconciliations,
-      PaymentListingAdmin listing,
-      PrometheusMeterRegistry metrics,
-      Readiness readiness,
-      int webhookBodyLimit,
-      ApiKeys keys,
-      CodecEndpoint codec,
-      QuarantineAdmin quarantine) {
-    this(
-        payments,
-        queries,
-        webhooks,
-        admin,
-        reconciliations,
-        listing,
-        metrics,
-        readiness,
-        webhookBodyLimit,
-        keys,
-        codec,
-        quarantine,
-        null);
-  }
-}
+    RefundService refunds) {}
