@@ -1,5 +1,6 @@
 package dev.payrelay.simulators.sandbox;
 
+import dev.payrelay.simulators.RefundMode;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The simulator's current {@link RefundMode}s: one global, optionally overridden per payment. */

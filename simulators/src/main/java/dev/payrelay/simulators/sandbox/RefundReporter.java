@@ -1,5 +1,6 @@
 package dev.payrelay.simulators.sandbox;
 
+import dev.payrelay.simulators.RefundMode;
 import java.net.URI;
 import java.util.UUID;
 import org.slf4j.Logger;

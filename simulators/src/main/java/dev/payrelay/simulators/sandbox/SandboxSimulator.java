@@ -6,6 +6,7 @@ import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.StatementLine;
+import dev.payrelay.simulators.RefundMode;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.sandbox.SandboxJson;
 import dev.payrelay.domain.Money;
+import dev.payrelay.simulators.RefundMode;
 import dev.payrelay.simulators.sandbox.SimulatedRefunds.Submission;
 import io.javalin.http.Context;
 import java.time.Duration;

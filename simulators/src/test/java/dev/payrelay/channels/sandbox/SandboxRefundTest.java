@@ -14,7 +14,7 @@ import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.StatementLine;
 import dev.payrelay.domain.channel.VerifiedCallback;
-import dev.payrelay.simulators.sandbox.RefundMode;
+import dev.payrelay.simulators.RefundMode;
 import dev.payrelay.simulators.sandbox.SimulatedRefund;
 import java.time.Clock;
 import java.time.Duration;

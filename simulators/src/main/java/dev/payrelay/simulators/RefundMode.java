@@ -1,13 +1,14 @@
-package dev.payrelay.simulators.sandbox;
+package dev.payrelay.simulators;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the sandbox simulator misbehaves with refunds, to exercise payrelay's unknown-result and
- * duplicate handling (issue 28 item 6). Set globally or per payment with {@link
- * SandboxSimulator#setRefundMode} or {@code POST /sandbox/v1/admin/refund-mode}. A refund made in
- * the dashboard, one payrelay never requested, is {@link SandboxSimulator#dashboardRefund}.
+ * How a simulator misbehaves with refunds, to exercise payrelay's unknown-result and duplicate
+ * handling (issue 28 item 6). The sandbox takes it globally or per payment ({@code
+ * SandboxSimulator.setRefundMode}, {@code POST /sandbox/v1/admin/refund-mode}), the Stripe
+ * simulator globally or per PaymentIntent ({@code StripeSimulator.setRefundMode}). A refund made in
+ * the dashboard, one payrelay never requested, is each simulator's own call.
  *
  * @param callbacks what a new refund does with its callback
  * @param callbackDelay how long {@link Callbacks#DELAY} waits before the first delivery attempt
@@ -26,7 +27,10 @@ public record RefundMode(
     DROP,
     /** Send the first attempt after {@code callbackDelay}, then retry as usual. */
     DELAY,
-    /** Report the refund twice, in two notifications with different notification ids. */
+    /**
+     * Report the refund twice, in two notifications with different notification ids (Stripe: a
+     * {@code charge.refunded} and a {@code refund.updated} event).
+     */
     TWICE
   }
 
