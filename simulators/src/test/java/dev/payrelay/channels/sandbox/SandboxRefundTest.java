@@ -4,6 +4,7 @@ import static dev.payrelay.channels.sandbox.SandboxChannelIntegrationTest.paymen
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelException;
@@ -229,6 +230,42 @@ class SandboxRefundTest {
               assertThat(l.amount()).isEqualTo(THREE);
               assertThat(l.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
             });
+  }
+
+  @Test
+  void adminApi_setsAPaymentsRefundMode_makesADashboardRefund_andRefusesAnUnknownMode()
+      throws Exception {
+    String txn = paid("p-15");
+
+    JsonNode mode =
+        sandbox
+            .send(
+                "POST",
+                "/sandbox/v1/admin/refund-mode",
+                "{\"payment_id\":\"p-15\",\"callbacks\":\"DROP\",\"fail\":true}",
+                200)
+            .body();
+    ChannelRefundResult failed = channel.refund(refund("p-15", txn, "rfn15", THREE));
+    JsonNode dashboard =
+        sandbox
+            .send(
+                "POST",
+                "/sandbox/v1/admin/payments/p-15/dashboard-refund",
+                "{\"amount\":\"2.00\",\"currency\":\"USD\"}",
+                201)
+            .body();
+    JsonNode unknown =
+        sandbox
+            .send("POST", "/sandbox/v1/admin/refund-mode", "{\"callbacks\":\"THRICE\"}", 400)
+            .body();
+
+    assertThat(mode.get("callbacks").asText()).isEqualTo("DROP");
+    assertThat(mode.get("fail").asBoolean()).isTrue();
+    assertThat(failed.status()).isEqualTo(ChannelRefundStatus.FAILED);
+    assertThat(dashboard.get("refund_no").isNull()).isTrue();
+    assertThat(dashboard.get("status").asText()).isEqualTo("FAILED");
+    assertThat(sandbox.receiver.next(300)).as("callbacks dropped by the mode").isNull();
+    assertThat(unknown.get("error").asText()).contains("THRICE");
   }
 
   /** Registers and pays {@code paymentId} for 10.00 USD, consumes its callback, returns the txn. */
