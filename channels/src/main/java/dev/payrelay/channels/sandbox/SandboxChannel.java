@@ -8,6 +8,8 @@ import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
+import dev.payrelay.domain.channel.ChannelRefundRequest;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
@@ -25,8 +27,8 @@ import java.util.Optional;
  *
  * <p>Callbacks are verified by {@link SandboxSignature} over the raw bytes before the JSON body
  * ({@link SandboxNotification}'s shape) is parsed. Outbound calls go to {@code
- * {baseUrl}/sandbox/v1/payments} and {@code {baseUrl}/sandbox/v1/statements}. Thread-safe; holds no
- * database or broker state.
+ * {baseUrl}/sandbox/v1/payments} (refunds under {@code /payments/{id}/refunds}) and {@code
+ * {baseUrl}/sandbox/v1/statements}. Thread-safe; holds no database or broker state.
  */
 public final class SandboxChannel implements PaymentChannel {
 
@@ -37,6 +39,7 @@ public final class SandboxChannel implements PaymentChannel {
   private final SandboxJson json;
   private final SandboxNotificationParser parser;
   private final SandboxApiClient api;
+  private final SandboxRefundClient refunds;
 
   /**
    * @param config where the sandbox is, our merchant id, secret and webhook URL, timeouts
@@ -49,11 +52,9 @@ public final class SandboxChannel implements PaymentChannel {
     // A signed body is read one way only: unique keys, nothing after the object (StrictJson).
     this.json = new SandboxJson(StrictJson.mapper());
     this.parser = new SandboxNotificationParser(json);
-    this.api =
-        new SandboxApiClient(
-            new SandboxHttp(httpClient, config.baseUrl(), config.requestTimeout()),
-            json,
-            config.notifyUrl());
+    SandboxHttp http = new SandboxHttp(httpClient, config.baseUrl(), config.requestTimeout());
+    this.api = new SandboxApiClient(http, json, config.notifyUrl());
+    this.refunds = new SandboxRefundClient(http, json);
   }
 
   /** Returns {@value #NAME}. */
@@ -126,6 +127,37 @@ public final class SandboxChannel implements PaymentChannel {
   @Override
   public ChannelQueryResult close(String paymentId) throws ChannelException {
     return api.close(paymentId);
+  }
+
+  /**
+   * {@code POST {baseUrl}/sandbox/v1/payments/{id}/refunds} with {@code {refund_no, amount (decimal
+   * in major units), currency, reason}}. The sandbox makes one refund per refund number: 201 for a
+   * new one, 200 with the same refund for the same number again.
+   *
+   * @return the refund's id ({@code sbr_…}) and status: SUCCEEDED, PENDING, or FAILED when the
+   *     sandbox failed it; FAILED without a refund id when it refused it on its merits (HTTP 422:
+   *     more than is left to refund, or the payment is not PAID), the sandbox's error as reason
+   * @throws ChannelException retryable on connection error, timeout or 5xx (the refund may exist:
+   *     ask {@link #queryRefund}); not retryable on other 4xx (400 a bad field, 404 no such
+   *     payment, 409 the number already names another amount) or an unreadable answer
+   */
+  @Override
+  public ChannelRefundResult refund(ChannelRefundRequest request) throws ChannelException {
+    return refunds.refund(request);
+  }
+
+  /**
+   * {@code GET {baseUrl}/sandbox/v1/payments/{id}/refunds/{refundNo}}: the refund with our number,
+   * or NOT_FOUND on 404 (the sandbox holds none; {@code channelTxnId} is not needed, the sandbox
+   * knows the payment by our id).
+   *
+   * @throws ChannelException retryable on connection error, timeout or 5xx; not retryable on other
+   *     4xx or an unreadable answer
+   */
+  @Override
+  public ChannelRefundResult queryRefund(String paymentId, String channelTxnId, String refundNo)
+      throws ChannelException {
+    return refunds.query(paymentId, refundNo);
   }
 
   /**

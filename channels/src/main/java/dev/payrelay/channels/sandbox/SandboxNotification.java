@@ -36,12 +36,14 @@ public record SandboxNotification(
     String amount,
     String currency,
     String status,
-    Instant paidAt) {
+    Instant paidAt)
+    implements SandboxMessage {
 
   /**
    * The notification's JSON bytes. Sign exactly these bytes with {@link SandboxSignature#sign} and
    * send them unchanged.
    */
+  @Override
   public byte[] toJson() {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("notification_id", notificationId);

@@ -5,15 +5,18 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.time.DateTimeException;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Parses the body of a sandbox callback whose signature has already been verified. The shape is
- * {@link SandboxNotification}'s; anything else is {@link Reason#MALFORMED}.
+ * {@link SandboxNotification}'s, or {@link SandboxRefundNotification}'s when {@code type} is {@code
+ * refund}; anything else is {@link Reason#MALFORMED}.
  */
 final class SandboxNotificationParser {
 
@@ -32,7 +35,9 @@ final class SandboxNotificationParser {
   }
 
   /**
-   * Reads and validates every field.
+   * Reads and validates every field. A refund notification reads as a callback about refunds only:
+   * status {@link ChannelPaymentStatus#UNKNOWN}, the refund's amount, and the refund in {@link
+   * VerifiedCallback#refunds()}.
    *
    * @throws CallbackRejectedException with {@link Reason#MALFORMED} naming the first bad field: not
    *     a JSON object, a missing or blank field, an amount {@link Money#parse} refuses (e.g. more
@@ -44,6 +49,9 @@ final class SandboxNotificationParser {
   VerifiedCallback parse(byte[] rawBody) throws CallbackRejectedException {
     try {
       JsonNode node = json.object(rawBody);
+      if (SandboxJson.optionalText(node, "type").isPresent()) {
+        return refund(node);
+      }
       Money amount =
           Money.parse(SandboxJson.text(node, "amount"), SandboxJson.text(node, "currency"));
       ChannelPaymentStatus status = status(SandboxJson.text(node, "status"));
@@ -59,6 +67,26 @@ final class SandboxNotificationParser {
       throw new CallbackRejectedException(
           Reason.MALFORMED, "malformed sandbox notification: " + e.getMessage(), e);
     }
+  }
+
+  /** A {@link SandboxRefundNotification}: the only {@code type} the sandbox sends. */
+  private static VerifiedCallback refund(JsonNode node) {
+    String type = SandboxJson.text(node, "type");
+    if (!SandboxRefundNotification.TYPE.equals(type)) {
+      throw new IllegalArgumentException("type must be refund or absent: " + abbreviate(type));
+    }
+    identifier(node, "refund_id");
+    SandboxJson.optionalText(node, "refund_no").ifPresent(no -> identifier(node, "refund_no"));
+    checkInstant(node, "refunded_at");
+    RefundReport refund = SandboxRefundJson.report(node);
+    return new VerifiedCallback(
+        identifier(node, "notification_id"),
+        identifier(node, "merchant_id"),
+        identifier(node, "payment_id"),
+        identifier(node, "channel_txn_id"),
+        refund.amount(),
+        ChannelPaymentStatus.UNKNOWN,
+        List.of(refund));
   }
 
   /**
@@ -87,13 +115,17 @@ final class SandboxNotificationParser {
 
   private static void checkPaidAt(JsonNode node) {
     // VerifiedCallback has no paid_at; it is still validated so a garbled notification is refused.
-    SandboxJson.optionalText(node, "paid_at")
+    checkInstant(node, "paid_at");
+  }
+
+  private static void checkInstant(JsonNode node, String field) {
+    SandboxJson.optionalText(node, field)
         .ifPresent(
             text -> {
               try {
                 OffsetDateTime.parse(text);
               } catch (DateTimeException e) {
-                throw new IllegalArgumentException("paid_at is not ISO-8601: " + text, e);
+                throw new IllegalArgumentException(field + " is not ISO-8601: " + text, e);
               }
             });
   }

@@ -5,12 +5,16 @@ import com.stripe.model.Charge;
 import com.stripe.model.Dispute;
 import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
+import com.stripe.model.Refund;
 import com.stripe.model.StripeObject;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
+import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.VerifiedCallback;
+import java.util.List;
 
 /**
  * Turns a verified Stripe {@link Event} into a {@link VerifiedCallback}.
@@ -23,6 +27,13 @@ import dev.payrelay.domain.channel.VerifiedCallback;
  * The amount is {@code amount_received} for a succeeded intent, {@code amount_refunded} for a
  * refunded charge, else {@code amount}. Events about other objects parse to UNKNOWN with no
  * payment, transaction or amount.
+ *
+ * <p>Refunds (issue 28 item 3): a {@code charge.refunded} event also reports each Refund in the
+ * charge's {@code refunds} list (when the event carries it); a {@code refund.*} event ({@code
+ * refund.created}, {@code refund.updated}, {@code refund.failed}) is a callback about refunds only:
+ * status UNKNOWN, the refund's amount, the intent as transaction, and the Refund. Each Refund
+ * becomes a {@link RefundReport} identified by its {@code re_…} id, with our number from {@code
+ * metadata.refund_no} (null for a refund made in the dashboard).
  */
 public final class StripeCallbackParser {
 
@@ -67,8 +78,10 @@ public final class StripeCallbackParser {
                 lookup.paymentIdOf(dispute.getPaymentIntent()),
                 dispute.getPaymentIntent(),
                 StripeAmounts.toMoney(dispute.getAmount(), dispute.getCurrency()),
-                status);
-        default -> callback(event, null, null, null, ChannelPaymentStatus.UNKNOWN);
+                status,
+                List.of());
+        case Refund refund -> ofRefund(event, refund);
+        default -> callback(event, null, null, null, ChannelPaymentStatus.UNKNOWN, List.of());
       };
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new CallbackRejectedException(
@@ -85,7 +98,8 @@ public final class StripeCallbackParser {
         StripeAmounts.toMoney(
             status == ChannelPaymentStatus.PAID ? pi.getAmountReceived() : pi.getAmount(),
             pi.getCurrency()),
-        status);
+        status,
+        List.of());
   }
 
   /** A {@code charge.*} event: our payment id is on the PaymentIntent the charge names. */
@@ -100,12 +114,48 @@ public final class StripeCallbackParser {
                 ? charge.getAmountRefunded()
                 : charge.getAmount(),
             charge.getCurrency()),
-        status);
+        status,
+        charge.getRefunds() == null || charge.getRefunds().getData() == null
+            ? List.of()
+            : charge.getRefunds().getData().stream().map(StripeCallbackParser::report).toList());
+  }
+
+  /**
+   * A {@code refund.*} event: our payment id from the refund's own metadata when we made it, else
+   * (a dashboard refund) from the PaymentIntent it names.
+   */
+  private VerifiedCallback ofRefund(Event event, Refund refund) throws CallbackRejectedException {
+    String paymentId =
+        refund.getMetadata() == null ? null : refund.getMetadata().get(PAYMENT_ID_KEY);
+    return callback(
+        event,
+        paymentId != null ? paymentId : lookup.paymentIdOf(refund.getPaymentIntent()),
+        refund.getPaymentIntent(),
+        StripeAmounts.toMoney(refund.getAmount(), refund.getCurrency()),
+        ChannelPaymentStatus.UNKNOWN,
+        List.of(report(refund)));
+  }
+
+  /** A Refund as a callback reports it. */
+  private static RefundReport report(Refund refund) {
+    ChannelRefundStatus status = StripeStatuses.ofRefundStatus(refund.getStatus());
+    return new RefundReport(
+        refund.getId(),
+        refund.getMetadata() == null ? null : refund.getMetadata().get(StripeRefunds.REFUND_NO_KEY),
+        StripeAmounts.toMoney(refund.getAmount(), refund.getCurrency()),
+        status,
+        status == ChannelRefundStatus.FAILED ? StripeRefunds.failureReason(refund) : null);
   }
 
   private VerifiedCallback callback(
-      Event event, String paymentId, String txnId, Money amount, ChannelPaymentStatus status) {
-    return new VerifiedCallback(event.getId(), accountId, paymentId, txnId, amount, status);
+      Event event,
+      String paymentId,
+      String txnId,
+      Money amount,
+      ChannelPaymentStatus status,
+      List<RefundReport> refunds) {
+    return new VerifiedCallback(
+        event.getId(), accountId, paymentId, txnId, amount, status, refunds);
   }
 
   // getObject() is empty when the event's api_version differs from the SDK's; the fields read

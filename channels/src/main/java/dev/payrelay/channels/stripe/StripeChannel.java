@@ -12,6 +12,8 @@ import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
+import dev.payrelay.domain.channel.ChannelRefundRequest;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
@@ -45,6 +47,7 @@ public final class StripeChannel implements PaymentChannel {
   private final StripeWebhook webhook;
   private final StripeCallbackParser parser;
   private final StripeApi api;
+  private final StripeRefunds refunds;
   private final StripeStatementReader statements;
 
   /**
@@ -62,6 +65,7 @@ public final class StripeChannel implements PaymentChannel {
             .build();
     this.webhook = new StripeWebhook(config.webhookSecret(), config.signatureTolerance(), clock);
     this.api = new StripeApi(client);
+    this.refunds = new StripeRefunds(client);
     this.parser = new StripeCallbackParser(config.accountId(), this::paymentIdOfIntent);
     this.statements = new StripeStatementReader(client, config.statementZone());
   }
@@ -162,6 +166,39 @@ public final class StripeChannel implements PaymentChannel {
       return new ChannelQueryResult(paymentId, ChannelPaymentStatus.NOT_FOUND, null, null);
     }
     return StripeApi.result(paymentId, api.cancel(paymentId, intent.get()));
+  }
+
+  /**
+   * {@code POST /v1/refunds} with {@code payment_intent} = {@code channelTxnId}, the amount, and
+   * {@code metadata[refund_no]}, {@code metadata[payment_id]}; idempotency key = our refund number,
+   * so Stripe answers a resubmission with the first answer for 24 hours
+   * (https://docs.stripe.com/api/idempotent_requests), and the metadata finds it again later.
+   *
+   * @return the Refund ({@code re_…}) mapped by {@link StripeStatuses#ofRefundStatus}; FAILED
+   *     without a refund id, the error code as reason, when Stripe refuses it on its merits ({@link
+   *     StripeRefunds#REFUSED}: already refunded, more than is left, disputed, no successful
+   *     charge)
+   * @throws ChannelException retryable for connection errors (a read timeout included), 429 and
+   *     5xx: the refund may exist, ask {@link #queryRefund}; not retryable for another 4xx (e.g.
+   *     {@code idempotency_error}: the number was used with other parameters) or an amount Stripe
+   *     cannot take exactly
+   */
+  @Override
+  public ChannelRefundResult refund(ChannelRefundRequest request) throws ChannelException {
+    return refunds.create(request);
+  }
+
+  /**
+   * Lists the PaymentIntent's refunds ({@code GET /v1/refunds?payment_intent=}, every page) and
+   * picks the one whose {@code metadata.refund_no} is ours; NOT_FOUND when none carries it.
+   *
+   * @throws ChannelException as for {@link #register}; not retryable if two refunds carry the
+   *     number
+   */
+  @Override
+  public ChannelRefundResult queryRefund(String paymentId, String channelTxnId, String refundNo)
+      throws ChannelException {
+    return refunds.find(channelTxnId, refundNo);
   }
 
   /**

@@ -7,12 +7,15 @@ import static dev.payrelay.domain.channel.ChannelPaymentStatus.PENDING;
 import static dev.payrelay.domain.channel.ChannelPaymentStatus.REFUNDED;
 
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import java.util.Map;
 
 /**
  * The one place Stripe's words become {@link ChannelPaymentStatus}: PaymentIntent statuses (query,
- * close) and webhook event types (callbacks). Anything not in these tables is {@link
- * ChannelPaymentStatus#UNKNOWN}: recorded and acknowledged, never believed.
+ * close) and webhook event types (callbacks); and Refund statuses become {@link
+ * ChannelRefundStatus}. A payment word not in these tables is {@link ChannelPaymentStatus#UNKNOWN}:
+ * recorded and acknowledged, never believed; a refund word not in them is {@link
+ * ChannelRefundStatus#PENDING}.
  */
 public final class StripeStatuses {
 
@@ -50,7 +53,28 @@ public final class StripeStatuses {
           Map.entry("charge.refunded", REFUNDED),
           Map.entry("charge.dispute.created", DISPUTED));
 
+  /**
+   * Refund {@code status} (https://docs.stripe.com/api/refunds/object#refund_object-status): {@code
+   * pending} and {@code requires_action} are not finished; {@code failed} and {@code canceled}
+   * moved no money. An undocumented status reads PENDING: nothing is applied on it, and a query
+   * asks again.
+   */
+  static final Map<String, ChannelRefundStatus> REFUND_STATUSES =
+      Map.of(
+          "pending", ChannelRefundStatus.PENDING,
+          "requires_action", ChannelRefundStatus.PENDING,
+          "succeeded", ChannelRefundStatus.SUCCEEDED,
+          "failed", ChannelRefundStatus.FAILED,
+          "canceled", ChannelRefundStatus.FAILED);
+
   private StripeStatuses() {}
+
+  /** Our status for a Refund {@code status}; PENDING for null or an undocumented one. */
+  public static ChannelRefundStatus ofRefundStatus(String status) {
+    return status == null
+        ? ChannelRefundStatus.PENDING
+        : REFUND_STATUSES.getOrDefault(status, ChannelRefundStatus.PENDING);
+  }
 
   /** Our status for a PaymentIntent {@code status}; UNKNOWN for null or an undocumented one. */
   public static ChannelPaymentStatus ofIntentStatus(String status) {

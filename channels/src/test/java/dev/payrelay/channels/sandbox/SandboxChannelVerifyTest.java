@@ -9,7 +9,9 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.ChannelReply;
+import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SandboxChannelVerifyTest {
@@ -139,6 +142,50 @@ class SandboxChannelVerifyTest {
   }
 
   @Test
+  void signedRefundNotification_reportsItsRefund_onACallbackAboutRefundsOnly() throws Exception {
+    VerifiedCallback callback =
+        channel.verifyCallback(signed(refundNotification("rfn1", "3.00", "SUCCEEDED", "refund")));
+
+    assertThat(callback)
+        .isEqualTo(
+            new VerifiedCallback(
+                "ntf_2",
+                "m-1",
+                "p-1",
+                "sbx_1",
+                Money.ofMinor(300, "USD"),
+                ChannelPaymentStatus.UNKNOWN,
+                List.of(
+                    new RefundReport(
+                        "sbr_1",
+                        "rfn1",
+                        Money.ofMinor(300, "USD"),
+                        ChannelRefundStatus.SUCCEEDED,
+                        null))));
+  }
+
+  @Test
+  void refundNotification_withAnUnknownStatusReadsPending_andWithoutOurNumberIsADashboardRefund()
+      throws Exception {
+    RefundReport report =
+        channel
+            .verifyCallback(signed(refundNotification(null, "3.00", "REVERSED", "refund")))
+            .refunds()
+            .get(0);
+
+    assertThat(report.status()).isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(report.refundNo()).isNull();
+  }
+
+  @Test
+  void refundNotification_ofAnotherType_orWithTooManyDecimals_isMalformed() {
+    assertThat(reasonFor(signed(refundNotification("rfn1", "3.00", "SUCCEEDED", "chargeback"))))
+        .isEqualTo(Reason.MALFORMED);
+    assertThat(reasonFor(signed(refundNotification("rfn1", "3.005", "SUCCEEDED", "refund"))))
+        .isEqualTo(Reason.MALFORMED);
+  }
+
+  @Test
   void name_isSandbox() {
     assertThat(channel.name()).isEqualTo("sandbox");
   }
@@ -146,6 +193,17 @@ class SandboxChannelVerifyTest {
   private static byte[] notification(String amount, String currency, String status) {
     return new SandboxNotification("ntf_1", "m-1", "p-1", "sbx_1", amount, currency, status, NOW)
         .toJson();
+  }
+
+  private static byte[] refundNotification(
+      String refundNo, String amount, String status, String type) {
+    byte[] json =
+        new SandboxRefundNotification(
+                "ntf_2", "m-1", "p-1", "sbx_1", "sbr_1", refundNo, amount, "USD", status, null, NOW)
+            .toJson();
+    String text = new String(json, StandardCharsets.UTF_8);
+    return text.replace("\"type\":\"refund\"", "\"type\":\"" + type + "\"")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private CallbackRequest signed(byte[] body) {

@@ -3,6 +3,7 @@ package dev.payrelay.channels.stripe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +23,18 @@ class StripeStatusesTest {
     expected.forEach(
         (status, ours) -> assertThat(StripeStatuses.ofIntentStatus(status)).isEqualTo(ours));
     assertThat(StripeStatuses.INTENT_STATUSES).isEqualTo(expected);
+  }
+
+  @Test
+  void refundStatuses_succeededMovedMoney_failedAndCanceledMovedNone_othersArePending() {
+    assertThat(StripeStatuses.ofRefundStatus("succeeded")).isEqualTo(ChannelRefundStatus.SUCCEEDED);
+    assertThat(StripeStatuses.ofRefundStatus("failed")).isEqualTo(ChannelRefundStatus.FAILED);
+    assertThat(StripeStatuses.ofRefundStatus("canceled")).isEqualTo(ChannelRefundStatus.FAILED);
+    assertThat(StripeStatuses.ofRefundStatus("pending")).isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(StripeStatuses.ofRefundStatus("requires_action"))
+        .isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(StripeStatuses.ofRefundStatus("reversed")).isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(StripeStatuses.ofRefundStatus(null)).isEqualTo(ChannelRefundStatus.PENDING);
   }
 
   @Test

@@ -1,6 +1,6 @@
 package dev.payrelay.simulators.sandbox;
 
-import dev.payrelay.channels.sandbox.SandboxNotification;
+import dev.payrelay.channels.sandbox.SandboxMessage;
 import dev.payrelay.channels.sandbox.SandboxSignature;
 import java.io.IOException;
 import java.net.URI;
@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Posts signed notifications to a merchant's notify_url the way real channels do: at least once,
- * retrying any non-2xx answer or connection error after each configured delay until a 2xx or the
- * attempts run out. Each attempt is signed afresh (new timestamp) over the same body bytes, so
- * retries carry the same notification id, with the secret of the merchant account the notification
- * names (its payment's account). Every attempt is logged, never a secret.
+ * Posts signed notifications (payments' and refunds') to a merchant's notify_url the way real
+ * channels do: at least once, retrying any non-2xx answer or connection error after each configured
+ * delay until a 2xx or the attempts run out. Each attempt is signed afresh (new timestamp) over the
+ * same body bytes, so retries carry the same notification id, with the secret of the merchant
+ * account the notification names (its payment's account). Every attempt is logged, never a secret.
  */
 final class CallbackDeliverer {
 
@@ -52,7 +52,7 @@ final class CallbackDeliverer {
    *
    * @return the first attempt's HTTP status, or null if it got no answer
    */
-  Integer deliver(URI notifyUrl, SandboxNotification notification) {
+  Integer deliver(URI notifyUrl, SandboxMessage notification) {
     Integer status = attempt(notifyUrl, notification, 1);
     if (!isSuccess(status)) {
       scheduleAttempt(notifyUrl, notification, 2);
@@ -65,7 +65,7 @@ final class CallbackDeliverer {
    *
    * @return the first attempt's HTTP status, or null if it got no answer or was not made now
    */
-  Integer deliver(URI notifyUrl, SandboxNotification notification, SandboxMode mode) {
+  Integer deliver(URI notifyUrl, SandboxMessage notification, SandboxMode mode) {
     return switch (mode.callbacks()) {
       case DELIVER -> deliver(notifyUrl, notification);
       case DELAY -> {
@@ -80,11 +80,11 @@ final class CallbackDeliverer {
   }
 
   /** Makes the first attempt {@code delay} from now in the background, then retries as usual. */
-  void deliverAfter(URI notifyUrl, SandboxNotification notification, Duration delay) {
+  void deliverAfter(URI notifyUrl, SandboxMessage notification, Duration delay) {
     schedule(notifyUrl, notification, 1, delay);
   }
 
-  private void scheduleAttempt(URI notifyUrl, SandboxNotification notification, int attempt) {
+  private void scheduleAttempt(URI notifyUrl, SandboxMessage notification, int attempt) {
     if (attempt > retryDelays.size() + 1) {
       log.warn(
           "callback gave up payment={} notification={} after {} attempts",
@@ -96,8 +96,7 @@ final class CallbackDeliverer {
     schedule(notifyUrl, notification, attempt, retryDelays.get(attempt - 2));
   }
 
-  private void schedule(
-      URI notifyUrl, SandboxNotification notification, int attempt, Duration delay) {
+  private void schedule(URI notifyUrl, SandboxMessage notification, int attempt, Duration delay) {
     Runnable run =
         () -> {
           if (!isSuccess(attempt(notifyUrl, notification, attempt))) {
@@ -111,7 +110,7 @@ final class CallbackDeliverer {
     }
   }
 
-  private Integer attempt(URI notifyUrl, SandboxNotification notification, int attempt) {
+  private Integer attempt(URI notifyUrl, SandboxMessage notification, int attempt) {
     byte[] body = notification.toJson();
     HttpRequest.Builder request =
         HttpRequest.newBuilder(notifyUrl)

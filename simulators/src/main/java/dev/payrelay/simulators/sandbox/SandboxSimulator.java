@@ -1,8 +1,12 @@
 package dev.payrelay.simulators.sandbox;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.payrelay.channels.sandbox.SandboxJson;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.channels.sandbox.SandboxSignature;
+import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.StatementLine;
+import dev.payrelay.simulators.RefundMode;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,10 +39,22 @@ import java.util.concurrent.ScheduledExecutorService;
  *   <li>{@code GET /sandbox/v1/statements/{yyyy-MM-dd}?page_token=&page_size=} → 200 JSON lines
  *       ({@code application/x-ndjson}), next page token in header {@code X-Next-Page-Token}; see
  *       {@link SimulatorStatementApi} for the line shape.
+ *   <li>{@code POST /sandbox/v1/payments/{id}/refunds} {@code {refund_no, amount, currency,
+ *       reason}} → 201 (new) or 200 (same number again) {@code {refund_id, refund_no, payment_id,
+ *       channel_txn_id, amount, currency, status, failure_reason, created_at}}, status SUCCEEDED or
+ *       FAILED; 422 the payment is not PAID or the amount exceeds what is left; 409 the number
+ *       already names another amount; 404 unknown payment. A new refund is reported to the
+ *       payment's notify_url as a signed {@code SandboxRefundNotification}.
+ *   <li>{@code GET /sandbox/v1/payments/{id}/refunds/{refundNo}} → 200 the refund, or 404.
  *   <li>{@code GET /sandbox/pay/{id}} → the buyer's HTML page with a Pay button.
  *   <li>{@code POST /sandbox/v1/admin/mode} → sets a {@link SandboxMode} globally or per payment
  *       (body on {@link SimulatorAdminApi}): callbacks dropped or delayed, queries slowed or
  *       answering 503. The pay answer also carries {@code callback_mode}.
+ *   <li>{@code POST /sandbox/v1/admin/refund-mode} → sets a {@link RefundMode} globally or per
+ *       payment (body on {@link SimulatorRefundApi#setMode}): refund answers late, callbacks
+ *       dropped, delayed or sent twice, refunds failed.
+ *   <li>{@code POST /sandbox/v1/admin/payments/{id}/dashboard-refund} {@code {amount, currency}} →
+ *       201, a refund made in the dashboard (no refund_no), reported like any other.
  * </ul>
  *
  * <p>Register, query, close and statement calls may carry an {@code Idempotency-Key} header; the
@@ -57,6 +73,9 @@ public final class SandboxSimulator implements AutoCloseable {
   private final SimulatedPayments payments;
   private final ScheduledExecutorService retries;
   private final SimulatedStatement statement;
+  private final SimulatedRefunds refunds;
+  private final RefundModes refundModes = new RefundModes();
+  private final SimulatorRefundApi refundApi;
   private final IdempotencyLog keys = new IdempotencyLog();
   private final SimulatorModes modes = new SimulatorModes();
   private final SimulatorRoutes routes;
@@ -84,10 +103,16 @@ public final class SandboxSimulator implements AutoCloseable {
     CallbackDeliverer deliverer =
         new CallbackDeliverer(
             httpClient, signers, retries, config.callbackRetryDelays(), config.callbackTimeout());
-    this.statement = new SimulatedStatement(payments);
+    this.refunds = new SimulatedRefunds(payments, clock);
+    this.statement = new SimulatedStatement(payments, refunds);
+    SandboxJson json = new SandboxJson(new ObjectMapper());
+    this.refundApi =
+        new SimulatorRefundApi(
+            payments, refunds, new RefundReporter(payments, deliverer), refundModes, json, keys);
     this.routes =
         new SimulatorRoutes(
             payments,
+            refundApi,
             statement,
             deliverer,
             keys,
@@ -142,6 +167,32 @@ public final class SandboxSimulator implements AutoCloseable {
   /** Sets one payment's own {@link SandboxMode}, which wins over the global one. */
   public void setMode(String paymentId, SandboxMode mode) {
     modes.set(paymentId, mode);
+  }
+
+  /** Sets the global {@link RefundMode}; payments with their own refund mode keep it. */
+  public void setRefundMode(RefundMode mode) {
+    refundModes.set(mode);
+  }
+
+  /** Sets one payment's own {@link RefundMode}, which wins over the global one. */
+  public void setRefundMode(String paymentId, RefundMode mode) {
+    refundModes.set(paymentId, mode);
+  }
+
+  /**
+   * A refund made in the sandbox's dashboard, one payrelay never requested: no refund number,
+   * reported to the payment's notify_url per its {@link RefundMode}.
+   *
+   * @param amount what goes back, in minor units of the payment's currency
+   * @throws SimulatorException 404 unknown payment; 422 not PAID or more than is left
+   */
+  public SimulatedRefund dashboardRefund(String paymentId, Money amount) {
+    return refundApi.dashboardRefund(paymentId, amount);
+  }
+
+  /** The refunds the simulator holds for a payment, oldest first. */
+  public List<SimulatedRefund> refunds(String paymentId) {
+    return refunds.of(paymentId);
   }
 
   /** Drops one payment's own mode, so the global one applies to it again. */

@@ -1,6 +1,7 @@
 package dev.payrelay.simulators.sandbox;
 
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.StatementLine;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -15,8 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The simulator's daily statement (bill): every payment PAID at the simulator whose paid_at falls
- * on the UTC date, plus lines a test injected for that date, ordered by occurred_at then
- * channel_txn_id and cut into pages.
+ * on the UTC date, every refund it made SUCCEEDED that day (kind REFUND, the refund's id as
+ * channel_txn_id, status REFUNDED), plus lines a test injected for that date, ordered by
+ * occurred_at then channel_txn_id and cut into pages.
  *
  * <p>A page token is opaque to callers; inside it is the date and the offset of the page's first
  * line. Offsets are stable for a day whose payments are all made (later payments sort after every
@@ -31,11 +33,13 @@ public final class SimulatedStatement {
       Comparator.comparing(StatementLine::occurredAt).thenComparing(StatementLine::channelTxnId);
 
   private final SimulatedPayments payments;
+  private final SimulatedRefunds refunds;
   private final ConcurrentHashMap<LocalDate, List<StatementLine>> injected =
       new ConcurrentHashMap<>();
 
-  public SimulatedStatement(SimulatedPayments payments) {
+  public SimulatedStatement(SimulatedPayments payments, SimulatedRefunds refunds) {
     this.payments = payments;
+    this.refunds = refunds;
   }
 
   /**
@@ -73,6 +77,19 @@ public final class SimulatedStatement {
       if (p.status() == ChannelPaymentStatus.PAID
           && p.paidAt().atZone(ZoneOffset.UTC).toLocalDate().equals(date)) {
         lines.add(line(p));
+      }
+    }
+    for (SimulatedRefund r : refunds.all()) {
+      if (r.status() == ChannelRefundStatus.SUCCEEDED
+          && r.createdAt().atZone(ZoneOffset.UTC).toLocalDate().equals(date)) {
+        lines.add(
+            new StatementLine(
+                r.refundId(),
+                r.paymentId(),
+                "REFUND",
+                r.amount(),
+                ChannelPaymentStatus.REFUNDED,
+                r.createdAt()));
       }
     }
     lines.addAll(injected.getOrDefault(date, List.of()));

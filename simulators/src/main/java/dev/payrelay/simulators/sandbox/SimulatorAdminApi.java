@@ -62,7 +62,7 @@ final class SimulatorAdminApi {
   }
 
   /** A field that is absent (0) or a non-negative integer below 2^31. */
-  private static long number(JsonNode body, String field) {
+  static long number(JsonNode body, String field) {
     JsonNode value = body.get(field);
     if (value == null || value.isNull()) {
       return 0;

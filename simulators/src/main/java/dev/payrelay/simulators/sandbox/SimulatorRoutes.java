@@ -16,11 +16,13 @@ final class SimulatorRoutes {
   private final SimulatorApi api;
   private final SimulatorStatementApi statementApi;
   private final SimulatorAdminApi adminApi;
+  private final SimulatorRefundApi refundApi;
   private final SandboxPayPage page;
 
   /** The handlers over the simulator's shared state. */
   SimulatorRoutes(
       SimulatedPayments payments,
+      SimulatorRefundApi refundApi,
       SimulatedStatement statement,
       CallbackDeliverer deliverer,
       IdempotencyLog keys,
@@ -31,6 +33,7 @@ final class SimulatorRoutes {
     this.api = new SimulatorApi(payments, deliverer, json, merchantIds, baseUrl, keys, modes);
     this.statementApi = new SimulatorStatementApi(statement, json, keys);
     this.adminApi = new SimulatorAdminApi(modes, json);
+    this.refundApi = refundApi;
     this.page = new SandboxPayPage(payments);
   }
 
@@ -42,6 +45,10 @@ final class SimulatorRoutes {
     app.post("/sandbox/v1/payments/{id}/close", api::close);
     app.get("/sandbox/v1/statements/{date}", statementApi::page);
     app.post("/sandbox/v1/admin/mode", adminApi::setMode);
+    app.post("/sandbox/v1/payments/{id}/refunds", refundApi::submit);
+    app.get("/sandbox/v1/payments/{id}/refunds/{refundNo}", refundApi::get);
+    app.post("/sandbox/v1/admin/payments/{id}/dashboard-refund", refundApi::dashboardRefund);
+    app.post("/sandbox/v1/admin/refund-mode", refundApi::setMode);
     app.get("/sandbox/pay/{id}", page::render);
     app.exception(
         SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));

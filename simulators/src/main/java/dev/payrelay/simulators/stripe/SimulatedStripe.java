@@ -9,6 +9,7 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.simulators.SimulatorIds;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class SimulatedStripe {
   private final Clock clock;
   private final Map<String, ObjectNode> intents = new LinkedHashMap<>();
   private final Map<String, ObjectNode> charges = new HashMap<>();
-  private final Map<String, ObjectNode> refunds = new HashMap<>();
+  private final Map<String, ObjectNode> refunds = new LinkedHashMap<>();
   private final List<ObjectNode> balance = new ArrayList<>();
 
   public SimulatedStripe(ObjectMapper json, Clock clock) {
@@ -118,17 +119,87 @@ public final class SimulatedStripe {
     return pi.deepCopy();
   }
 
-  /** A full refund of the intent's charge: the Charge (refunded) and a {@code refund} line. */
+  /**
+   * A full refund of what is left of the intent's charge, made in the dashboard (no metadata).
+   *
+   * @return the Charge afterwards, its {@code refunds} list included
+   */
   public synchronized ObjectNode refund(String id) {
-    ObjectNode charge = latestCharge(id);
-    ObjectNode refund = objects.refund(nextId("re"), charge, now());
+    ObjectNode refund = createRefund(Map.of("payment_intent", id), false);
+    return charges.get(refund.get("charge").asText()).deepCopy();
+  }
+
+  /**
+   * {@code POST /v1/refunds}: payment_intent, optional amount (default: what is left), {@code
+   * metadata[k]}. A succeeded refund raises the charge's {@code amount_refunded} (and {@code
+   * refunded} once all is back) and adds a {@code refund} balance transaction; a failed one (when
+   * {@code fail}) moves nothing. Every refund is in the charge's {@code refunds} list.
+   *
+   * @throws StripeSimulatorException 404 no such intent; 400 {@code parameter_missing}, {@code
+   *     payment_intent_unexpected_state} (not succeeded), {@code charge_already_refunded}, {@code
+   *     amount_too_large} (more than is left)
+   */
+  public synchronized ObjectNode createRefund(Map<String, String> form, boolean fail) {
+    String intentId = form.get("payment_intent");
+    if (intentId == null) {
+      throw StripeSimulatorException.invalid(400, "parameter_missing", "Missing payment_intent");
+    }
+    if (!"succeeded".equals(existing(intentId).get("status").asText())) {
+      throw StripeSimulatorException.invalid(
+          400, StripeApi.UNEXPECTED_STATE, intentId + " does not have a successful charge");
+    }
+    ObjectNode charge = latestCharge(intentId);
+    long left = charge.get("amount").asLong() - charge.get("amount_refunded").asLong();
+    if (left == 0) {
+      throw StripeSimulatorException.invalid(
+          400, "charge_already_refunded", "Charge " + charge.get("id").asText() + " is refunded");
+    }
+    long amount = form.containsKey("amount") ? positiveAmount(form.get("amount")) : left;
+    if (amount > left) {
+      throw StripeSimulatorException.invalid(
+          400,
+          "amount_too_large",
+          "Refund amount " + amount + " is greater than " + left + " left");
+    }
+    ObjectNode refund = objects.refund(nextId("re"), charge, amount, form, fail, now());
     String refundId = refund.get("id").asText();
-    long amount = refund.get("amount").asLong();
-    String currency = refund.get("currency").asText();
     refunds.put(refundId, refund);
-    charge.put("amount_refunded", amount).put("refunded", true);
-    addBalance("refund", refundId, -amount, currency);
-    return charge.deepCopy();
+    ((ArrayNode) charge.get("refunds").get("data")).insert(0, refund);
+    if (!fail) {
+      long refunded = charge.get("amount_refunded").asLong() + amount;
+      charge.put("amount_refunded", refunded);
+      charge.put("refunded", refunded == charge.get("amount").asLong());
+      addBalance("refund", refundId, -amount, refund.get("currency").asText());
+    }
+    return refund.deepCopy();
+  }
+
+  /** The charge a refund refunds, as it is now. */
+  synchronized ObjectNode chargeOf(ObjectNode refund) {
+    return charges.get(refund.get("charge").asText()).deepCopy();
+  }
+
+  /**
+   * {@code GET /v1/refunds?payment_intent=}: the intent's refunds, newest first, after {@code
+   * startingAfter}, at most {@code limit}.
+   */
+  synchronized ObjectNode listRefunds(String intentId, int limit, String startingAfter) {
+    List<ObjectNode> matching = new ArrayList<>();
+    for (ObjectNode refund : refunds.values()) {
+      if (intentId == null || intentId.equals(refund.get("payment_intent").asText())) {
+        matching.add(refund);
+      }
+    }
+    // Refunds are kept in the order they were made; Stripe lists newest first.
+    Collections.reverse(matching);
+    int from = startingAfter == null ? 0 : indexOf(matching, startingAfter) + 1;
+    List<ObjectNode> page = matching.subList(from, Math.min(matching.size(), from + limit));
+    ObjectNode list = json.createObjectNode();
+    list.put("object", "list").put("url", "/v1/refunds");
+    list.put("has_more", from + page.size() < matching.size());
+    ArrayNode data = list.putArray("data");
+    page.forEach(r -> data.add(r.deepCopy()));
+    return list;
   }
 
   /** A dispute (chargeback) opened on the intent's charge. */
@@ -179,14 +250,13 @@ public final class SimulatedStripe {
     return txn;
   }
 
-  private static int indexOf(List<ObjectNode> txns, String id) {
-    for (int i = 0; i < txns.size(); i++) {
-      if (txns.get(i).get("id").asText().equals(id)) {
+  private static int indexOf(List<ObjectNode> objects, String id) {
+    for (int i = 0; i < objects.size(); i++) {
+      if (objects.get(i).get("id").asText().equals(id)) {
         return i;
       }
     }
-    throw StripeSimulatorException.invalid(
-        400, "resource_missing", "No such balance transaction: '" + id + "'");
+    throw StripeSimulatorException.invalid(400, "resource_missing", "No such object: '" + id + "'");
   }
 
   private void addBalance(String type, String sourceId, long amount, String currency) {

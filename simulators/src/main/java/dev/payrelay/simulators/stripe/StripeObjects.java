@@ -26,13 +26,7 @@ final class StripeObjects {
     pi.put("created", now).put("description", form.get("description")).put("livemode", false);
     pi.putNull("canceled_at").putNull("latest_charge");
     pi.put("status", "requires_payment_method");
-    ObjectNode metadata = pi.putObject("metadata");
-    form.forEach(
-        (key, value) -> {
-          if (key.startsWith("metadata[") && key.endsWith("]")) {
-            metadata.put(key.substring(9, key.length() - 1), value);
-          }
-        });
+    pi.set("metadata", metadata(form));
     return pi;
   }
 
@@ -45,18 +39,38 @@ final class StripeObjects {
     charge.put("currency", pi.get("currency").asText());
     charge.put("payment_intent", pi.get("id").asText()).put("paid", true).put("refunded", false);
     charge.put("status", "succeeded").put("created", now).putObject("metadata");
+    ObjectNode refunds = charge.putObject("refunds");
+    refunds.put("object", "list").put("has_more", false).put("url", "/v1/refunds?charge=" + id);
+    refunds.putArray("data");
     return charge;
   }
 
-  /** A succeeded refund of the whole charge. */
-  ObjectNode refund(String id, ObjectNode charge, long now) {
+  /**
+   * A refund of {@code amount} of the charge, {@code succeeded} or {@code failed} (then with {@code
+   * failure_reason} {@code declined}); metadata from {@code metadata[k]} fields.
+   */
+  ObjectNode refund(
+      String id, ObjectNode charge, long amount, Map<String, String> form, boolean fail, long now) {
     ObjectNode refund = json.createObjectNode();
-    refund.put("id", id).put("object", "refund").put("amount", charge.get("amount").asLong());
+    refund.put("id", id).put("object", "refund").put("amount", amount);
     refund.put("currency", charge.get("currency").asText());
     refund.put("charge", charge.get("id").asText());
     refund.put("payment_intent", charge.get("payment_intent").asText());
-    refund.put("status", "succeeded").put("created", now);
+    refund.put("status", fail ? "failed" : "succeeded").put("created", now);
+    refund.put("failure_reason", fail ? "declined" : null);
+    refund.set("metadata", metadata(form));
     return refund;
+  }
+
+  private ObjectNode metadata(Map<String, String> form) {
+    ObjectNode metadata = json.createObjectNode();
+    form.forEach(
+        (key, value) -> {
+          if (key.startsWith("metadata[") && key.endsWith("]")) {
+            metadata.put(key.substring(9, key.length() - 1), value);
+          }
+        });
+    return metadata;
   }
 
   /** A dispute over the whole charge, awaiting our response. */

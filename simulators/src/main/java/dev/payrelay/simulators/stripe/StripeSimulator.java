@@ -3,6 +3,7 @@ package dev.payrelay.simulators.stripe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.stripe.StripeCallbackParser;
+import dev.payrelay.simulators.RefundMode;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,6 +25,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li>{@code GET /v1/payment_intents/{id}} → the intent, or 404 {@code resource_missing};
  *   <li>{@code POST /v1/payment_intents/{id}/cancel} → canceled, or 400 {@code
  *       payment_intent_unexpected_state} once succeeded or canceled;
+ *   <li>{@code POST /v1/refunds} (payment_intent, amount, metadata[...]) → the Refund, {@code
+ *       succeeded} (or {@code failed} per the intent's {@link RefundMode}); 400 {@code
+ *       charge_already_refunded}, {@code amount_too_large} (more than is left) or {@code
+ *       payment_intent_unexpected_state} (not succeeded); reported in {@code charge.refunded} or
+ *       {@code refund.failed} as the mode says;
+ *   <li>{@code GET /v1/refunds?payment_intent=} ({@code limit}, {@code starting_after}) → the
+ *       intent's refunds, newest first;
  *   <li>{@code GET /v1/balance_transactions} ({@code created[gte]}, {@code created[lt]}, {@code
  *       limit}, {@code starting_after}, {@code expand[]=data.source[.payment_intent]}) → newest
  *       first, a {@code charge} line per payment and a {@code refund} line per refund.
@@ -40,6 +48,7 @@ public final class StripeSimulator implements AutoCloseable {
   private final SimulatedStripe stripe;
   private final StripeEventSender sender;
   private final StripeSimulatorRoutes routes;
+  private final StripeRefundDesk refunds;
   private final List<StripeWebhookEvent> sent = new CopyOnWriteArrayList<>();
   private Javalin server;
 
@@ -54,13 +63,15 @@ public final class StripeSimulator implements AutoCloseable {
     this.stripe = new SimulatedStripe(json, clock);
     this.sender =
         new StripeEventSender(json, clock, httpClient, config.webhookSecret(), config.webhookUrl());
+    this.refunds = new StripeRefundDesk(stripe, this::send);
     this.routes =
         new StripeSimulatorRoutes(
             stripe,
             json,
             config,
             pi -> send("payment_intent.created", pi),
-            pi -> send("payment_intent.canceled", pi));
+            pi -> send("payment_intent.canceled", pi),
+            refunds);
   }
 
   /**
@@ -105,9 +116,22 @@ public final class StripeSimulator implements AutoCloseable {
     return send("payment_intent.succeeded", stripe.succeed(intentId));
   }
 
-  /** A full refund of the paid intent; sends {@code charge.refunded}. */
+  /**
+   * A full refund of what is left of the paid intent, made in the dashboard (no {@code
+   * metadata.refund_no}: payrelay never requested it); sends {@code charge.refunded} at once.
+   */
   public StripeWebhookEvent refund(String intentId) {
     return send("charge.refunded", stripe.refund(intentId));
+  }
+
+  /** Sets the global {@link RefundMode} for refunds made through {@code POST /v1/refunds}. */
+  public void setRefundMode(RefundMode mode) {
+    refunds.setMode(mode);
+  }
+
+  /** Sets one PaymentIntent's own {@link RefundMode}, which wins over the global one. */
+  public void setRefundMode(String intentId, RefundMode mode) {
+    refunds.setMode(intentId, mode);
   }
 
   /** A dispute on the paid intent's charge; sends {@code charge.dispute.created}. */

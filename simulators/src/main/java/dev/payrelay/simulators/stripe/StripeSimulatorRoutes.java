@@ -34,6 +34,7 @@ final class StripeSimulatorRoutes {
   private final int maxPageSize;
   private final Consumer<ObjectNode> onCreated;
   private final Consumer<ObjectNode> onCanceled;
+  private final StripeRefundDesk refunds;
   private final Map<String, Replay> replays = new HashMap<>();
   private final List<String> keys = new CopyOnWriteArrayList<>();
   private final AtomicInteger failuresLeft = new AtomicInteger();
@@ -44,13 +45,15 @@ final class StripeSimulatorRoutes {
       ObjectMapper json,
       StripeSimulatorConfig config,
       Consumer<ObjectNode> onCreated,
-      Consumer<ObjectNode> onCanceled) {
+      Consumer<ObjectNode> onCanceled,
+      StripeRefundDesk refunds) {
     this.stripe = stripe;
     this.json = json;
     this.apiKey = config.apiKey();
     this.maxPageSize = config.maxPageSize();
     this.onCreated = onCreated;
     this.onCanceled = onCanceled;
+    this.refunds = refunds;
   }
 
   /** Every {@code Idempotency-Key} received, in arrival order, repeats included. */
@@ -72,6 +75,8 @@ final class StripeSimulatorRoutes {
     app.get("/v1/payment_intents/{id}", ctx -> ok(ctx, stripe.intent(ctx.pathParam("id"))));
     app.post("/v1/payment_intents/{id}/cancel", ctx -> idempotent(ctx, () -> cancel(ctx)));
     app.get("/v1/balance_transactions", this::balanceTransactions);
+    app.post("/v1/refunds", this::createRefund);
+    app.get("/v1/refunds", this::listRefunds);
     app.exception(
         StripeSimulatorException.class,
         (e, ctx) ->
@@ -105,6 +110,23 @@ final class StripeSimulatorRoutes {
     ObjectNode pi = stripe.cancel(ctx.pathParam("id"));
     onCanceled.accept(pi);
     return pi;
+  }
+
+  // The answer delay runs after idempotent() let go of its lock: the refund exists, the caller
+  // waits, and other requests are served meanwhile.
+  private void createRefund(Context ctx) {
+    idempotent(ctx, () -> refunds.create(form(ctx)));
+    refunds.answerDelay(ctx.formParam("payment_intent"));
+  }
+
+  private void listRefunds(Context ctx) {
+    String limit = ctx.queryParam("limit");
+    ok(
+        ctx,
+        stripe.listRefunds(
+            ctx.queryParam("payment_intent"),
+            Math.min(maxPageSize, limit == null ? 10 : Integer.parseInt(limit)),
+            ctx.queryParam("starting_after")));
   }
 
   private void search(Context ctx) {
