@@ -70,9 +70,11 @@ public final class WechatPayNotifications {
    *
    * <p>Payment notifications ({@code event_type} {@code TRANSACTION.*}) give {@code out_trade_no},
    * {@code transaction_id}, {@code mchid}, {@code amount.total}/{@code currency} and {@code
-   * trade_state} ({@link WechatPayTradeState#map}); refund notifications ({@code REFUND.*}) give
-   * the refunded {@code amount.refund} in CNY fen and {@link WechatPayTradeState#mapRefundEvent}.
-   * Other event types parse to UNKNOWN with no payment, transaction or amount.
+   * trade_state} ({@link WechatPayTradeState#map}); refund notifications ({@code REFUND.*},
+   * "退款结果通知") are about a refund only: payment status UNKNOWN, amount the refunded {@code
+   * amount.refund} (CNY fen unless {@code amount.currency} says otherwise), and one {@link
+   * RefundReport} in {@code refunds()} ({@link #refund}). Other event types parse to UNKNOWN with
+   * no payment, transaction or amount.
    *
    * @throws CallbackRejectedException MISSING_SIGNATURE (a {@code Wechatpay-*} header absent),
    *     STALE_TIMESTAMP (not a number of epoch seconds, or outside {@link #TOLERANCE}),
