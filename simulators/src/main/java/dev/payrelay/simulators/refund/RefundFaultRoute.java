@@ -33,6 +33,10 @@ public final class RefundFaultRoute {
   private final RefundFaults faults;
   private final Unrequested unrequested;
 
+  /**
+   * @param faults where the faults are set
+   * @param unrequested makes the simulator's console refund for UNREQUESTED
+   */
   public RefundFaultRoute(RefundFaults faults, Unrequested unrequested) {
     this.faults = faults;
     this.unrequested = unrequested;
