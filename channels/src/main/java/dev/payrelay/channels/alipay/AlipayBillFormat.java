@@ -76,8 +76,8 @@ public final class AlipayBillFormat {
   /**
    * Parses a bill ZIP into statement lines, in file order. A payment row becomes {@code PAYMENT},
    * PAID, channel txn = trade_no, amount = 订单金额; a refund row {@code REFUND}, REFUNDED, channel txn
-   * = {@code trade_no + "/" + out_request_no} (Alipay keys a refund on the pair), amount = the
-   * absolute 商家实收. Amounts are CNY.
+   * = {@code trade_no + ":" + out_request_no} (Alipay keys a refund on the pair; the same id the
+   * refund's answers and notifications get), amount = the absolute 商家实收. Amounts are CNY.
    *
    * @throws IOException if the ZIP has no detail file or cannot be read
    * @throws IllegalArgumentException naming the row for a row that is not a valid bill line
@@ -132,7 +132,7 @@ public final class AlipayBillFormat {
               at);
       case REFUND ->
           new StatementLine(
-              tradeNo + "/" + row.get("退款批次号/请求号"),
+              AlipayRefunds.refundId(tradeNo, row.get("退款批次号/请求号")),
               row.get("商户订单号"),
               "REFUND",
               money(row.get("商家实收（元）").replaceFirst("^-", "")),

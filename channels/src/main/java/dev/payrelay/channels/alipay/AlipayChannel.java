@@ -7,6 +7,8 @@ import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
+import dev.payrelay.domain.channel.ChannelRefundRequest;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
@@ -36,6 +38,7 @@ public final class AlipayChannel implements PaymentChannel {
   private final AlipayNotifyVerifier verifier;
   private final AlipayNotifyParser parser = new AlipayNotifyParser();
   private final AlipayTrades trades;
+  private final AlipayRefunds refunds;
   private final AlipayBills bills;
 
   /**
@@ -47,6 +50,7 @@ public final class AlipayChannel implements PaymentChannel {
     AlipayGateway gateway = new AlipayGateway(config);
     this.verifier = new AlipayNotifyVerifier(config.alipayPublicKey());
     this.trades = new AlipayTrades(gateway, config);
+    this.refunds = new AlipayRefunds(gateway);
     this.bills = new AlipayBills(gateway, httpClient, config.readTimeout());
   }
 
@@ -138,6 +142,41 @@ public final class AlipayChannel implements PaymentChannel {
   @Override
   public ChannelQueryResult close(String paymentId) throws ChannelException {
     return trades.close(paymentId);
+  }
+
+  /**
+   * {@code alipay.trade.refund} with {@code out_trade_no} = payment id, {@code trade_no} = channel
+   * transaction, {@code out_request_no} = our refund number (Alipay's idempotency key for a refund:
+   * the same number again refunds nothing more), {@code refund_amount} in yuan and {@code
+   * refund_reason}. Code 10000 with {@code fund_change=Y} is SUCCEEDED; with {@code N} (no money
+   * moved by this call, e.g. a repeat) the refund is then queried, and is PENDING if the query does
+   * not find it yet. A refusal on the refund's merits ({@code ACQ.REFUND_AMT_NOT_EQUAL_TOTAL},
+   * {@code ACQ.TRADE_NOT_ALLOW_REFUND}, {@code ACQ.TRADE_STATUS_ERROR}, {@code
+   * ACQ.SELLER_BALANCE_NOT_ENOUGH}, ...) is FAILED with Alipay's sub code and message. The channel
+   * refund id is {@code trade_no + ':' + out_request_no}.
+   *
+   * @throws ChannelException retryable for a timeout, an I/O failure, code 20000 or {@code
+   *     ACQ.SYSTEM_ERROR} (the result is unknown: query it); not retryable for a currency other
+   *     than CNY, a bad answer signature or another refusal (e.g. {@code
+   *     ACQ.DISCORDANT_REPEAT_REQUEST}: this number was used with other terms)
+   */
+  @Override
+  public ChannelRefundResult refund(ChannelRefundRequest request) throws ChannelException {
+    return refunds.refund(request);
+  }
+
+  /**
+   * {@code alipay.trade.fastpay.refund.query} by {@code out_trade_no}, {@code trade_no} and {@code
+   * out_request_no}: an answer with {@code refund_amount} is SUCCEEDED ({@code refund_status}
+   * REFUND_SUCCESS or absent) or else PENDING; an answer without it, or {@code
+   * ACQ.TRADE_NOT_EXIST}, is NOT_FOUND (Alipay: retry the refund with the same number).
+   *
+   * @throws ChannelException as for {@link #refund}
+   */
+  @Override
+  public ChannelRefundResult queryRefund(String paymentId, String channelTxnId, String refundNo)
+      throws ChannelException {
+    return refunds.queryRefund(paymentId, channelTxnId, refundNo);
   }
 
   /**

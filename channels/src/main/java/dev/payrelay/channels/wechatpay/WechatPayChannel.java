@@ -25,6 +25,8 @@ import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
+import dev.payrelay.domain.channel.ChannelRefundRequest;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRegistration;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentChannel;
@@ -61,6 +63,7 @@ public final class WechatPayChannel implements PaymentChannel {
   private final WechatPayNotifications notifications;
   private final NativePayService payments;
   private final BillDownloadServiceExtension bills;
+  private final WechatPayRefunds refunds;
 
   /**
    * @param config API base URL, merchant, keys, notify URL and timeouts
@@ -89,6 +92,7 @@ public final class WechatPayChannel implements PaymentChannel {
             .build();
     this.notifications = new WechatPayNotifications(sdk, config.platformPublicKeyId());
     this.payments = new NativePayService.Builder().httpClient(http).build();
+    this.refunds = new WechatPayRefunds(http, config.notifyUrl().toString());
     this.bills =
         new BillDownloadServiceExtension.Builder()
             .httpClient(http)
@@ -217,6 +221,39 @@ public final class WechatPayChannel implements PaymentChannel {
       throw failure("close " + paymentId, e);
     }
     return query(paymentId);
+  }
+
+  /**
+   * {@code POST /v3/refund/domestic/refunds} ("申请退款") through the SDK's {@code RefundService}:
+   * {@code transaction_id} = channel transaction, {@code out_trade_no} = payment id, {@code
+   * out_refund_no} = our refund number (WeChat Pay's idempotency key: the same number answers the
+   * same refund), {@code reason}, {@code amount.refund}/{@code total} in minor units and {@code
+   * currency}, {@code notify_url}. The answer's {@code status} maps by {@link
+   * WechatPayTradeState#mapRefund} (usually PROCESSING → PENDING); the channel refund id is {@code
+   * refund_id}. A 4xx {@code NOT_ENOUGH}, {@code USER_ACCOUNT_ABNORMAL} or {@code INVALID_REQUEST}
+   * is FAILED with WeChat Pay's code and message.
+   *
+   * @throws ChannelException retryable for I/O failures and timeouts, 5xx, 429, {@code
+   *     FREQUENCY_LIMITED} and {@code SYSTEM_ERROR} (the result is unknown: query it); not
+   *     retryable for a refund in another currency than the payment, a bad answer signature, an
+   *     unknown status or another refusal (e.g. {@code PARAM_ERROR})
+   */
+  @Override
+  public ChannelRefundResult refund(ChannelRefundRequest request) throws ChannelException {
+    return refunds.refund(request);
+  }
+
+  /**
+   * {@code GET /v3/refund/domestic/refunds/{out_refund_no}} ("查询单笔退款"): the refund as {@link
+   * #refund} reads an answer; HTTP 404 {@code RESOURCE_NOT_EXISTS} is NOT_FOUND. WeChat Pay keys a
+   * refund on the merchant and {@code out_refund_no} alone, so the payment's ids are not sent.
+   *
+   * @throws ChannelException as for {@link #refund}
+   */
+  @Override
+  public ChannelRefundResult queryRefund(String paymentId, String channelTxnId, String refundNo)
+      throws ChannelException {
+    return refunds.query(refundNo);
   }
 
   /**

@@ -15,6 +15,8 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
+import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.StrictJson;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import java.nio.ByteBuffer;
@@ -23,6 +25,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -67,9 +70,11 @@ public final class WechatPayNotifications {
    *
    * <p>Payment notifications ({@code event_type} {@code TRANSACTION.*}) give {@code out_trade_no},
    * {@code transaction_id}, {@code mchid}, {@code amount.total}/{@code currency} and {@code
-   * trade_state} ({@link WechatPayTradeState#map}); refund notifications ({@code REFUND.*}) give
-   * the refunded {@code amount.refund} in CNY fen and {@link WechatPayTradeState#mapRefundEvent}.
-   * Other event types parse to UNKNOWN with no payment, transaction or amount.
+   * trade_state} ({@link WechatPayTradeState#map}); refund notifications ({@code REFUND.*},
+   * "退款结果通知") are about a refund only: payment status UNKNOWN, amount the refunded {@code
+   * amount.refund} (CNY fen unless {@code amount.currency} says otherwise), and one {@link
+   * RefundReport} in {@code refunds()} ({@link #refund}). Other event types parse to UNKNOWN with
+   * no payment, transaction or amount.
    *
    * @throws CallbackRejectedException MISSING_SIGNATURE (a {@code Wechatpay-*} header absent),
    *     STALE_TIMESTAMP (not a number of epoch seconds, or outside {@link #TOLERANCE}),
@@ -171,17 +176,43 @@ public final class WechatPayNotifications {
           WechatPayTradeState.map(text(plain, "trade_state")));
     }
     if (eventType.startsWith("REFUND.")) {
-      Money refunded = WechatPayAmounts.toMoney(literal(amount, "refund"), null);
+      Money refunded =
+          WechatPayAmounts.toMoney(literal(amount, "refund"), text(amount, "currency"));
       return new VerifiedCallback(
           id,
           required(plain, "mchid"),
           required(plain, "out_trade_no"),
           required(plain, "transaction_id"),
           refunded,
-          WechatPayTradeState.mapRefundEvent(eventType));
+          ChannelPaymentStatus.UNKNOWN,
+          refund(eventType, plain, refunded));
     }
     return new VerifiedCallback(
         id, text(plain, "mchid"), null, null, null, ChannelPaymentStatus.UNKNOWN);
+  }
+
+  /**
+   * The refund a 退款结果通知 reports: channel refund id {@code refund_id}, refund number {@code
+   * out_refund_no}, status by {@link WechatPayTradeState#mapRefund} of {@code refund_status} (or,
+   * when that is absent, of the event type's suffix: {@code REFUND.SUCCESS} → SUCCESS). A status
+   * that maps to none reports no refund: the notification is then recorded and acknowledged only.
+   *
+   * @throws IllegalArgumentException if {@code refund_id} or {@code out_refund_no} is missing
+   */
+  private static List<RefundReport> refund(String eventType, JsonObject plain, Money refunded) {
+    String refundStatus = text(plain, "refund_status");
+    String status = refundStatus != null ? refundStatus : eventType.substring("REFUND.".length());
+    ChannelRefundStatus mapped = WechatPayTradeState.mapRefund(status);
+    if (mapped == null) {
+      return List.of();
+    }
+    return List.of(
+        new RefundReport(
+            required(plain, "refund_id"),
+            required(plain, "out_refund_no"),
+            refunded,
+            mapped,
+            mapped == ChannelRefundStatus.FAILED ? "refund_status " + status : null));
   }
 
   private static String header(CallbackRequest request, String name)

@@ -1,10 +1,11 @@
 package dev.payrelay.channels.wechatpay;
 
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 
 /**
- * WeChat Pay's {@code trade_state} (and refund notifications' event type) mapped to {@link
- * ChannelPaymentStatus}: the one table of it.
+ * WeChat Pay's {@code trade_state} mapped to {@link ChannelPaymentStatus}, and a refund's {@code
+ * status} to {@link ChannelRefundStatus}: the one table of each.
  *
  * <p>WeChat Pay APIv3 documents these trade states ("Native支付 - 查询订单", field {@code trade_state},
  * and the SDK's {@code Transaction.TradeStateEnum}):
@@ -28,22 +29,24 @@ import dev.payrelay.domain.channel.ChannelPaymentStatus;
  * CLOSED would let us close an order WeChat Pay can still collect; our close (or its expiry)
  * settles it.
  *
- * <p>A refund notification ("退款结果通知", WeChat Pay APIv3; its {@code event_type} follows the
- * decrypted {@code refund_status} SUCCESS/CLOSED/ABNORMAL):
+ * <p>A refund's {@code status} ("申请退款" answer, "查询单笔退款", and the 退款结果通知's {@code refund_status},
+ * whose {@code event_type} follows it: REFUND.SUCCESS/CLOSED/ABNORMAL) maps to {@link
+ * ChannelRefundStatus} by {@link #mapRefund}:
  *
  * <pre>
- * event_type       refund_status  WeChat Pay's meaning                                  mapped
- * REFUND.SUCCESS   SUCCESS        退款成功, the money went back to the buyer              REFUNDED
- * REFUND.ABNORMAL  ABNORMAL       退款异常, refund failed (e.g. the buyer's card closed)  UNKNOWN
- * REFUND.CLOSED    CLOSED         退款关闭, refund closed                                 UNKNOWN
- * other/absent     -              not documented                                        UNKNOWN
+ * status      WeChat Pay's meaning                                       mapped
+ * SUCCESS     退款成功, the money went back to the buyer                   SUCCEEDED
+ * PROCESSING  退款处理中, accepted, the result follows                      PENDING
+ * ABNORMAL    退款异常, failed (e.g. the buyer's card closed)               FAILED
+ * CLOSED      退款关闭, closed                                             FAILED
+ * other       not documented                                             none (null)
  * </pre>
  *
- * <p>ABNORMAL and CLOSED are UNKNOWN, not PAID: a refund that failed or closed moves no money, and
- * the notification carries the refund's amount ({@code amount.refund}), not a payment's, so read as
- * PAID it would claim a payment of another amount (a false AMOUNT_MISMATCH) or a second payment (a
- * DUPLICATE). UNKNOWN is recorded and acknowledged, so WeChat Pay stops retrying, and never
- * believed. WeChat Pay has no dispute state, so nothing maps to DISPUTED.
+ * <p>A refund notification is about a refund only: its payment status is UNKNOWN (recorded and
+ * acknowledged, never believed as a payment's state), its refund goes into {@code
+ * VerifiedCallback.refunds()}. Read as PAID it would claim a payment of the refund's amount (a
+ * false AMOUNT_MISMATCH) or a second payment (a DUPLICATE). WeChat Pay has no dispute state, so
+ * nothing maps to DISPUTED.
  */
 public final class WechatPayTradeState {
 
@@ -70,19 +73,21 @@ public final class WechatPayTradeState {
   }
 
   /**
-   * Maps a refund notification's {@code event_type} ("退款结果通知": REFUND.SUCCESS, REFUND.ABNORMAL,
-   * REFUND.CLOSED).
+   * Maps one refund {@code status} / {@code refund_status}.
    *
-   * @return REFUNDED for REFUND.SUCCESS; UNKNOWN for REFUND.ABNORMAL and REFUND.CLOSED (a refund
-   *     that failed or was closed moved no money) and for any other or absent event type
+   * @param status the value as sent (SUCCESS, PROCESSING, ABNORMAL, CLOSED), or null when absent
+   * @return SUCCEEDED, PENDING or FAILED; null for an undocumented or absent status, which names no
+   *     state of the refund
    */
-  public static ChannelPaymentStatus mapRefundEvent(String eventType) {
-    if (eventType == null) {
-      return ChannelPaymentStatus.UNKNOWN;
+  public static ChannelRefundStatus mapRefund(String status) {
+    if (status == null) {
+      return null;
     }
-    return switch (eventType) {
-      case "REFUND.SUCCESS" -> ChannelPaymentStatus.REFUNDED;
-      default -> ChannelPaymentStatus.UNKNOWN;
+    return switch (status) {
+      case "SUCCESS" -> ChannelRefundStatus.SUCCEEDED;
+      case "PROCESSING" -> ChannelRefundStatus.PENDING;
+      case "ABNORMAL", "CLOSED" -> ChannelRefundStatus.FAILED;
+      default -> null;
     };
   }
 }

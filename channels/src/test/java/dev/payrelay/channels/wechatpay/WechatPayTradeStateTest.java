@@ -3,7 +3,9 @@ package dev.payrelay.channels.wechatpay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.wechat.pay.java.service.payments.model.Transaction.TradeStateEnum;
+import com.wechat.pay.java.service.refund.model.Status;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,13 +44,17 @@ class WechatPayTradeStateTest {
   }
 
   @ParameterizedTest
-  @CsvSource({
-    "REFUND.SUCCESS, REFUNDED",
-    "REFUND.ABNORMAL, UNKNOWN",
-    "REFUND.CLOSED, UNKNOWN",
-    "REFUND.OTHER, UNKNOWN"
-  })
-  void refundEvent(String eventType, ChannelPaymentStatus expected) {
-    assertThat(WechatPayTradeState.mapRefundEvent(eventType)).isEqualTo(expected);
+  @CsvSource({"SUCCESS, SUCCEEDED", "PROCESSING, PENDING", "ABNORMAL, FAILED", "CLOSED, FAILED"})
+  void refundStatus(String status, ChannelRefundStatus expected) {
+    assertThat(WechatPayTradeState.mapRefund(status)).isEqualTo(expected);
+  }
+
+  @Test
+  void everyRefundStatusTheSdkKnows_isMapped_andAnUndocumentedOneIsNone() {
+    assertThat(Arrays.stream(Status.values()).map(s -> WechatPayTradeState.mapRefund(s.name())))
+        .hasSize(4)
+        .doesNotContainNull();
+    assertThat(WechatPayTradeState.mapRefund("SOMETHING_NEW")).isNull();
+    assertThat(WechatPayTradeState.mapRefund(null)).isNull();
   }
 }

@@ -4,6 +4,9 @@ import dev.payrelay.channels.alipay.AlipayChannelConfig;
 import dev.payrelay.channels.alipay.AlipayForm;
 import dev.payrelay.domain.Money;
 import dev.payrelay.simulators.alipay.SimulatedTrades.Refused;
+import dev.payrelay.simulators.refund.RefundFault;
+import dev.payrelay.simulators.refund.RefundFaultRoute;
+import dev.payrelay.simulators.refund.RefundFaults;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.net.URI;
@@ -20,8 +23,14 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@code POST /gateway.do}: {@code alipay.trade.precreate}, {@code alipay.trade.query},
- *       {@code alipay.trade.close}, {@code alipay.data.dataservice.bill.downloadurl.query}, signed
- *       both ways as Alipay's gateway does ({@link SimulatorGateway}).
+ *       {@code alipay.trade.close}, {@code alipay.trade.refund}, {@code
+ *       alipay.trade.fastpay.refund.query} ({@link SimulatedRefundApi}), {@code
+ *       alipay.data.dataservice.bill.downloadurl.query}, signed both ways as Alipay's gateway does
+ *       ({@link SimulatorGateway}).
+ *   <li>{@code POST /admin/refund-faults} {@code {"out_trade_no":..,"fault":..,"delay_millis":..,
+ *       "amount":"3.00"}}: sets the order's {@link RefundFault} ({@link #setRefundFault}); for
+ *       UNREQUESTED it makes a console refund of {@code amount} yuan at once ({@link
+ *       RefundFaultRoute}).
  *   <li>{@code GET /downloadBillFile.resource?bizDates=yyyyMMdd}: the day's trade bill ZIP ({@link
  *       SimulatedBill}).
  *   <li>{@code GET /qr/{out_trade_no}} (the precreate's {@code qr_code}): the buyer scans; {@code
@@ -31,8 +40,8 @@ import java.util.Optional;
  *
  * <p>Simplifications: one app; notifications are posted once, on pay and on refund (Alipay would
  * also notify WAIT_BUYER_PAY/TRADE_CLOSED when subscribed, and re-send unacknowledged ones within
- * 25 hours; {@link #resend} stands in); refunds are made through {@link #refund}, not the gateway.
- * State lives in memory only.
+ * 25 hours; {@link #resend} stands in); a refund through the gateway is notified off the request
+ * thread, one through {@link #refund} before it returns. State lives in memory only.
  */
 public final class AlipaySimulator implements AutoCloseable {
 
@@ -43,6 +52,8 @@ public final class AlipaySimulator implements AutoCloseable {
   private final AlipayNotifier notifier;
   private final SimulatorGateway gateway;
   private final AlipaySide alipay;
+  private final RefundFaults faults = new RefundFaults();
+  private final SimulatedRefundApi refunds;
   private volatile Charset notifyCharset = StandardCharsets.UTF_8;
   private Javalin server;
 
@@ -56,7 +67,8 @@ public final class AlipaySimulator implements AutoCloseable {
     this.alipay = new AlipaySide(config, clock);
     this.trades = new SimulatedTrades(clock);
     this.notifier = new AlipayNotifier(httpClient, alipay, () -> notifyCharset);
-    this.gateway = new SimulatorGateway(alipay, trades, () -> baseUrl().toString());
+    this.refunds = new SimulatedRefundApi(trades, notifier, faults);
+    this.gateway = new SimulatorGateway(alipay, trades, () -> baseUrl().toString(), refunds);
   }
 
   /**
@@ -72,6 +84,13 @@ public final class AlipaySimulator implements AutoCloseable {
     Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
     app.post("/gateway.do", gateway::handle);
     app.get("/downloadBillFile.resource", this::bill);
+    app.post(
+        "/admin/refund-faults",
+        new RefundFaultRoute(
+                faults,
+                (id, body) ->
+                    refundUnrequested(id, Money.parse(body.path("amount").asText(""), "CNY")))
+            ::handle);
     app.get("/qr/{id}", ctx -> buyer(ctx, false));
     app.post("/qr/{id}/pay", ctx -> buyer(ctx, true));
     server = app.start(config.host(), config.port());
@@ -133,7 +152,31 @@ public final class AlipaySimulator implements AutoCloseable {
    */
   public SimulatedNotification refund(String outTradeNo, String outRequestNo, Money amount) {
     try {
-      return notifier.send(trades.refund(outTradeNo, outRequestNo, amount));
+      return notifier.send(trades.refund(outTradeNo, outRequestNo, amount).trade());
+    } catch (Refused r) {
+      throw new IllegalStateException(r.subCode + ": " + r.getMessage(), r);
+    }
+  }
+
+  /**
+   * Sets how the order's later refunds misbehave ({@link RefundFault}); {@link RefundFault#NONE}
+   * restores normal behaviour. UNREQUESTED is a console refund: use {@link #refundUnrequested}.
+   */
+  public void setRefundFault(String outTradeNo, RefundFault fault) {
+    faults.set(outTradeNo, fault);
+  }
+
+  /**
+   * A refund made in Alipay's merchant console, not asked by payrelay: refunded under a number of
+   * the simulator's and notified off the calling thread (as the order's fault says).
+   *
+   * @return the refund's {@code out_request_no} (the notification's {@code out_biz_no})
+   * @throws IllegalStateException with Alipay's sub_code if not paid or the amount exceeds what is
+   *     left
+   */
+  public String refundUnrequested(String outTradeNo, Money amount) {
+    try {
+      return refunds.unrequested(outTradeNo, amount);
     } catch (Refused r) {
       throw new IllegalStateException(r.subCode + ": " + r.getMessage(), r);
     }
@@ -190,6 +233,7 @@ public final class AlipaySimulator implements AutoCloseable {
   /** Stops the server. Idempotent. */
   @Override
   public synchronized void close() {
+    faults.close();
     if (server != null) {
       server.stop();
     }

@@ -108,8 +108,42 @@ final class SimulatedTrades {
                 : x);
   }
 
-  SimulatedTrade refund(String outTradeNo, String outRequestNo, Money amount) throws Refused {
+  /**
+   * What a refund call did.
+   *
+   * @param trade the trade afterwards
+   * @param refund the refund under the number asked
+   * @param fresh true when this call made it; false when it was made before under this number, so
+   *     nothing moved now (Alipay's {@code fund_change=N})
+   */
+  record Made(SimulatedTrade trade, Refund refund, boolean fresh) {}
+
+  /** The trade whose {@code trade_no} this is, if any. */
+  Optional<SimulatedTrade> findByTradeNo(String tradeNo) {
+    return trades.values().stream()
+        .filter(t -> tradeNo.equals(t.tradeNo()))
+        .findFirst()
+        .flatMap(t -> find(t.outTradeNo()));
+  }
+
+  /**
+   * Refunds {@code amount} under {@code outRequestNo}, once per number: the same number again
+   * answers the refund made before ({@code fresh} false), another amount under it is {@code
+   * ACQ.DISCORDANT_REPEAT_REQUEST}.
+   *
+   * @throws Refused ACQ.TRADE_NOT_EXIST, ACQ.TRADE_STATUS_ERROR (not paid, or closed), or
+   *     ACQ.REFUND_AMT_NOT_EQUAL_TOTAL (more than is left, or another currency)
+   */
+  synchronized Made refund(String outTradeNo, String outRequestNo, Money amount) throws Refused {
     SimulatedTrade t = find(outTradeNo).orElseThrow(SimulatedTrades::notExist);
+    Optional<Refund> before =
+        t.refunds().stream().filter(r -> r.outRequestNo().equals(outRequestNo)).findFirst();
+    if (before.isPresent()) {
+      if (!before.get().amount().equals(amount)) {
+        throw new Refused("ACQ.DISCORDANT_REPEAT_REQUEST", "请求信息不一致 (other amount, same number)");
+      }
+      return new Made(t, before.get(), false);
+    }
     if (t.state() != State.TRADE_SUCCESS) {
       throw new Refused("ACQ.TRADE_STATUS_ERROR", "交易状态不合法: " + t.state());
     }
@@ -119,18 +153,21 @@ final class SimulatedTrades {
     }
     List<Refund> refunds = new ArrayList<>(t.refunds());
     Instant now = now();
-    refunds.add(new Refund(outRequestNo, amount, now));
+    Refund made = new Refund(outRequestNo, amount, now);
+    refunds.add(made);
     State state = amount.minorUnits() == left ? State.TRADE_CLOSED : State.TRADE_SUCCESS;
-    return update(
-        outTradeNo,
-        x ->
-            x.with(
-                state,
-                x.tradeNo(),
-                x.createdAt(),
-                x.paidAt(),
-                state == State.TRADE_CLOSED ? now : null,
-                refunds));
+    SimulatedTrade after =
+        update(
+            outTradeNo,
+            x ->
+                x.with(
+                    state,
+                    x.tradeNo(),
+                    x.createdAt(),
+                    x.paidAt(),
+                    state == State.TRADE_CLOSED ? now : null,
+                    refunds));
+    return new Made(after, made, true);
   }
 
   private SimulatedTrade update(String outTradeNo, UnaryOperator<SimulatedTrade> f) throws Refused {

@@ -22,12 +22,13 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * {@code POST /gateway.do}: the open API gateway. System parameters in the query string, {@code
- * biz_content} in the form body; the request's RSA2 signature is checked with the app's public key
- * over all parameters but {@code sign}, sorted ({@link AlipaySignature#getSignContent}). The answer
- * is {@code {"<method>_response":{...},"sign":"..."}}, signed over the exact inner JSON text with
- * the simulator's Alipay key; {@code code} 10000 is success, 40002 a bad request or signature,
- * 40004 a business failure with {@code sub_code}.
+ * {@code POST /gateway.do}: the open API gateway (refund methods in {@link SimulatedRefundApi}).
+ * System parameters in the query string, {@code biz_content} in the form body; the request's RSA2
+ * signature is checked with the app's public key over all parameters but {@code sign}, sorted
+ * ({@link AlipaySignature#getSignContent}). The answer is {@code
+ * {"<method>_response":{...},"sign":"..."}}, signed over the exact inner JSON text with the
+ * simulator's Alipay key; {@code code} 10000 is success, 40002 a bad request or signature, 40004 a
+ * business failure with {@code sub_code}.
  */
 final class SimulatorGateway {
 
@@ -35,14 +36,21 @@ final class SimulatorGateway {
   private final AlipaySide alipay;
   private final SimulatedTrades trades;
   private final Supplier<String> baseUrl;
+  private final SimulatedRefundApi refunds;
 
   /**
    * @param baseUrl the simulator's own base URL, for QR codes and bill download URLs
+   * @param refunds the refund methods
    */
-  SimulatorGateway(AlipaySide alipay, SimulatedTrades trades, Supplier<String> baseUrl) {
+  SimulatorGateway(
+      AlipaySide alipay,
+      SimulatedTrades trades,
+      Supplier<String> baseUrl,
+      SimulatedRefundApi refunds) {
     this.alipay = alipay;
     this.trades = trades;
     this.baseUrl = baseUrl;
+    this.refunds = refunds;
   }
 
   void handle(Context ctx) throws Exception {
@@ -76,6 +84,8 @@ final class SimulatorGateway {
             tradeAnswer(trades.find(text(biz, "out_trade_no")).orElse(null));
         case "alipay.trade.close" -> close(text(biz, "out_trade_no"));
         case "alipay.data.dataservice.bill.downloadurl.query" -> billUrl(biz);
+        case "alipay.trade.refund" -> refunds.refund(biz);
+        case "alipay.trade.fastpay.refund.query" -> refunds.query(biz);
         default -> failure("40004", "Business Failed", "isv.invalid-method", "不存在的方法名");
       };
     } catch (Refused refused) {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -58,8 +59,16 @@ record SimulatedOrder(
    * @param outRefundNo the merchant's {@code out_refund_no}
    * @param fen the refunded amount in fen (CNY minor units)
    * @param at when it was made
+   * @param status its {@code status}: SUCCESS, or ABNORMAL when WeChat Pay failed it (no money
+   *     moved)
    */
-  record Refund(String refundId, String outRefundNo, long fen, Instant at) {}
+  record Refund(String refundId, String outRefundNo, long fen, Instant at, String status) {
+
+    /** Whether the money went back. */
+    boolean succeeded() {
+      return "SUCCESS".equals(status);
+    }
+  }
 
   /** A new order: NOTPAY. */
   static SimulatedOrder placed(Terms terms, Instant createdAt) {
@@ -87,22 +96,30 @@ record SimulatedOrder(
 
   /**
    * Refunds {@code fen} of the paid order at {@code now}: REFUND, the refund last of {@link
-   * #refunds}.
+   * #refunds}; a failed one (status ABNORMAL) is kept last too but moves nothing, and leaves the
+   * order's state.
    *
+   * @param status SUCCESS or ABNORMAL
    * @throws IllegalStateException if the order is not paid or the amount exceeds what is left
    */
-  SimulatedOrder refunded(String outRefundNo, long fen, Instant now) {
-    if (!"SUCCESS".equals(state) && !"REFUND".equals(state)) {
-      throw new IllegalStateException("TRADE_STATE_ERROR: order is " + state);
+  SimulatedOrder refunded(String outRefundNo, long fen, Instant now, String status) {
+    if (!isPaid()) {
+      throw new IllegalStateException("INVALID_REQUEST: order is " + state);
     }
-    long refunded = refunds.stream().mapToLong(Refund::fen).sum();
+    long refunded = refunds.stream().filter(Refund::succeeded).mapToLong(Refund::fen).sum();
     if (fen <= 0 || refunded + fen > terms.total()) {
-      throw new IllegalStateException("NOT_ENOUGH: refund exceeds the order");
+      throw new IllegalStateException("INVALID_REQUEST: refund exceeds what is left of the order");
     }
     List<Refund> after = new ArrayList<>(refunds);
     // refund_id: 29 digits, as 50000000382019052709732678859 in the 申请退款 API sample.
-    after.add(new Refund("50" + SimulatorIds.digits(27), outRefundNo, fen, now));
-    return new SimulatedOrder(terms, createdAt, "REFUND", transactionId, successTime, after);
+    after.add(new Refund("50" + SimulatorIds.digits(27), outRefundNo, fen, now, status));
+    String next = "SUCCESS".equals(status) ? "REFUND" : state;
+    return new SimulatedOrder(terms, createdAt, next, transactionId, successTime, after);
+  }
+
+  /** The refund under {@code outRefundNo}, if the order has one. */
+  Optional<Refund> refund(String outRefundNo) {
+    return refunds.stream().filter(r -> r.outRefundNo().equals(outRefundNo)).findFirst();
   }
 
   /** Whether the buyer paid it (SUCCESS, or REFUND after). */

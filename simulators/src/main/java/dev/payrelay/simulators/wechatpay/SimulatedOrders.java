@@ -64,9 +64,52 @@ final class SimulatedOrders {
    * @throws IllegalStateException if there is no such order, or it cannot be refunded so much
    */
   SimulatedOrder refund(String outTradeNo, String outRefundNo, long fen) {
-    get(outTradeNo);
-    return orders.computeIfPresent(
-        outTradeNo, (id, o) -> o.refunded(outRefundNo, fen, clock.instant()));
+    return refund(outTradeNo, outRefundNo, fen, "SUCCESS").order();
+  }
+
+  /**
+   * What a refund call did.
+   *
+   * @param order the order afterwards
+   * @param refund the refund under the number asked
+   * @param fresh true when this call made it; false when it was made before under this number
+   */
+  record Made(SimulatedOrder order, SimulatedOrder.Refund refund, boolean fresh) {}
+
+  /**
+   * Refunds {@code fen} under {@code outRefundNo}, once per number ("申请退款": the same {@code
+   * out_refund_no} answers the same refund): a repeat with the same amount answers the refund made
+   * before, with another amount it is refused.
+   *
+   * @param status SUCCESS, or ABNORMAL to fail it
+   * @throws IllegalStateException if there is no such order, it cannot be refunded so much, or the
+   *     number was used with another amount ({@code PARAM_ERROR})
+   */
+  synchronized Made refund(String outTradeNo, String outRefundNo, long fen, String status) {
+    SimulatedOrder before = get(outTradeNo);
+    Optional<SimulatedOrder.Refund> made = before.refund(outRefundNo);
+    if (made.isPresent()) {
+      if (made.get().fen() != fen) {
+        throw new IllegalStateException("PARAM_ERROR: out_refund_no used with another amount");
+      }
+      return new Made(before, made.get(), false);
+    }
+    SimulatedOrder after =
+        orders.computeIfPresent(
+            outTradeNo, (id, o) -> o.refunded(outRefundNo, fen, clock.instant(), status));
+    return new Made(after, after.refunds().getLast(), true);
+  }
+
+  /** The order holding the refund under {@code outRefundNo}, if any. */
+  Optional<SimulatedOrder> byRefundNo(String outRefundNo) {
+    return orders.values().stream().filter(o -> o.refund(outRefundNo).isPresent()).findFirst();
+  }
+
+  /** The order whose {@code transaction_id} this is, if any. */
+  Optional<SimulatedOrder> byTransactionId(String transactionId) {
+    return orders.values().stream()
+        .filter(o -> transactionId.equals(o.transactionId()))
+        .findFirst();
   }
 
   /**

@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * Renders a day's ALL trade bill in the shape {@link WechatPayBillFormat} reads: the header row,
- * one backquoted row per payment and refund of that Beijing day, then the summary header and its
- * row (count, paid and refunded totals in yuan). Simplified: every order of the day is listed,
- * whether that day is over or not; fees are zero.
+ * one backquoted row per payment and succeeded refund of that Beijing day, then the summary header
+ * and its row (count, paid and refunded totals in yuan). Simplified: every order of the day is
+ * listed, whether that day is over or not; fees are zero.
  */
 final class SimulatedWechatBill {
 
@@ -39,7 +39,7 @@ final class SimulatedWechatBill {
         paid += o.terms().total();
       }
       for (Refund r : o.refunds()) {
-        if (day(r.at()).equals(date)) {
+        if (r.succeeded() && day(r.at()).equals(date)) {
           csv.append(row(config, o, r.at(), "REFUND", r)).append("\r\n");
           count++;
           refunded += r.fen();

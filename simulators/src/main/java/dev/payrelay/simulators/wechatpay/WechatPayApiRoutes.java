@@ -45,6 +45,7 @@ final class WechatPayApiRoutes {
   private final Supplier<URI> baseUrl;
   private final WechatPayResources resources;
   private final PublicKey merchantPublicKey;
+  private WechatPayRefundRoutes refunds;
 
   /**
    * @param keys the keys answers are signed with
@@ -72,6 +73,14 @@ final class WechatPayApiRoutes {
     app.post("/v3/pay/transactions/out-trade-no/{id}/close", this::closeOrder);
     app.get("/v3/bill/tradebill", this::tradeBill);
     app.get("/v3/billdownload/file", this::billFile);
+    if (refunds != null) {
+      refunds.register(app);
+    }
+  }
+
+  /** Serves the refund routes too, from the next {@link #register}. */
+  void withRefunds(WechatPayRefundRoutes refundRoutes) {
+    this.refunds = refundRoutes;
   }
 
   private void authenticate(Context ctx) {
@@ -201,7 +210,7 @@ final class WechatPayApiRoutes {
   }
 
   /** A signed answer; the SDK checks the timestamp against its own wall clock. */
-  private void respond(Context ctx, int status, ObjectNode body) {
+  void respond(Context ctx, int status, ObjectNode body) {
     String text = body == null ? "" : body.toString();
     keys.signatureHeaders(Instant.now(), text).forEach(ctx::header);
     ctx.header("Request-ID", UUID.randomUUID().toString());
@@ -211,7 +220,8 @@ final class WechatPayApiRoutes {
     }
   }
 
-  private static Refusal fail(int status, String code, String message) {
+  /** An error answer to throw from a route: WeChat Pay's {@code {"code":..,"message":..}}. */
+  static RuntimeException fail(int status, String code, String message) {
     return new Refusal(status, code, message);
   }
 

@@ -39,6 +39,40 @@ record WechatPayResources(ObjectMapper json, WechatPaySimulatorConfig config) {
     return t;
   }
 
+  /**
+   * Refund {@code r} of the order as the refund API answers it ("申请退款", "查询单笔退款"): {@code
+   * refund_id}, {@code out_refund_no}, {@code transaction_id}, {@code out_trade_no}, {@code
+   * channel}, {@code status}, times and {@code amount}.
+   *
+   * @param status the status to answer: the refund's own, or PROCESSING for the first answer to a
+   *     refund WeChat Pay then fails
+   */
+  ObjectNode refundAnswer(SimulatedOrder o, Refund r, String status) {
+    ObjectNode answer = json.createObjectNode();
+    answer.put("refund_id", r.refundId());
+    answer.put("out_refund_no", r.outRefundNo());
+    answer.put("transaction_id", o.transactionId());
+    answer.put("out_trade_no", o.terms().outTradeNo());
+    answer.put("channel", "ORIGINAL");
+    answer.put("user_received_account", "支付用户零钱");
+    if ("SUCCESS".equals(status)) {
+      answer.put("success_time", WechatPayBillFormat.rfc3339(r.at()));
+    }
+    answer.put("create_time", WechatPayBillFormat.rfc3339(r.at()));
+    answer.put("status", status);
+    answer.put("funds_account", "AVAILABLE");
+    ObjectNode amount = answer.putObject("amount");
+    amount.put("total", o.terms().total());
+    amount.put("refund", r.fen());
+    amount.put("payer_total", o.terms().total());
+    amount.put("payer_refund", r.fen());
+    amount.put("settlement_refund", r.fen());
+    amount.put("settlement_total", o.terms().total());
+    amount.put("discount_refund", 0);
+    amount.put("currency", o.terms().currency());
+    return answer;
+  }
+
   /** Refund {@code r} of the order: the refund notification's resource. */
   ObjectNode refund(SimulatedOrder o, Refund r) {
     ObjectNode resource = json.createObjectNode();
@@ -47,8 +81,10 @@ record WechatPayResources(ObjectMapper json, WechatPaySimulatorConfig config) {
     resource.put("transaction_id", o.transactionId());
     resource.put("out_refund_no", r.outRefundNo());
     resource.put("refund_id", r.refundId());
-    resource.put("refund_status", "SUCCESS");
-    resource.put("success_time", WechatPayBillFormat.rfc3339(r.at()));
+    resource.put("refund_status", r.status());
+    if (r.succeeded()) {
+      resource.put("success_time", WechatPayBillFormat.rfc3339(r.at()));
+    }
     resource.put("user_received_account", "支付用户零钱");
     ObjectNode amount = resource.putObject("amount");
     amount.put("total", o.terms().total());

@@ -1,8 +1,13 @@
 package dev.payrelay.simulators.wechatpay;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
+import dev.payrelay.simulators.SimulatorIds;
+import dev.payrelay.simulators.refund.RefundFault;
+import dev.payrelay.simulators.refund.RefundFaultRoute;
+import dev.payrelay.simulators.refund.RefundFaults;
 import io.javalin.Javalin;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +26,12 @@ import java.util.Optional;
  *       transaction, or 404 {@code ORDER_NOT_EXIST}.
  *   <li>{@code POST /v3/pay/transactions/out-trade-no/{out_trade_no}/close} ("关闭订单"): 204, or 400
  *       {@code ORDERPAID} for a paid order.
+ *   <li>{@code POST /v3/refund/domestic/refunds} ("申请退款") and {@code GET
+ *       /v3/refund/domestic/refunds/{out_refund_no}} ("查询单笔退款"): {@link WechatPayRefundRoutes}.
+ *   <li>{@code POST /admin/refund-faults} {@code {"out_trade_no":..,"fault":..,"delay_millis":..,
+ *       "amount_fen":300}}: sets the order's {@link RefundFault} ({@link #setRefundFault}); for
+ *       UNREQUESTED a console refund of {@code amount_fen} is made at once ({@link
+ *       RefundFaultRoute}).
  *   <li>{@code GET /v3/bill/tradebill?bill_date=&bill_type=ALL} ("申请交易账单"): {@code hash_type},
  *       {@code hash_value} (SHA1), {@code download_url}; {@code GET /v3/billdownload/file?token=}
  *       serves the file ({@link WechatPayBillFormat}).
@@ -38,9 +49,9 @@ import java.util.Optional;
  *
  * <p>Simplifications: one merchant, Native payments only; an expired order still reads NOTPAY
  * (WeChat closes it); notifications are posted once ({@link #resend} stands in for WeChat's
- * retries); refunds are made through {@link #refund}, not the refund API; the bill lists every
- * order of the day's Beijing date regardless of whether that day is over. State lives in memory
- * only.
+ * retries); a refund through the API is notified off the request thread, one through {@link
+ * #refund} before it returns; the bill lists every order of the day's Beijing date regardless of
+ * whether that day is over. State lives in memory only.
  */
 public final class WechatPaySimulator implements AutoCloseable {
 
@@ -51,6 +62,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   private final WechatPayResources resources;
   private final WechatPayNotifier notifier;
   private final WechatPayApiRoutes routes;
+  private final RefundFaults faults = new RefundFaults();
   private Javalin server;
 
   /**
@@ -65,6 +77,7 @@ public final class WechatPaySimulator implements AutoCloseable {
     this.resources = new WechatPayResources(json, config);
     this.notifier = new WechatPayNotifier(json, clock, http, keys);
     this.routes = new WechatPayApiRoutes(config, keys, orders, this::baseUrl);
+    routes.withRefunds(new WechatPayRefundRoutes(routes, orders, resources, notifier, faults));
   }
 
   /**
@@ -79,6 +92,9 @@ public final class WechatPaySimulator implements AutoCloseable {
     }
     Javalin app = Javalin.create(cfg -> cfg.showJavalinBanner = false);
     routes.register(app);
+    app.post(
+        "/admin/refund-faults",
+        new RefundFaultRoute(faults, (id, body) -> refundUnrequested(id, fen(body)))::handle);
     server = app.start(config.host(), config.port());
     return server.port();
   }
@@ -126,6 +142,44 @@ public final class WechatPaySimulator implements AutoCloseable {
     ObjectNode resource = resources.refund(o, o.refunds().getLast());
     return notifier.post(
         o.terms().notifyUrl(), notifier.build("REFUND.SUCCESS", "refund", "退款成功", resource));
+  }
+
+  /**
+   * Sets how the order's later refunds through the API misbehave ({@link RefundFault}); {@link
+   * RefundFault#NONE} restores normal behaviour. UNREQUESTED is a console refund: use {@link
+   * #refundUnrequested}.
+   */
+  public void setRefundFault(String outTradeNo, RefundFault fault) {
+    faults.set(outTradeNo, fault);
+  }
+
+  /**
+   * A refund made in WeChat Pay's merchant platform, not asked by payrelay: {@code fen} refunded
+   * under a number of the simulator's ({@code console-} and 12 digits), its {@code REFUND.SUCCESS}
+   * posted off the calling thread as the order's fault says.
+   *
+   * @return the refund's {@code out_refund_no}
+   * @throws IllegalStateException if the order is not paid or the amount exceeds what is left
+   */
+  public String refundUnrequested(String outTradeNo, long fen) {
+    String number = "console-" + SimulatorIds.digits(12);
+    SimulatedOrder o = orders.refund(outTradeNo, number, fen);
+    SimulatedOrder.Refund r = o.refunds().getLast();
+    Runnable post =
+        () ->
+            notifier.post(
+                o.terms().notifyUrl(),
+                notifier.build("REFUND.SUCCESS", "refund", "退款成功", resources.refund(o, r)));
+    faults.notify(outTradeNo, post, post);
+    return number;
+  }
+
+  private static long fen(JsonNode body) {
+    JsonNode fen = body.path("amount_fen");
+    if (!fen.isIntegralNumber() || fen.asLong() <= 0) {
+      throw new IllegalArgumentException("amount_fen must be a positive integer: " + fen);
+    }
+    return fen.asLong();
   }
 
   /**
@@ -179,6 +233,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   /** Stops the server. Idempotent. */
   @Override
   public synchronized void close() {
+    faults.close();
     if (server != null) {
       server.stop();
     }

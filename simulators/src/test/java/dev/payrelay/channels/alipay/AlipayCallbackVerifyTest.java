@@ -9,7 +9,9 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.ChannelReply;
+import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.simulators.alipay.SimulatedNotification;
 import java.nio.charset.Charset;
@@ -229,6 +231,59 @@ class AlipayCallbackVerifyTest {
     VerifiedCallback callback = fx.channel.verifyCallback(rest);
     assertThat(callback.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
     assertThat(callback.amount()).isEqualTo(Money.ofMinor(1000, "CNY"));
+  }
+
+  /**
+   * Issue 28: Alipay's later TRADE_FINISHED repeats a partial refund's refund_fee/gmt_refund under
+   * a new notify_id; both notifications report one refund, by the trade and out_biz_no.
+   */
+  @Test
+  void tradeFinishedRepeatingAPartialRefund_underANewNotifyId_reportsTheSameRefund()
+      throws Exception {
+    Map<String, String> partial = AlipayFixture.paidFields();
+    partial.put("refund_fee", "3.00");
+    partial.put("gmt_refund", "2026-11-30 10:05:00.123");
+    partial.put("out_biz_no", "rn-1");
+    Map<String, String> finished = new java.util.LinkedHashMap<>(partial);
+    finished.put("notify_id", "n-2");
+    finished.put("trade_status", "TRADE_FINISHED");
+
+    VerifiedCallback first =
+        fx.channel.verifyCallback(
+            AlipayFixture.request(AlipayFixture.signedBody(partial, StandardCharsets.UTF_8)));
+    VerifiedCallback repeat =
+        fx.channel.verifyCallback(
+            AlipayFixture.request(AlipayFixture.signedBody(finished, StandardCharsets.UTF_8)));
+
+    assertThat(first.notificationId()).isNotEqualTo(repeat.notificationId());
+    assertThat(repeat.refunds())
+        .isEqualTo(first.refunds())
+        .containsExactly(
+            new RefundReport(
+                "2026113022001400000001:rn-1",
+                "rn-1",
+                Money.ofMinor(300, "CNY"),
+                ChannelRefundStatus.SUCCEEDED,
+                null));
+  }
+
+  @Test
+  void refundNotificationWithoutOutBizNo_isNamedByItsRefundTime_withNoRefundNumber()
+      throws Exception {
+    Map<String, String> fields = AlipayFixture.paidFields();
+    fields.put("trade_status", "TRADE_CLOSED");
+    fields.put("refund_fee", "10.50");
+    fields.put("gmt_refund", "2026-11-30 10:05:00.123");
+
+    VerifiedCallback cb =
+        fx.channel.verifyCallback(
+            AlipayFixture.request(AlipayFixture.signedBody(fields, StandardCharsets.UTF_8)));
+
+    assertThat(cb.refunds())
+        .extracting(RefundReport::channelRefundId, RefundReport::refundNo)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "2026113022001400000001:2026-11-30 10:05:00.123", null));
   }
 
   @Test

@@ -166,7 +166,7 @@ class AlipayChannelIntegrationTest {
             payments.get(0),
             payments.get(1),
             new StatementLine(
-                s2 + "/refund-1",
+                s2 + ":refund-1",
                 "s-2",
                 "REFUND",
                 Money.ofMinor(500, "CNY"),

@@ -60,6 +60,15 @@ public final class AlipayFixture implements AutoCloseable {
 
   /** An adapter signing its requests with {@code appPrivateKey}. */
   public AlipayChannel channel(URI gateway, String appPrivateKey) {
+    return channel(gateway, appPrivateKey, Duration.ofSeconds(5));
+  }
+
+  /** An adapter with the test app's keys whose gateway calls give up after {@code readTimeout}. */
+  AlipayChannel channelWithReadTimeout(Duration readTimeout) {
+    return channel(simulator.gatewayUrl(), APP_KEYS.privateKey(), readTimeout);
+  }
+
+  private AlipayChannel channel(URI gateway, String appPrivateKey, Duration readTimeout) {
     return new AlipayChannel(
         new AlipayChannelConfig(
             gateway,
@@ -68,7 +77,7 @@ public final class AlipayFixture implements AutoCloseable {
             ALIPAY_KEYS.publicKey(),
             receiver.url(),
             Duration.ofSeconds(2),
-            Duration.ofSeconds(5)),
+            readTimeout),
         http);
   }
 

@@ -43,6 +43,11 @@ final class NotifyReceiver implements AutoCloseable {
     return request;
   }
 
+  /** The next received request within {@code wait}, or null if none arrived. */
+  CallbackRequest poll(java.time.Duration wait) throws InterruptedException {
+    return received.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     byte[] body = exchange.getRequestBody().readAllBytes();
     Map<String, String> headers = new HashMap<>();

@@ -14,6 +14,7 @@ import dev.payrelay.domain.channel.CallbackRejectedException;
 import dev.payrelay.domain.channel.CallbackRejectedException.Reason;
 import dev.payrelay.domain.channel.CallbackRequest;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.ChannelReply;
 import dev.payrelay.domain.channel.PaymentSnapshot;
 import dev.payrelay.domain.channel.VerifiedCallback;
@@ -107,15 +108,20 @@ class WechatPayCallbackVerifyTest {
   }
 
   @Test
-  void refundNotification_isRefunded_withTheRefundedFen() throws Exception {
+  void refundNotification_isAboutTheRefundOnly_withTheRefundedFen() throws Exception {
     fx.channel.verifyCallback(paid("pay-rf", "20.00"));
     fx.simulator.refund("pay-rf", "rf-1", 500);
 
     VerifiedCallback refund = fx.channel.verifyCallback(fx.receiver.next());
 
-    assertThat(refund.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+    assertThat(refund.status()).isEqualTo(ChannelPaymentStatus.UNKNOWN);
     assertThat(refund.paymentId()).isEqualTo("pay-rf");
     assertThat(refund.amount()).isEqualTo(Money.ofMinor(500, "CNY"));
+    assertThat(refund.refunds())
+        .extracting(r -> r.refundNo(), r -> r.amount(), r -> r.status())
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "rf-1", Money.ofMinor(500, "CNY"), ChannelRefundStatus.SUCCEEDED));
   }
 
   /**
@@ -141,6 +147,12 @@ class WechatPayCallbackVerifyTest {
 
       assertThat(cb.status()).as(refundStatus).isEqualTo(ChannelPaymentStatus.UNKNOWN);
       assertThat(cb.paymentId()).isEqualTo("p-1");
+      assertThat(cb.refunds())
+          .as(refundStatus)
+          .extracting(r -> r.channelRefundId(), r -> r.status())
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(
+                  "50000000382019052709732678859", ChannelRefundStatus.FAILED));
       assertThat(CallbackDecision.decide(ours, cb))
           .as(refundStatus)
           .isEqualTo(CallbackOutcome.STALE_STATUS);

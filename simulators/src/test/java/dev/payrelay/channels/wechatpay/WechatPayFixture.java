@@ -72,6 +72,15 @@ public final class WechatPayFixture implements AutoCloseable {
 
   /** An adapter with the given APIv3 key and merchant signing key, talking to the simulator. */
   public WechatPayChannel channel(String apiV3Key, String merchantPrivateKey) {
+    return channel(apiV3Key, merchantPrivateKey, Duration.ofSeconds(5));
+  }
+
+  /** An adapter with the test keys whose calls give up after {@code readTimeout}. */
+  public WechatPayChannel channelWithReadTimeout(Duration readTimeout) {
+    return channel(API_V3_KEY, MERCHANT_KEYS.privateKey(), readTimeout);
+  }
+
+  private WechatPayChannel channel(String apiV3Key, String merchantPrivateKey, Duration read) {
     return new WechatPayChannel(
         new WechatPayChannelConfig(
             simulator.baseUrl(),
@@ -84,7 +93,7 @@ public final class WechatPayFixture implements AutoCloseable {
             apiV3Key,
             receiver.url(),
             Duration.ofSeconds(2),
-            Duration.ofSeconds(5)));
+            read));
   }
 
   /**
@@ -136,6 +145,11 @@ public final class WechatPayFixture implements AutoCloseable {
         throw new AssertionError("no notification arrived");
       }
       return request;
+    }
+
+    /** The next received request within {@code wait}, or null if none arrived. */
+    CallbackRequest poll(Duration wait) throws InterruptedException {
+      return received.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
