@@ -58,6 +58,7 @@ class RefundApiTest {
     assertThat(created.path("state").asText()).isEqualTo("REQUESTED");
     assertThat(created.path("amount").path("minorUnits").asLong()).isEqualTo(300);
     assertThat(created.path("requestedBy").asText()).contains("olga");
+    assertThat(created.path("origin").asText()).isEqualTo("API");
     assertThat(again.statusCode()).isEqualTo(200);
     assertThat(json(again).path("refundId")).isEqualTo(created.path("refundId"));
     assertThat(other.statusCode()).isEqualTo(409);

@@ -105,6 +105,26 @@ enum CheckRepair {
                   + " the deadline or ./payrelay resolve "
                   + id
                   + " --action CLOSE --reason <why>";
+          case REFUNDED_MORE_THAN_CAPTURED ->
+              "compare ./payrelay refund list "
+                  + id
+                  + " with the channel's refunds of the payment; a refund recorded SUCCEEDED that"
+                  + " the channel does not hold is a ledger error to correct by hand, never by"
+                  + " refunding again";
+          case REFUND_WITHOUT_EVENT ->
+              "find how the refund committed SUCCEEDED without its event (restored backup? hand"
+                  + " edit?), tell consumers by hand and revoke the grants a full refund takes"
+                  + " back; writing a new event is no automatic repair";
+          case REFUNDED_WITH_LIVE_GRANTS ->
+              "is the refund consumer running and its PaymentRefunded event SENT? (./payrelay"
+                  + " payment show "
+                  + id
+                  + "); else revoke the purchase's entitlements by hand";
+          case REFUND_UNKNOWN_TOO_LONG ->
+              "is the worker running? the refund's workflow queries the channel by our refund"
+                  + " number; read its state in the Temporal UI (./payrelay refund list "
+                  + id
+                  + ") and ask the channel with that number; never submit a second refund";
           case CALLBACK_NOT_DECIDED ->
               "nothing to redo while the channel still retries a callback it got no answer for,"
                   + " and a PENDING payment's channel watch asks the channel after its deadline;"

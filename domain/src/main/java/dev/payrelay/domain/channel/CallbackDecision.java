@@ -29,7 +29,8 @@ public final class CallbackDecision {
    *     trade_status_sync}); {@link CallbackOutcome#NOT_OURS} (acknowledged) when the id is not of
    *     the form payrelay mints ({@link PaymentIds#isOurs}); otherwise {@link
    *     CallbackOutcome#UNKNOWN_PAYMENT}, which the channel retries because the payment may not be
-   *     committed yet
+   *     committed yet. A callback for which {@link #decidesRefunds} holds is not decided here;
+   *     asked anyway, its status decides as above
    */
   public static CallbackOutcome decide(PaymentSnapshot ours, VerifiedCallback callback) {
     if (ours == null) {
@@ -70,6 +71,20 @@ public final class CallbackDecision {
       return CallbackOutcome.AMOUNT_MISMATCH;
     }
     return CallbackOutcome.CONFIRMED;
+  }
+
+  /**
+   * Whether the callback is decided refund by refund rather than by {@link #decide}: it reports
+   * refunds ({@link VerifiedCallback#refunds} not empty) about a payment of ours, paid to our
+   * merchant. Each {@link RefundReport} is then applied once, keyed by its channel refund id (issue
+   * 28 item 3), whatever payment status the callback names; a refund of a payment we never saw paid
+   * is a {@link CallbackOutcome#REFUND_MISMATCH}. A callback naming no payment of ours, or another
+   * merchant, is decided by {@link #decide} as any other.
+   */
+  public static boolean decidesRefunds(PaymentSnapshot ours, VerifiedCallback callback) {
+    return ours != null
+        && !callback.refunds().isEmpty()
+        && ours.merchantId().equals(callback.merchantId());
   }
 
   private static CallbackOutcome decideAlreadyPaid(PaymentSnapshot ours, VerifiedCallback cb) {

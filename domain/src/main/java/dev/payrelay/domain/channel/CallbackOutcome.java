@@ -23,7 +23,9 @@ public enum CallbackOutcome {
   PAID_AFTER_CLOSE(true),
   /**
    * The channel says the payment's money went back to the buyer, in whole or in part: exception
-   * recorded for review (e.g. whether to take back what was granted), payment unchanged.
+   * recorded for review (e.g. whether to take back what was granted), payment unchanged. Only for a
+   * callback that names no refund ({@link VerifiedCallback#refunds} empty); one that names its
+   * refunds ends in one of the REFUND_ outcomes below.
    */
   REFUNDED(true),
   /**
@@ -31,6 +33,29 @@ public enum CallbackOutcome {
    * for review, payment unchanged.
    */
   DISPUTED(true),
+  /**
+   * It reported refunds ({@link VerifiedCallback#refunds}) and at least one changed a refund of
+   * ours (SUCCEEDED with its PaymentRefunded event, FAILED, or SUBMITTED while the channel works on
+   * it); the others, if any, were already applied.
+   */
+  REFUND_APPLIED(true),
+  /**
+   * Every refund it reported was already applied as reported (a repeat under any notification id,
+   * e.g. Alipay's TRADE_FINISHED repeating a partial refund): nothing changed.
+   */
+  REFUND_DUPLICATE(true),
+  /**
+   * It reported a refund we never requested (made in the channel's dashboard): recorded once as a
+   * refund of origin CHANNEL and applied like ours, with a {@code REFUND_NOT_REQUESTED} exception
+   * for an operator's review.
+   */
+  REFUND_NOT_REQUESTED(true),
+  /**
+   * A refund it reported disagrees with ours (amount, currency, the channel's refund id, an outcome
+   * contradicting the recorded one, more than captured, a payment never paid): {@code
+   * REFUND_MISMATCH} exception recorded for review, that refund not applied.
+   */
+  REFUND_MISMATCH(true),
   /** A non-PAID status that moves no money and changes nothing (e.g. "pending" after PAID). */
   STALE_STATUS(true),
   /**
@@ -94,7 +119,9 @@ public enum CallbackOutcome {
           DOUBLE_PAYMENT,
           PAID_AFTER_CLOSE,
           REFUNDED,
-          DISPUTED ->
+          DISPUTED,
+          REFUND_NOT_REQUESTED,
+          REFUND_MISMATCH ->
           true;
       default -> false;
     };

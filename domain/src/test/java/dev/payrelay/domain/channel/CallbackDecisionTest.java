@@ -241,7 +241,43 @@ class CallbackDecisionTest {
                     TXN_CONFLICT,
                     CallbackOutcome.OTHER_CHANNEL,
                     CallbackOutcome.OTHER_ACCOUNT,
-                    CallbackOutcome.NOT_OURS)));
+                    CallbackOutcome.NOT_OURS,
+                    // Decided by the ledger refund by refund (decidesRefunds).
+                    CallbackOutcome.REFUND_APPLIED,
+                    CallbackOutcome.REFUND_DUPLICATE,
+                    CallbackOutcome.REFUND_NOT_REQUESTED,
+                    CallbackOutcome.REFUND_MISMATCH)));
+  }
+
+  @Test
+  void decidesRefunds_onlyForRefundReportsAboutOurPayment_toOurMerchant() {
+    Money refunded = Money.ofMinor(300, CURRENCY);
+    List<RefundReport> reports =
+        List.of(new RefundReport("re_1", null, refunded, ChannelRefundStatus.SUCCEEDED, null));
+    PaymentSnapshot ours =
+        new PaymentSnapshot(PAYMENT_ID, MERCHANT, Money.ofMinor(DUE_MINOR, CURRENCY), PAID, TXN);
+    VerifiedCallback reporting =
+        new VerifiedCallback(
+            "ntf-r", MERCHANT, PAYMENT_ID, TXN, refunded, ChannelPaymentStatus.REFUNDED, reports);
+    VerifiedCallback otherMerchant =
+        new VerifiedCallback(
+            "ntf-r",
+            OTHER_MERCHANT,
+            PAYMENT_ID,
+            TXN,
+            refunded,
+            ChannelPaymentStatus.REFUNDED,
+            reports);
+    VerifiedCallback noReports =
+        new VerifiedCallback(
+            "ntf-r", MERCHANT, PAYMENT_ID, TXN, refunded, ChannelPaymentStatus.REFUNDED);
+
+    assertThat(CallbackDecision.decidesRefunds(ours, reporting)).isTrue();
+    assertThat(CallbackDecision.decidesRefunds(null, reporting)).isFalse();
+    assertThat(CallbackDecision.decidesRefunds(ours, otherMerchant)).isFalse();
+    assertThat(CallbackDecision.decidesRefunds(ours, noReports)).isFalse();
+    assertThat(CallbackDecision.decide(ours, otherMerchant))
+        .isEqualTo(CallbackOutcome.MERCHANT_MISMATCH);
   }
 
   @Test

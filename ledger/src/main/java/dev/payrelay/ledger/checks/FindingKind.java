@@ -3,10 +3,10 @@ package dev.payrelay.ledger.checks;
 /**
  * What {@code payrelay check} found wrong with a payment or a consumer: each kind is a broken rule
  * of DESIGN.md or something stuck until a person acts, named for the operator. The database checks
- * ({@link PaymentChecks}) find the first nine; the worker finds the other five: {@link
- * #CALLBACK_NOT_DECIDED} by reading a stored callback with its channel's adapter, the next three
- * from the payments' workflows (Temporal visibility), {@link #QUARANTINED_MESSAGE} from the
- * consumers' quarantine queues (RabbitMQ).
+ * ({@link PaymentChecks}) find the first nine and the four refund kinds at the end; the worker
+ * finds the other five: {@link #CALLBACK_NOT_DECIDED} by reading a stored callback with its
+ * channel's adapter, the next three from the payments' workflows (Temporal visibility), {@link
+ * #QUARANTINED_MESSAGE} from the consumers' quarantine queues (RabbitMQ).
  */
 public enum FindingKind {
   /**
@@ -71,5 +71,25 @@ public enum FindingKind {
    * (POISON, EXHAUSTED, CONFLICT, NO_MESSAGE_ID, DELIVERY_LIMIT) and only an operator's replay or
    * discard takes it out. Not tied to a payment: the finding names the consumer and entry id.
    */
-  QUARANTINED_MESSAGE
+  QUARANTINED_MESSAGE,
+  /**
+   * The payment's SUCCEEDED refunds add up to more than its captured amount (minor units): the sum
+   * must never exceed the capture (issue 28 item 7). Any age.
+   */
+  REFUNDED_MORE_THAN_CAPTURED,
+  /**
+   * A refund SUCCEEDED without its {@code PaymentRefunded} outbox event (they commit together in
+   * one transaction), so consumers were never told and no grant was revoked. Any age.
+   */
+  REFUND_WITHOUT_EVENT,
+  /**
+   * A purchase REFUNDED in full longer ago than the age whose entitlements are not revoked ({@code
+   * entitlement.revoked_at} NULL): the buyer kept what the money bought.
+   */
+  REFUNDED_WITH_LIVE_GRANTS,
+  /**
+   * A refund UNKNOWN or SUBMITTED, unchanged for longer than the age: whether the channel refunded
+   * the money is not known, and only a query by our refund number may tell.
+   */
+  REFUND_UNKNOWN_TOO_LONG
 }

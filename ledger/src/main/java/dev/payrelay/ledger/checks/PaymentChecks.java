@@ -37,12 +37,14 @@ public final class PaymentChecks {
   private final DSLContext dsl;
   private final EntitlementChecks entitlements;
   private final StuckPaymentChecks stuck;
+  private final RefundChecks refunds;
 
   /** Checks over {@code dsl}. */
   public PaymentChecks(DSLContext dsl) {
     this.dsl = dsl;
     this.entitlements = new EntitlementChecks(dsl);
     this.stuck = new StuckPaymentChecks(dsl);
+    this.refunds = new RefundChecks(dsl);
   }
 
   /** Every database check in {@link FindingKind} order, each with at most {@code limit} rows. */
@@ -55,6 +57,10 @@ public final class PaymentChecks {
     found.addAll(stuck.openExceptions(scope));
     found.addAll(entitlements.entitledNotPaid(scope));
     found.addAll(stuck.pendingPastDeadline(scope));
+    found.addAll(refunds.refundedMoreThanCaptured(scope));
+    found.addAll(refunds.refundWithoutEvent(scope));
+    found.addAll(refunds.refundedWithLiveGrants(scope));
+    found.addAll(refunds.refundUnknownTooLong(scope));
     return found;
   }
 

@@ -34,9 +34,16 @@ public final class PaymentResolutions {
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
-  /** The exceptions {@link ResolutionAction#ACKNOWLEDGE} closes: money the channel moved back. */
+  /**
+   * The exceptions {@link ResolutionAction#ACKNOWLEDGE} closes: money the channel moved back (a
+   * refund made at the channel, or one whose report disagreed with ours, is reviewed the same way).
+   */
   private static final Set<String> ACKNOWLEDGEABLE =
-      Set.of(CallbackOutcome.REFUNDED.name(), CallbackOutcome.DISPUTED.name());
+      Set.of(
+          CallbackOutcome.REFUNDED.name(),
+          CallbackOutcome.DISPUTED.name(),
+          CallbackOutcome.REFUND_NOT_REQUESTED.name(),
+          CallbackOutcome.REFUND_MISMATCH.name());
 
   private final DSLContext dsl;
   private final PaymentStore payments;

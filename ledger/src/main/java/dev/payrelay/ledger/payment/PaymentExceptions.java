@@ -80,14 +80,7 @@ public final class PaymentExceptions {
     if (!eachNotification || notificationId == null) {
       return null;
     }
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(notificationId.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JDK", e);
-    }
+    return occurrenceOf(notificationId);
   }
 
   /** The payment's OPEN exceptions, oldest first. */
@@ -143,25 +136,85 @@ public final class PaymentExceptions {
       Money channelAmount,
       String details,
       Long inboxId) {
-    // At most 8 + 64 + 128 + 16 characters and three colons: within the column's 255.
-    String dedupeKey =
-        kind + ":" + paymentId + ":" + channelTxnId + (occurrence == null ? "" : ":" + occurrence);
     NewException row =
-        new NewException(paymentId, kind, dedupeKey, channelTxnId, channelAmount, details, inboxId);
+        newException(paymentId, kind, channelTxnId, occurrence, channelAmount, details, inboxId);
     try {
       return Transactions.run(dsl, cfg -> insert(cfg.dsl(), row));
     } catch (DataAccessException e) {
       if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
         throw e;
       }
-      long existing =
-          dsl.select(PAYMENT_EXCEPTION.ID)
-              .from(PAYMENT_EXCEPTION)
-              .where(PAYMENT_EXCEPTION.DEDUPE_KEY.eq(dedupeKey))
-              .fetchSingle()
-              .value1();
-      return new Recorded(existing, null);
+      return new Recorded(existing(dsl, row.dedupeKey()), null);
     }
+  }
+
+  /**
+   * Records an OPEN exception with its {@code PaymentExceptionRecorded} event inside the caller's
+   * transaction {@code tx}, which should hold the payment's row lock already (it is taken again, so
+   * the lock order stays payment first). One row per (kind, payment, channel transaction,
+   * occurrence): when that key is recorded already (uk_payment_exception_dedupe) the existing row
+   * is answered with a null event id, and {@code tx} stays usable (InnoDB rolls back only the
+   * refused insert).
+   *
+   * @param occurrence what tells this exception apart from others of its kind on the payment and
+   *     transaction, at most 16 characters (e.g. {@link #occurrenceOf} of a channel refund id), or
+   *     null for one per transaction
+   * @param channelAmount the amount the channel reported, in minor units
+   * @param inboxId the {@code webhook_inbox} row of the callback that reported it, or null
+   */
+  public Recorded recordIn(
+      DSLContext tx,
+      String paymentId,
+      String kind,
+      String channelTxnId,
+      String occurrence,
+      Money channelAmount,
+      String details,
+      Long inboxId) {
+    NewException row =
+        newException(paymentId, kind, channelTxnId, occurrence, channelAmount, details, inboxId);
+    try {
+      return insert(tx, row);
+    } catch (DataAccessException e) {
+      if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
+        throw e;
+      }
+      return new Recorded(existing(tx, row.dedupeKey()), null);
+    }
+  }
+
+  /** The first 16 hex digits of SHA-256 over {@code identity}: an occurrence of fixed width. */
+  public static String occurrenceOf(String identity) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  }
+
+  private static NewException newException(
+      String paymentId,
+      String kind,
+      String channelTxnId,
+      String occurrence,
+      Money channelAmount,
+      String details,
+      Long inboxId) {
+    // At most 20 + 64 + 128 + 16 characters and three colons: within the column's 255.
+    String dedupeKey =
+        kind + ":" + paymentId + ":" + channelTxnId + (occurrence == null ? "" : ":" + occurrence);
+    return new NewException(
+        paymentId, kind, dedupeKey, channelTxnId, channelAmount, details, inboxId);
+  }
+
+  private static long existing(DSLContext ctx, String dedupeKey) {
+    return ctx.select(PAYMENT_EXCEPTION.ID)
+        .from(PAYMENT_EXCEPTION)
+        .where(PAYMENT_EXCEPTION.DEDUPE_KEY.eq(dedupeKey))
+        .fetchSingle()
+        .value1();
   }
 
   /**

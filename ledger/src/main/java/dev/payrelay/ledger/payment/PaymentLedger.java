@@ -16,6 +16,7 @@ import dev.payrelay.ledger.db.UniqueKeys;
 import dev.payrelay.ledger.inbox.InboxCompletion;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
 import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.refund.RefundReports;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,7 +31,9 @@ import org.jooq.impl.DSL;
  * ... WHERE status='PENDING' AND amount_minor=? AND currency=?} (the {@link
  * PaymentTransition#CONFIRM} move) and, only when exactly one row changed, inserts the {@code
  * PaymentConfirmed} outbox event. A callback that disagrees with our row is recorded as a {@code
- * payment_exception} and never changes the payment.
+ * payment_exception} and never changes the payment. A callback that reports refunds of our payment
+ * ({@link CallbackDecision#decidesRefunds}) is applied refund by refund by {@link RefundReports},
+ * each once by the channel's refund id.
  */
 public final class PaymentLedger {
 
@@ -72,6 +75,7 @@ public final class PaymentLedger {
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
   private final PaymentExceptions exceptions;
+  private final RefundReports refundReports;
   private final CrashPoints crashPoints;
 
   /** A ledger over {@code dsl}. */
@@ -89,6 +93,7 @@ public final class PaymentLedger {
     this.payments = payments;
     this.transitions = new PaymentTransitions(outbox);
     this.exceptions = new PaymentExceptions(dsl, outbox);
+    this.refundReports = new RefundReports(dsl, outbox);
     this.crashPoints = crashPoints;
   }
 
@@ -232,6 +237,9 @@ public final class PaymentLedger {
       Optional<LedgerResult> notItsOwn = ours.flatMap(row -> notSpokenFor(speaker, row));
       if (notItsOwn.isPresent()) {
         return notItsOwn.get();
+      }
+      if (ours.isPresent() && CallbackDecision.decidesRefunds(ours.get().snapshot(), callback)) {
+        return refundReports.apply(ours.get().paymentId(), callback, inboxId);
       }
       CallbackOutcome outcome =
           CallbackDecision.decide(ours.map(PaymentRow::snapshot).orElse(null), callback);

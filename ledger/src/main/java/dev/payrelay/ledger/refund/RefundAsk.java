@@ -70,11 +70,15 @@ record RefundAsk(
             + reason.length()
             + ":"
             + reason;
+    return sha256(canonical);
+  }
+
+  /** SHA-256 over {@code text}'s UTF-8 bytes, as 64 lower-case hex digits. */
+  static String sha256(String text) {
     try {
       return HexFormat.of()
           .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(canonical.getBytes(StandardCharsets.UTF_8)));
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }

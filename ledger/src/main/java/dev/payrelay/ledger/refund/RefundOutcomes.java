@@ -68,7 +68,8 @@ public final class RefundOutcomes {
     return Transactions.run(dsl, cfg -> failed(cfg.dsl(), refundId, reason));
   }
 
-  private RefundOutcome succeeded(DSLContext tx, String refundId, String channelRefundId) {
+  /** As {@link #succeeded(String, String)} inside the caller's transaction {@code tx}. */
+  RefundOutcome succeeded(DSLContext tx, String refundId, String channelRefundId) {
     Locked locked = lock(tx, refundId);
     RefundState state = RefundState.valueOf(locked.refund().getState());
     if (state == RefundState.SUCCEEDED) {
@@ -106,7 +107,8 @@ public final class RefundOutcomes {
     return new RefundOutcome(RefundStore.toRow(after), status, true, eventId);
   }
 
-  private RefundOutcome failed(DSLContext tx, String refundId, String reason) {
+  /** As {@link #failed(String, String)} inside the caller's transaction {@code tx}. */
+  RefundOutcome failed(DSLContext tx, String refundId, String reason) {
     Locked locked = lock(tx, refundId);
     RefundState state = RefundState.valueOf(locked.refund().getState());
     if (state == RefundState.FAILED) {
@@ -177,7 +179,7 @@ public final class RefundOutcomes {
    * Moves the refund along {@code transition} ({@code UPDATE refund ... WHERE state IN (from)}),
    * which must change its one row: the caller holds its lock.
    */
-  private static void move(
+  static void move(
       DSLContext tx,
       String refundId,
       RefundTransition transition,

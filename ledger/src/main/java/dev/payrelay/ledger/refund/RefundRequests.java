@@ -183,6 +183,7 @@ public final class RefundRequests {
         .set(REFUND.IDEMPOTENCY_KEY, ask.idempotencyKey())
         .set(REFUND.REQUEST_HASH, ask.requestHash())
         .set(REFUND.REQUESTED_BY, requestedBy)
+        .set(REFUND.ORIGIN, RefundOrigin.API.name())
         .set(REFUND.CREATED_AT, SqlTime.now())
         .set(REFUND.UPDATED_AT, SqlTime.now())
         .execute();

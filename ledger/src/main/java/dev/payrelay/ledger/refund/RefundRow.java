@@ -16,7 +16,10 @@ import java.time.Instant;
  * @param state where the refund stands
  * @param channelRefundId the channel's id of the refund once known, else null
  * @param failureReason the channel's reason when FAILED, else null
- * @param requestedBy who asked: the API key's operator and id
+ * @param requestedBy who asked: the API key's operator and id; {@code channel} for a refund made at
+ *     the channel
+ * @param origin where the refund was started: {@link RefundOrigin#API} or {@link
+ *     RefundOrigin#CHANNEL}
  * @param createdAt when it was requested (UTC, database clock)
  * @param updatedAt when it last changed (UTC, database clock)
  * @param succeededAt when it was recorded SUCCEEDED (UTC, database clock), else null
@@ -32,6 +35,7 @@ public record RefundRow(
     String channelRefundId,
     String failureReason,
     String requestedBy,
+    RefundOrigin origin,
     Instant createdAt,
     Instant updatedAt,
     Instant succeededAt) {}

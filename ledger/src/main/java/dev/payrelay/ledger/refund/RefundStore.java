@@ -57,6 +57,7 @@ public final class RefundStore {
         r.getChannelRefundId(),
         r.getFailureReason(),
         r.getRequestedBy(),
+        RefundOrigin.valueOf(r.getOrigin()),
         SqlTime.utc(r.getCreatedAt()),
         SqlTime.utc(r.getUpdatedAt()),
         SqlTime.utc(r.getSucceededAt()));
