@@ -2,6 +2,7 @@ package dev.payrelay.e2e;
 
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -80,7 +81,8 @@ class StripeEndToEndTest {
   }
 
   @Test
-  void refundAndDisputeAfterPayment_areExceptionsForReview_paymentStaysPaid() throws Exception {
+  void dashboardRefundAndDispute_refundAppliedOnceAndReviewed_disputeIsAnException()
+      throws Exception {
     String paymentId = create(2000, "USD", "course-r").path("payment").path("paymentId").asText();
     String intent = stripe.intentId(paymentId);
     stripe.pay(intent);
@@ -91,7 +93,8 @@ class StripeEndToEndTest {
 
     assertThat(refunded.deliveryStatus()).isEqualTo(200);
     assertThat(disputed.deliveryStatus()).isEqualTo(200);
-    assertThat(inboxOf(refunded.eventId()).getOutcome()).isEqualTo("REFUNDED");
+    // A refund made in Stripe's dashboard: recorded as the channel's, applied once, reviewed.
+    assertThat(inboxOf(refunded.eventId()).getOutcome()).isEqualTo("REFUND_NOT_REQUESTED");
     assertThat(inboxOf(disputed.eventId()).getOutcome()).isEqualTo("DISPUTED");
     assertThat(
             dsl.select(PAYMENT_EXCEPTION.KIND)
@@ -99,8 +102,12 @@ class StripeEndToEndTest {
                 .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId))
                 .and(PAYMENT_EXCEPTION.STATUS.eq("OPEN"))
                 .fetch(PAYMENT_EXCEPTION.KIND))
-        .containsExactlyInAnyOrder("REFUNDED", "DISPUTED");
-    assertThat(payrelay.status(paymentId)).isEqualTo("PAID");
+        .containsExactlyInAnyOrder("REFUND_NOT_REQUESTED", "DISPUTED");
+    var refund = dsl.fetchSingle(REFUND, REFUND.PAYMENT_ID.eq(paymentId));
+    assertThat(refund.getOrigin()).isEqualTo("CHANNEL");
+    assertThat(refund.getState()).isEqualTo("SUCCEEDED");
+    assertThat(refund.getAmountMinor()).isEqualTo(2000L);
+    assertThat(payrelay.status(paymentId)).isEqualTo("REFUNDED");
     await()
         .atMost(TRAIL_TIMEOUT)
         .until(() -> "NEEDS_ATTENTION".equals(payrelay.paymentState(paymentId)));

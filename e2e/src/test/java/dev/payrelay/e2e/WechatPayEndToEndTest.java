@@ -2,6 +2,7 @@ package dev.payrelay.e2e;
 
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,7 +200,7 @@ class WechatPayEndToEndTest {
   }
 
   @Test
-  void refundNotification_isVerified_acknowledged_andRecordedAsAnException_leavingThePaymentPaid()
+  void refundNotificationOfARefundWeNeverRequested_isVerified_appliedOnce_andReviewed()
       throws Exception {
     String paymentId = create(1200, "c1").path("payment").path("paymentId").asText();
     assertThat(wechatpay.pay(paymentId).httpStatus()).isEqualTo(200);
@@ -210,13 +211,15 @@ class WechatPayEndToEndTest {
     assertThat(refunded.httpStatus()).as("payrelay's answer: %s", refunded).isEqualTo(200);
     WebhookInboxRecord row = inboxOf(refunded.id());
     assertThat(row.getSignatureValid()).isTrue();
-    assertThat(row.getOutcome()).isEqualTo("REFUNDED");
+    assertThat(row.getOutcome()).isEqualTo("REFUND_NOT_REQUESTED");
     assertThat(row.getPaymentId()).isEqualTo(paymentId);
-    assertThat(payrelay.status(paymentId)).isEqualTo("PAID");
+    assertThat(payrelay.status(paymentId)).isEqualTo("PARTIALLY_REFUNDED");
+    var refund = dsl.fetchSingle(REFUND, REFUND.PAYMENT_ID.eq(paymentId));
+    assertThat(refund.getOrigin()).isEqualTo("CHANNEL");
+    assertThat(refund.getAmountMinor()).isEqualTo(300L);
     var exception = dsl.fetchSingle(PAYMENT_EXCEPTION, PAYMENT_EXCEPTION.PAYMENT_ID.eq(paymentId));
-    assertThat(exception.getKind()).isEqualTo("REFUNDED");
+    assertThat(exception.getKind()).isEqualTo("REFUND_NOT_REQUESTED");
     assertThat(exception.getStatus()).isEqualTo("OPEN");
-    assertThat(exception.getChannelAmountMinor()).isEqualTo(300L);
   }
 
   @Test
