@@ -55,7 +55,7 @@ final class ConsumersCommand extends CommandGroup {
 
     @Mixin AdminListing listing;
 
-    @Parameters(index = "0", description = "The consumer's name, e.g. notifications.")
+    @Parameters(index = "0", description = "The consumer's name: notifications or entitlements.")
     String consumer;
 
     @Option(names = "--limit", defaultValue = "100", description = "1..500 (default 100).")
@@ -118,7 +118,7 @@ final class ConsumersCommand extends CommandGroup {
 
     @Mixin AdminApi api;
 
-    @Parameters(index = "0", description = "The consumer's name, e.g. notifications.")
+    @Parameters(index = "0", description = "The consumer's name: notifications or entitlements.")
     String consumer;
 
     @Option(names = "--event-id", description = "An event id to replay; repeat for more.")
@@ -223,7 +223,7 @@ final class ConsumersCommand extends CommandGroup {
 
     @Mixin AdminApi api;
 
-    @Parameters(index = "0", description = "The consumer's name, e.g. notifications.")
+    @Parameters(index = "0", description = "The consumer's name: notifications or entitlements.")
     String consumer;
 
     @Parameters(index = "1", description = "The entry id, from payrelay consumers quarantine list.")

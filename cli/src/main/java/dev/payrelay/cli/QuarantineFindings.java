@@ -47,7 +47,7 @@ final class QuarantineFindings {
    */
   List<PaymentFinding> run(CheckScope scope, Instant now) throws IOException {
     List<PaymentFinding> found = new ArrayList<>();
-    for (String consumer : List.of(ConsumersSettings.NOTIFICATIONS)) {
+    for (String consumer : ConsumersSettings.NAMES) {
       try {
         int limit = Math.min(scope.limit(), ConsumerQuarantine.MAX_MESSAGES);
         for (QuarantinedMessage m : quarantine.list(consumer, limit).messages()) {

@@ -109,7 +109,7 @@ record DevStartupLines(PayrelayConfig config, PrintStream out) {
         config.api().webhookUrl(name));
   }
 
-  /** The exchange with each bound queue, then the notifications consumer when it runs. */
+  /** The exchange with each bound queue, then each consumer that runs. */
   void broker() {
     for (QueueBinding q : config.amqp().queues()) {
       out.printf(
@@ -119,8 +119,7 @@ record DevStartupLines(PayrelayConfig config, PrintStream out) {
           q.queue(),
           q.routingKeyPattern());
     }
-    if (config.consumers().notifications()) {
-      var consumer = config.consumers().notificationsConsumer();
+    for (var consumer : config.consumers().running()) {
       out.printf(
           "consumer   %s on %s bound %s (quarantine %s)%n",
           consumer.name(),

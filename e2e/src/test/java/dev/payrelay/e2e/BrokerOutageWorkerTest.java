@@ -73,7 +73,7 @@ class BrokerOutageWorkerTest {
   static void tearDown() throws Exception {
     try (Channel ch = direct.createChannel()) {
       ch.queueDelete(queue);
-      for (String q : config.consumers().notificationsQueues()) {
+      for (String q : config.consumers().queues()) {
         ch.queueDelete(q);
       }
       ch.exchangeDelete(exchange);

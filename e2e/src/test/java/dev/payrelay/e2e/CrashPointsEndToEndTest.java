@@ -134,7 +134,7 @@ class CrashPointsEndToEndTest {
     sandbox.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
-      for (String q : PayrelayConfig.fromEnv(env).consumers().notificationsQueues()) {
+      for (String q : PayrelayConfig.fromEnv(env).consumers().queues()) {
         ch.queueDelete(q);
       }
       ch.exchangeDelete(exchange);

@@ -69,6 +69,7 @@ class DevRestartTest {
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
     // Not about the consumer: its queues would outlive this class.
     env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
+    env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
     env.put("PAYRELAY_AMQP_QUEUES", exchange + ".events=payment.#");
     env.put("PAYRELAY_TEMPORAL_PORT", String.valueOf(temporalPort));
     env.put("PAYRELAY_TEMPORAL_UI_PORT", String.valueOf(PayrelayHarness.freePort()));

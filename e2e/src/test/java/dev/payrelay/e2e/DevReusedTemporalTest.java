@@ -56,6 +56,7 @@ class DevReusedTemporalTest {
       env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
       env.put("PAYRELAY_AMQP_QUEUES", "none");
       env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
+      env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
       env.put("PAYRELAY_TEMPORAL_PORT", String.valueOf(temporalPort));
       env.put("PAYRELAY_TEMPORAL_UI_PORT", String.valueOf(PayrelayHarness.freePort()));
       env.put("PAYRELAY_DATA_DIR", Files.createTempDirectory("payrelay-dev-reuse").toString());

@@ -89,9 +89,11 @@ final class PayrelayHarness implements AutoCloseable {
     env.put("PAYRELAY_SANDBOX_SECRET", SECRET);
     env.put("PAYRELAY_API_KEYS", KEY.line());
     env.put("PAYRELAY_API_KEY", KEY.token());
-    // The notifications consumer runs only where a test asks for it (it binds payment.confirmed,
-    // which tests of unroutable publishes unbind), with queues of this class's own.
+    // The consumers run only where a test asks for one (notifications binds payment.confirmed,
+    // which tests of unroutable publishes unbind; entitlements payment.refunded), with queues of
+    // this class's own.
     env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
+    env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
     env.put("PAYRELAY_CONSUMER_QUEUE_PREFIX", exchange);
     // Stripe, Alipay and WeChat Pay (their simulators, keys and daily reconciliations) only where a
     // test asks.
@@ -369,7 +371,7 @@ final class PayrelayHarness implements AutoCloseable {
     stack.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
-      for (String q : config.consumers().notificationsQueues()) {
+      for (String q : config.consumers().queues()) {
         ch.queueDelete(q);
       }
       ch.exchangeDelete(config.amqp().exchange());

@@ -60,6 +60,7 @@ class TwoWorkersDeliveryTest {
     env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
     // Not about the consumer: its queues would outlive this class.
     env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
+    env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
     env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
     env.putAll(RealTemporal.env(TwoWorkersDeliveryTest.class));
     // Throughput only: these payments are never paid, so keep their workflows from querying.

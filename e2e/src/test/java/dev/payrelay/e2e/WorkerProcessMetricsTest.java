@@ -71,7 +71,7 @@ class WorkerProcessMetricsTest {
       factory.setUri(config.amqp().uri());
       try (Connection amqp = factory.newConnection("payrelay-test-workermetrics");
           Channel ch = amqp.createChannel()) {
-        for (String q : config.consumers().notificationsQueues()) {
+        for (String q : config.consumers().queues()) {
           ch.queueDelete(q);
         }
         ch.queueDelete(config.amqp().exchange() + ".events");

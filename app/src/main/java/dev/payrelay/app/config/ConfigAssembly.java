@@ -88,7 +88,7 @@ final class ConfigAssembly {
             section(
                 () ->
                     ConsumersSettings.from(
-                        m.consumer(), m.db().poolConsumer(), m.outbox().retention())),
+                        m.consumer(), m.refund(), m.db().poolConsumer(), m.outbox().retention())),
             stripe,
             alipay,
             wechatpay);

@@ -175,6 +175,18 @@ public record PayrelayConfig(
     return database.withPool(ConsumersSettings.POOL_NAME, consumers.pool());
   }
 
+  /**
+   * The pool of the consumer {@code name}, one per consumer so that one consumer's backlog never
+   * waits on another's connections: {@code payrelay-consumer} for {@code notifications} (as before
+   * there were two), {@code payrelay-consumer-<name>} for the others; each of {@code
+   * PAYRELAY_DB_POOL_CONSUMER} connections.
+   */
+  public DatabaseConfig consumerDatabase(String name) {
+    return ConsumersSettings.NOTIFICATIONS.equals(name)
+        ? consumerDatabase()
+        : database.withPool(ConsumersSettings.POOL_NAME + "-" + name, consumers.pool());
+  }
+
   /** The worker's delivery pool: dispatcher, activities, safety nets, housekeeping. */
   public DatabaseConfig workerDatabase() {
     return database.withPool(WORKER_POOL, sizing.workerPool());

@@ -1,7 +1,9 @@
 package dev.payrelay.app.runtime;
 
 import dev.payrelay.amqp.AmqpConfig;
+import dev.payrelay.amqp.consume.ConsumerSettings;
 import dev.payrelay.amqp.consume.InboxConsumer;
+import dev.payrelay.amqp.consume.MessageHandler;
 import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.jobs.OutboxMaintenance;
@@ -19,10 +21,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's reference consumer, {@code notifications}, on the consumer kit: its own database
- * pool (sized by {@link ConsumersSettings#pool()}), its {@link InboxConsumer}, and its inbox
+ * One of the worker's consumers on the consumer kit ({@code notifications}, the reference consumer,
+ * or {@code entitlements}): its own database pool (sized by {@link ConsumersSettings#pool()}, named
+ * by {@link PayrelayConfig#consumerDatabase(String)}), its {@link InboxConsumer}, and its inbox
  * retention purge (every 10 minutes, first after one; batches of {@code
- * PAYRELAY_OUTBOX_PURGE_BATCH}; meter {@code payrelay.consumer.inbox_purged}).
+ * PAYRELAY_OUTBOX_PURGE_BATCH}; meter {@code payrelay.consumer.inbox_purged}, tagged {@code
+ * consumer}).
  */
 final class ConsumerRuntime implements AutoCloseable {
 
@@ -32,34 +36,37 @@ final class ConsumerRuntime implements AutoCloseable {
 
   private final Database database;
   private final InboxConsumer consumer;
-  private final ScheduledExecutorService purge =
-      Executors.newSingleThreadScheduledExecutor(
-          Thread.ofPlatform().name("consumer-inbox-purge").daemon().factory());
+  private final ScheduledExecutorService purge;
 
   private ConsumerRuntime(Database database, InboxConsumer consumer) {
     this.database = database;
     this.consumer = consumer;
+    String thread = "consumer-inbox-purge-" + consumer.settings().name();
+    this.purge =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name(thread).daemon().factory());
   }
 
   /**
    * Opens the pool, starts consuming (connecting now, or as soon as the broker answers) and
-   * schedules the purge.
+   * schedules the purge of the consumer {@code kit} names, one of {@link
+   * ConsumersSettings#running()}.
    *
    * @throws dev.payrelay.ledger.db.DatabaseUnavailableException when the database cannot be reached
    */
   static ConsumerRuntime start(
-      PayrelayConfig config, String owner, MeterRegistry metrics, EventJson json) {
+      PayrelayConfig config, String owner, MeterRegistry metrics, ConsumerSettings kit) {
     ConsumersSettings settings = config.consumers();
     PayrelayConfig.AmqpSettings amqp = config.amqp();
-    Database database = Database.open(config.consumerDatabase(), metrics);
+    Database database = Database.open(config.consumerDatabase(kit.name()), metrics);
     ConsumerInbox inbox = new ConsumerInbox(database.dsl());
     InboxConsumer consumer =
         new InboxConsumer(
             new AmqpConfig(
                 amqp.uri(), amqp.exchange(), amqp.confirmTimeout(), 1, "payrelay-" + owner),
-            settings.notificationsConsumer(),
+            kit,
             inbox,
-            new NotificationsHandler(json),
+            handler(kit.name(), settings),
             config.crashPoints(),
             metrics,
             Clock.systemUTC());
@@ -69,30 +76,40 @@ final class ConsumerRuntime implements AutoCloseable {
     return runtime;
   }
 
+  /** The business change of the consumer {@code name}. */
+  private static MessageHandler handler(String name, ConsumersSettings settings) {
+    return switch (name) {
+      case ConsumersSettings.NOTIFICATIONS -> new NotificationsHandler(new EventJson());
+      case ConsumersSettings.ENTITLEMENTS ->
+          new EntitlementsHandler(new EventJson(), settings.partialGrants());
+      default -> throw new IllegalArgumentException("no such consumer: " + name);
+    };
+  }
+
   /**
    * Deletes the consumer's processed inbox rows older than its retention, {@code batch} at a time,
    * every {@link #PURGE_EVERY}; a failed purge is logged and tried again the next time.
    */
   private void schedulePurge(
       ConsumerInbox inbox, ConsumersSettings settings, int batch, MeterRegistry metrics) {
+    String name = consumer.settings().name();
     Counter purged =
         Counter.builder("payrelay.consumer.inbox_purged")
             .description("Consumer inbox rows deleted by the retention purge")
-            .tag("consumer", ConsumersSettings.NOTIFICATIONS)
+            .tag("consumer", name)
             .register(metrics);
     purge.scheduleWithFixedDelay(
         () ->
             OutboxMaintenance.logFailure(
                 "consumer inbox purge",
                 () -> {
-                  long deleted =
-                      inbox.purgeProcessed(
-                          ConsumersSettings.NOTIFICATIONS, settings.inboxRetention(), batch);
+                  long deleted = inbox.purgeProcessed(name, settings.inboxRetention(), batch);
                   purged.increment(deleted);
                   if (deleted > 0) {
                     log.info(
-                        "purged {} notifications inbox row(s) older than {}",
+                        "purged {} {} inbox row(s) older than {}",
                         deleted,
+                        name,
                         settings.inboxRetention());
                   }
                 }),

@@ -64,7 +64,7 @@ final class NotificationsHandler implements MessageHandler {
    *
    * @throws PoisonMessageException when neither is there: no event at all
    */
-  private static String eventType(ConsumedMessage message) {
+  static String eventType(ConsumedMessage message) {
     Object header = message.headers().get("event_type");
     String type =
         message.eventType() != null

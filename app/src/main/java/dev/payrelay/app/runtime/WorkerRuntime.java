@@ -17,7 +17,6 @@ import dev.payrelay.amqp.TopologyRefusedException;
 import dev.payrelay.amqp.consume.ConsumerSettings;
 import dev.payrelay.amqp.consume.ConsumerTopology;
 import dev.payrelay.amqp.publish.ConfirmingPublisher;
-import dev.payrelay.app.config.ConsumersSettings;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.Sizing;
 import dev.payrelay.app.dispatch.OutboxDispatcher;
@@ -31,7 +30,6 @@ import dev.payrelay.app.jobs.PagedJob;
 import dev.payrelay.app.temporal.PaymentLogInterceptor;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.domain.channel.ChannelRegistry;
-import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.db.JobLeases;
 import dev.payrelay.ledger.inbox.WebhookInboxRetention;
 import dev.payrelay.ledger.outbox.ClaimedEvent;
@@ -45,10 +43,10 @@ import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
 import io.temporal.worker.WorkerOptions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
@@ -73,7 +71,7 @@ public final class WorkerRuntime implements AutoCloseable {
   private final DailyReconciliationTrigger daily;
   private final List<PagedJob<?>> jobs;
   private final AttentionGauge attention;
-  private final ConsumerRuntime consumers;
+  private final List<ConsumerRuntime> consumers;
 
   private WorkerRuntime(
       ConfirmingPublisher publisher,
@@ -84,7 +82,7 @@ public final class WorkerRuntime implements AutoCloseable {
       DailyReconciliationTrigger daily,
       List<PagedJob<?>> jobs,
       AttentionGauge attention,
-      ConsumerRuntime consumers) {
+      List<ConsumerRuntime> consumers) {
     this.attention = attention;
     this.consumers = consumers;
     this.publisher = publisher;
@@ -136,7 +134,7 @@ public final class WorkerRuntime implements AutoCloseable {
     WorkflowHandoff handoff = handoff(config, temporal);
     OutboxDispatcher dispatcher = dispatcher(config, services, owner, handoff, handedOff);
     List<PagedJob<?>> jobs = SafetyNets.start(config, services, handoff, owner);
-    ConsumerRuntime consumers = consumers(config, owner, services);
+    List<ConsumerRuntime> consumers = consumers(config, owner, services);
     return new WorkerRuntime(
         publisher,
         factory,
@@ -167,18 +165,27 @@ public final class WorkerRuntime implements AutoCloseable {
         config.access().signalTokens().tokens());
   }
 
-  /** The notifications consumer, started, when enabled; else null. */
-  private static ConsumerRuntime consumers(PayrelayConfig config, String owner, Services services) {
-    return config.consumers().notifications()
-        ? ConsumerRuntime.start(config, owner, services.metrics(), new EventJson())
-        : null;
+  /** The consumers that are enabled, started; the ones started are closed if one fails. */
+  private static List<ConsumerRuntime> consumers(
+      PayrelayConfig config, String owner, Services services) {
+    List<ConsumerRuntime> started = new ArrayList<>();
+    try {
+      for (ConsumerSettings kit : ownConsumers(config)) {
+        started.add(ConsumerRuntime.start(config, owner, services.metrics(), kit));
+      }
+    } catch (RuntimeException e) {
+      started.forEach(ConsumerRuntime::close);
+      throw e;
+    }
+    return List.copyOf(started);
   }
 
-  /** The consumers this worker runs: {@code notifications} when enabled, else none. */
+  /**
+   * The consumers this worker runs: {@code notifications} and {@code entitlements}, each when
+   * enabled.
+   */
   private static List<ConsumerSettings> ownConsumers(PayrelayConfig config) {
-    return config.consumers().notifications()
-        ? List.of(config.consumers().notificationsConsumer())
-        : List.of();
+    return config.consumers().running();
   }
 
   /**
@@ -389,28 +396,26 @@ public final class WorkerRuntime implements AutoCloseable {
 
   /**
    * What readiness reports of the broker: {@code publisher} (its connection is open and not
-   * blocked; it connects on its first publish, so false before any) and {@code
-   * consumer.notifications} (its connection and channels are open) when that consumer runs.
+   * blocked; it connects on its first publish, so false before any) and {@code consumer.<name>}
+   * (its connection and channels are open) for each consumer that runs.
    */
   public Map<String, Boolean> brokerStatus() {
     Map<String, Boolean> status = new LinkedHashMap<>();
     status.put("publisher", publisher.isHealthy());
-    if (consumers != null) {
-      status.put("consumer." + ConsumersSettings.NOTIFICATIONS, consumers.isConnected());
+    for (ConsumerRuntime consumer : consumers) {
+      status.put("consumer." + consumer.consumer().settings().name(), consumer.isConnected());
     }
     return status;
   }
 
-  /** The notifications consumer, when it runs (for tests). */
-  Optional<ConsumerRuntime> consumers() {
-    return Optional.ofNullable(consumers);
+  /** The consumers that run, notifications first (for tests). */
+  List<ConsumerRuntime> consumers() {
+    return consumers;
   }
 
   @Override
   public void close() {
-    if (consumers != null) {
-      consumers.close();
-    }
+    consumers.forEach(ConsumerRuntime::close);
     attention.close();
     maintenance.close();
     inboxRetention.close();

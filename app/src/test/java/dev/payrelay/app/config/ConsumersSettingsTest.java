@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.amqp.consume.ConsumerSettings;
+import dev.payrelay.app.config.mapping.PartialRefundGrants;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,29 @@ class ConsumersSettingsTest {
                         "PAYRELAY_OUTBOX_RETENTION", "14d")))
         .hasMessageContaining("PAYRELAY_CONSUMER_INBOX_RETENTION (7d)")
         .hasMessageContaining("PAYRELAY_OUTBOX_RETENTION (14d)");
+  }
+
+  @Test
+  void theEntitlementsConsumer_runsByDefault_boundToPaymentRefunded_andPartialRefundsKeepGrants() {
+    ConsumersSettings s = consumers(Map.of());
+
+    assertThat(s.entitlements()).isTrue();
+    assertThat(s.entitlementsConsumer().bindings()).containsExactly("payment.refunded");
+    assertThat(s.entitlementsConsumer().queues().work())
+        .isEqualTo("payrelay.consumer.entitlements");
+    assertThat(s.running())
+        .extracting(ConsumerSettings::name)
+        .containsExactly(ConsumersSettings.NOTIFICATIONS, ConsumersSettings.ENTITLEMENTS);
+    assertThat(s.partialGrants()).isEqualTo(PartialRefundGrants.KEEP);
+    assertThat(consumers(Map.of("PAYRELAY_REFUND_PARTIAL_GRANTS", "revoke-all")).partialGrants())
+        .isEqualTo(PartialRefundGrants.REVOKE_ALL);
+    assertThat(consumers(Map.of("PAYRELAY_CONSUMER_ENTITLEMENTS", "false")).running())
+        .extracting(ConsumerSettings::name)
+        .containsExactly(ConsumersSettings.NOTIFICATIONS);
+    assertThat(PayrelayConfig.fromEnv(Map.of()).consumerDatabase("entitlements").poolName())
+        .isEqualTo("payrelay-consumer-entitlements");
+    assertThatThrownBy(() -> consumers(Map.of("PAYRELAY_REFUND_PARTIAL_GRANTS", "some")))
+        .hasMessageContaining("keep, revoke-all");
   }
 
   private static ConsumersSettings consumers(Map<String, String> env) {

@@ -15,7 +15,9 @@ import org.jooq.impl.DSL;
 
 /**
  * Grants what a PAID payment bought, once: the unique key {@code (user_id, course_id, purchase_id)}
- * turns a repeated grant into a no-op, detected by the index (never {@code INSERT IGNORE}).
+ * turns a repeated grant into a no-op, detected by the index (never {@code INSERT IGNORE}). A
+ * revoked grant ({@link EntitlementRevocations}) keeps its row, so the same key keeps a refunded
+ * purchase from being granted again: its courses come back as already granted, and stay revoked.
  */
 public final class EntitlementStore {
 
@@ -43,7 +45,8 @@ public final class EntitlementStore {
   }
 
   /**
-   * Grants one entitlement per purchased course. Idempotent and safe to run concurrently.
+   * Grants one entitlement per purchased course. Idempotent and safe to run concurrently, also with
+   * a revocation: a course revoked before or after is never live again.
    *
    * @throws PaymentNotPaidException if the payment does not exist or owes no entitlements: neither
    *     PAID nor PARTIALLY_REFUNDED ({@link PaymentStatus#owesEntitlements}); a REFUNDED purchase
@@ -71,18 +74,27 @@ public final class EntitlementStore {
         });
   }
 
-  /** The entitlements a payment granted. */
+  /** The entitlements a payment granted, revoked ones included, by course id. */
   public List<EntitlementRow> forPurchase(String paymentId) {
     return dsl.select(
             ENTITLEMENT.USER_ID,
             ENTITLEMENT.COURSE_ID,
             ENTITLEMENT.PURCHASE_ID,
-            ENTITLEMENT.GRANTED_AT)
+            ENTITLEMENT.GRANTED_AT,
+            ENTITLEMENT.REVOKED_AT,
+            ENTITLEMENT.REVOKED_BY_REFUND)
         .from(ENTITLEMENT)
         .where(ENTITLEMENT.PURCHASE_ID.eq(paymentId))
         .orderBy(ENTITLEMENT.COURSE_ID)
         .fetch(
-            r -> new EntitlementRow(r.value1(), r.value2(), r.value3(), SqlTime.utc(r.value4())));
+            r ->
+                new EntitlementRow(
+                    r.value1(),
+                    r.value2(),
+                    r.value3(),
+                    SqlTime.utc(r.value4()),
+                    r.value5() == null ? null : SqlTime.utc(r.value5()),
+                    r.value6()));
   }
 
   private static boolean insert(DSLContext tx, String userId, String courseId, String purchaseId) {

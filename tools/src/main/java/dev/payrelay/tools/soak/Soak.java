@@ -196,7 +196,7 @@ final class Soak {
         names.exchange(),
         names.queue(),
         // The children's own consumer settings: their prefix (the soak's exchange), their delays.
-        PayrelayConfig.fromEnv(stack.environment().direct()).consumers().notificationsQueues());
+        PayrelayConfig.fromEnv(stack.environment().direct()).consumers().queues());
     stack.dropDatabase();
     try {
       stack.deleteNamespace();

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * The syntax of a setting that takes one of a few words, read into an enum: the constant's name in
- * lower case, any case accepted ({@code json}, {@code JSON}).
+ * lower case with {@code -} for {@code _}, any case accepted ({@code json}, {@code JSON}; {@code
+ * revoke-all}, {@code REVOKE_ALL}).
  *
  * @param type the enum
  * @param allowed the constants a value may name, in the order messages list them
@@ -27,7 +28,7 @@ public record Choice<E extends Enum<E>>(Class<E> type, Set<E> allowed) {
 
   /** The constant {@code text} names. */
   public E parse(String text) {
-    String word = text.trim().toLowerCase(Locale.ROOT);
+    String word = text.trim().toLowerCase(Locale.ROOT).replace('_', '-');
     for (E e : words()) {
       if (word(e).equals(word)) {
         return e;
@@ -41,9 +42,9 @@ public record Choice<E extends Enum<E>>(Class<E> type, Set<E> allowed) {
     return words().stream().map(Choice::word).toList();
   }
 
-  /** The word of {@code e}: its name in lower case. */
+  /** The word of {@code e}: its name in lower case, {@code -} for {@code _}. */
   public static String word(Enum<?> e) {
-    return e.name().toLowerCase(Locale.ROOT);
+    return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   private List<E> words() {

@@ -4,6 +4,7 @@ import dev.payrelay.app.config.Profile;
 import dev.payrelay.app.config.mapping.CodecAuth;
 import dev.payrelay.app.config.mapping.LogFormat;
 import dev.payrelay.app.config.mapping.LogLevel;
+import dev.payrelay.app.config.mapping.PartialRefundGrants;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.temporal.serviceclient.GrpcCompression;
 import java.net.URI;
@@ -44,7 +45,9 @@ public final class PayrelayConverters {
         .withConverter(LogFormat.class, PRIORITY, Choice.of(LogFormat.class)::parse)
         .withConverter(LogLevel.class, PRIORITY, Choice.of(LogLevel.class)::parse)
         .withConverter(CodecAuth.class, PRIORITY, Choice.of(CodecAuth.class)::parse)
-        .withConverter(GrpcCompression.class, PRIORITY, Choice.of(GrpcCompression.class)::parse);
+        .withConverter(GrpcCompression.class, PRIORITY, Choice.of(GrpcCompression.class)::parse)
+        .withConverter(
+            PartialRefundGrants.class, PRIORITY, Choice.of(PartialRefundGrants.class)::parse);
   }
 
   private static URI uri(String text) {

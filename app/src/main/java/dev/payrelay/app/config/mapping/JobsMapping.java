@@ -173,13 +173,21 @@ public interface JobsMapping {
     Duration repairAfter();
   }
 
-  /** {@code payrelay.consumer}: the worker's reference notifications consumer. */
+  /** {@code payrelay.consumer}: the worker's consumers, notifications and entitlements. */
   interface Consumer {
 
     /** See {@link Doc}. */
     @Doc("Whether the worker runs the notifications consumer (bound to payment.confirmed).")
     @WithDefault("true")
     boolean notifications();
+
+    /** See {@link Doc}. */
+    @Doc(
+        "Whether the worker runs the entitlements consumer (bound to payment.refunded), which"
+            + " revokes a refunded purchase's grants; off, refunds leave grants live until a"
+            + " worker runs it and it drains its queue.")
+    @WithDefault("true")
+    boolean entitlements();
 
     /** See {@link Doc}. */
     @Doc(
@@ -209,5 +217,17 @@ public interface JobsMapping {
             + " vhost.")
     @WithDefault(ConsumerQueues.DEFAULT_PREFIX)
     String queuePrefix();
+  }
+
+  /** {@code payrelay.refund}: what refunds do beyond the money. */
+  interface Refund {
+
+    /** See {@link Doc}. */
+    @Doc(
+        "What a partial refund does to the purchase's grants: keep (the buyer keeps every"
+            + " course) or revoke-all (as a full refund, which always revokes them all). Applied"
+            + " by the entitlements consumer when it handles the refund's PaymentRefunded.")
+    @WithDefault("keep")
+    PartialRefundGrants partialGrants();
   }
 }

@@ -70,6 +70,9 @@ public interface PayrelayMapping {
   /** The worker's event consumers. */
   JobsMapping.Consumer consumer();
 
+  /** What refunds do beyond the money. */
+  JobsMapping.Refund refund();
+
   /** The worker's metrics and health listener. */
   OperationsMapping.WorkerMetrics workerMetrics();
 

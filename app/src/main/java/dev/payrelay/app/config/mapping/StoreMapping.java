@@ -60,8 +60,9 @@ public interface StoreMapping {
     /** See {@link Doc}. */
     @Doc(
         value =
-            "The consumers' own pool: one connection per consumer channel, so it is also the"
-                + " notifications consumer's concurrency (prefetch per channel from the consumer"
+            "Each consumer's own pool (payrelay-consumer for notifications,"
+                + " payrelay-consumer-entitlements): one connection per consumer channel, so it is"
+                + " also each consumer's concurrency (prefetch per channel from the consumer"
                 + " kit).",
         min = "1",
         max = "64")
