@@ -12,10 +12,6 @@ ALTER TABLE refund ADD COLUMN origin VARCHAR(16) NOT NULL DEFAULT 'API';
 -- Rows whose channel id is not known yet (NULL) do not collide.
 CREATE UNIQUE INDEX uk_refund_channel_refund ON refund (payment_id, channel_refund_id);
 
--- When a full refund took back the purchase's grant (issue 28 item 4); NULL while it stands.
--- payrelay check's REFUNDED_WITH_LIVE_GRANTS lists fully refunded purchases with a NULL here.
-ALTER TABLE entitlement ADD COLUMN revoked_at DATETIME(6) NULL;
-
 -- payrelay check's refund checks list refunds by state and age (REFUND_UNKNOWN_TOO_LONG: UNKNOWN or
 -- SUBMITTED since updated_at; REFUND_WITHOUT_EVENT: SUCCEEDED, final, so updated_at is when it
 -- succeeded): one index range each instead of a scan of every refund.

@@ -2,8 +2,8 @@ package dev.payrelay.e2e;
 
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
-import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
