@@ -51,6 +51,14 @@ final class EntitlementsHandler implements MessageHandler {
       return;
     }
     PaymentRefunded refunded = paymentRefunded(message);
+    if (refunded.otherCapture()) {
+      log.info(
+          "entitlements: refund {} of payment {} gave back another capture (a second charge);"
+              + " the purchase's grants stand",
+          refunded.refundId(),
+          refunded.paymentId());
+      return;
+    }
     if (!refunded.full() && partialGrants == PartialRefundGrants.KEEP) {
       log.info(
           "entitlements: refund {} of payment {} is partial; its grants are kept"

@@ -46,6 +46,8 @@ final class RefundChecks {
         .join(PAYMENT_ORDER)
         .on(PAYMENT_ORDER.PAYMENT_ID.eq(REFUND.PAYMENT_ID))
         .where(REFUND.STATE.eq(RefundState.SUCCEEDED.name()))
+        // A refund of another capture (V17: a second charge) is held against that capture.
+        .and(REFUND.CHANNEL_TXN_ID.isNull())
         .groupBy(PAYMENT_ORDER.PAYMENT_ID, PAYMENT_ORDER.AMOUNT_MINOR, PAYMENT_ORDER.CURRENCY)
         .having(refunded.gt(PAYMENT_ORDER.AMOUNT_MINOR.cast(BigDecimal.class)))
         .orderBy(PAYMENT_ORDER.PAYMENT_ID)

@@ -16,6 +16,7 @@ import dev.payrelay.ledger.payment.PaymentExceptions;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.payment.PaymentTransitions;
+import dev.payrelay.ledger.refund.RefundRequests;
 import java.util.List;
 import java.util.Set;
 import org.jooq.DSLContext;
@@ -25,7 +26,9 @@ import org.jooq.exception.DataAccessException;
  * Applies an operator's resolution of a payment's open exceptions. Each resolution is one
  * transaction: its effect (payment state, outbox event), the exceptions closed, and the {@code
  * operator_action} audit row with the result commit together; a refused one writes only its audit
- * row. A decision with an action key is applied at most once: a repeat gets the stored result.
+ * row. A decision with an action key is applied at most once: a repeat gets the stored result. A
+ * {@code MARK_FOR_REFUND} also requests the refunds it calls for in that transaction ({@link
+ * RefundOnResolve}).
  */
 public final class PaymentResolutions {
 
@@ -49,13 +52,17 @@ public final class PaymentResolutions {
   private final PaymentStore payments;
   private final PaymentTransitions transitions;
   private final PaidAcceptance acceptance;
+  private final RefundOnResolve refunds;
 
-  /** Resolutions over {@code dsl}. */
+  /**
+   * Resolutions over {@code dsl}; a MARK_FOR_REFUND's refunds are announced through {@code outbox}.
+   */
   public PaymentResolutions(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
     this.dsl = dsl;
     this.payments = payments;
     this.transitions = new PaymentTransitions(outbox);
     this.acceptance = new PaidAcceptance(transitions);
+    this.refunds = new RefundOnResolve(new RefundRequests(dsl, outbox));
   }
 
   /**
@@ -178,19 +185,26 @@ public final class PaymentResolutions {
         refuseWhileMoneyReceived(open);
         yield new Effect(close(tx, payment, d), "closed; nothing granted");
       }
-      case MARK_FOR_REFUND -> markForRefund(open);
+      case MARK_FOR_REFUND -> markForRefund(tx, payment, open, d);
       case ACKNOWLEDGE -> acknowledge(payment, open);
     };
   }
 
-  private static Effect markForRefund(List<PaymentExceptionRecord> open) {
+  /**
+   * Resolves the open exceptions as MARK_FOR_REFUND and requests the refunds they call for ({@link
+   * RefundOnResolve}), naming each refund id or why none was made.
+   */
+  private Effect markForRefund(
+      DSLContext tx, PaymentRow payment, List<PaymentExceptionRecord> open, OperatorDecision d) {
     if (open.isEmpty()) {
       throw new ResolutionRefused("no open exception to refund");
     }
     return new Effect(
         null,
         "marked for refund: channel transactions "
-            + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList());
+            + open.stream().map(PaymentExceptionRecord::getChannelTxnId).toList()
+            + "; "
+            + refunds.start(tx, payment, open, d));
   }
 
   /** Closes refunds and disputes only: any other open exception needs its own decision first. */

@@ -44,7 +44,9 @@ public final class RefundOutcomes {
    * The channel refunded the money: the refund SUCCEEDED with the channel's refund id, the payment
    * PARTIALLY_REFUNDED or, once its SUCCEEDED refunds add up to the captured amount, REFUNDED
    * ({@link PaymentTransition#REFUND_PARTIALLY}, {@link PaymentTransition#REFUND_FULLY}), and a
-   * {@code PaymentRefunded} outbox event (fact key: the refund id). A refund already SUCCEEDED is
+   * {@code PaymentRefunded} outbox event (fact key: the refund id). A refund of another capture
+   * ({@link RefundRow#ofOtherCapture}, e.g. a second charge) leaves the payment's status as it is
+   * and its event says so ({@code otherCapture}, never {@code full}). A refund already SUCCEEDED is
    * answered as it stands, changing nothing ({@code applied} false), whatever channel id the repeat
    * names.
    *
@@ -82,9 +84,11 @@ public final class RefundOutcomes {
         RefundTransition.SUCCEED,
         Map.of(REFUND.CHANNEL_REFUND_ID, channelRefundId, REFUND.SUCCEEDED_AT, SqlTime.now()));
     PaymentOrderRecord payment = locked.payment();
+    boolean otherCapture = locked.refund().getChannelTxnId() != null;
     long refunded = succeededMinor(tx, payment.getPaymentId());
-    boolean full = refunded >= payment.getAmountMinor();
-    PaymentStatus status = movePayment(tx, payment, full);
+    boolean full = !otherCapture && refunded >= payment.getAmountMinor();
+    PaymentStatus status =
+        otherCapture ? PaymentStatus.valueOf(payment.getStatus()) : movePayment(tx, payment, full);
     RefundRecord after = reread(tx, refundId);
     String eventId =
         outbox.appendPaymentEvent(
@@ -102,7 +106,8 @@ public final class RefundOutcomes {
                 after.getAmountMinor(),
                 after.getCurrency(),
                 refunded,
-                full),
+                full,
+                otherCapture),
             PaymentRefunded.VERSION);
     return new RefundOutcome(RefundStore.toRow(after), status, true, eventId);
   }
@@ -199,12 +204,16 @@ public final class RefundOutcomes {
     }
   }
 
-  /** The payment's SUCCEEDED refunds in minor units (read under the payment's lock). */
+  /**
+   * The payment's SUCCEEDED refunds of its own capture in minor units (read under the payment's
+   * lock); refunds of another capture (V17) are not the purchase's.
+   */
   private static long succeededMinor(DSLContext tx, String paymentId) {
     return tx
         .select(REFUND.AMOUNT_MINOR)
         .from(REFUND)
         .where(REFUND.PAYMENT_ID.eq(paymentId))
+        .and(REFUND.CHANNEL_TXN_ID.isNull())
         .and(REFUND.STATE.eq(RefundState.SUCCEEDED.name()))
         .forUpdate()
         .fetch(REFUND.AMOUNT_MINOR)

@@ -3,6 +3,7 @@ package dev.payrelay.ledger.refund;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 
+import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.RefundIds;
@@ -86,7 +87,7 @@ public final class RefundRequests {
       return earlier.get();
     }
     requireRefundable(payment);
-    long held = heldMinor(tx, ask.paymentId());
+    long held = heldMinor(tx, ask.paymentId(), null);
     if (held + ask.amountMinor() > payment.getAmountMinor()) {
       throw new RefundRefused(
           Reason.EXCEEDS_CAPTURE,
@@ -102,7 +103,92 @@ public final class RefundRequests {
               + (payment.getAmountMinor() - held)
               + " refundable");
     }
-    RefundRecord row = insert(tx, ask, payment, requestedBy);
+    return created(tx, ask, payment, null, requestedBy);
+  }
+
+  /**
+   * Money the channel took beyond the purchase, to give back (V17): a DOUBLE_PAYMENT's second
+   * transaction, money the channel took for a payment never marked PAID, or the part of the
+   * payment's own transaction above the payment's amount.
+   *
+   * @param channelTxnId the channel's transaction that took it
+   * @param captured what the channel captured in that transaction, in minor units of its currency
+   * @param refundableMinor how much of it is to give back at most, in the same minor units (all of
+   *     {@code captured}, or the over-payment)
+   */
+  public record OtherCapture(String channelTxnId, Money captured, long refundableMinor) {
+
+    /** All of {@code captured} is to give back. */
+    public OtherCapture(String channelTxnId, Money captured) {
+      this(channelTxnId, captured, captured.minorUnits());
+    }
+  }
+
+  /**
+   * Requests a refund of all that remains refundable of one capture of the payment, inside the
+   * caller's transaction {@code tx} (an operator's {@code MARK_FOR_REFUND}, whose audit row commits
+   * with it), or answers the refund an earlier request with the same Idempotency-Key made. The
+   * payment's row lock is taken (again) first, as in {@link #request}.
+   *
+   * <p>With {@code capture} null it is the payment's own capture: the payment must be PAID or
+   * PARTIALLY_REFUNDED and the amount is its captured amount less its refunds not FAILED. With a
+   * capture it is that transaction's amount less the refunds not FAILED held against it, in its
+   * currency, whatever the payment's status; the refund row names the transaction.
+   *
+   * @param reason why, at most 500 characters
+   * @param idempotencyKey unique per tenant, at most 128 characters; derive it from the operator
+   *     action's key so a retried action makes one refund
+   * @param requestedBy who asks, at most 128 characters
+   * @throws RefundRefused NOT_FOUND for no payment, NOT_REFUNDABLE for an own capture of a payment
+   *     not PAID or PARTIALLY_REFUNDED, EXCEEDS_CAPTURE when nothing of the capture is left to give
+   *     back, INVALID for bad fields, KEY_REUSED for the key with another body
+   */
+  public RequestedRefund requestRemainingIn(
+      DSLContext tx,
+      String paymentId,
+      OtherCapture capture,
+      String reason,
+      String idempotencyKey,
+      String requestedBy) {
+    RefundAsk.requireText(requestedBy, "requestedBy", MAX_REQUESTED_BY);
+    PaymentOrderRecord payment =
+        tx.selectFrom(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
+            .forUpdate()
+            .fetchOptional()
+            .orElseThrow(() -> new RefundRefused(Reason.NOT_FOUND, "no payment " + paymentId));
+    Optional<RefundRecord> earlier = refunds.byKey(tx, payment.getTenantId(), idempotencyKey);
+    if (earlier.isPresent()) {
+      return new RequestedRefund(RefundStore.toRow(earlier.get()), false);
+    }
+    if (capture == null) {
+      requireRefundable(payment);
+    }
+    String txn = capture == null ? null : capture.channelTxnId();
+    long captured = capture == null ? payment.getAmountMinor() : capture.refundableMinor();
+    long remaining = captured - heldMinor(tx, paymentId, txn);
+    if (remaining <= 0) {
+      throw new RefundRefused(
+          Reason.EXCEEDS_CAPTURE,
+          "already refunded in full: the refunds not FAILED of "
+              + (txn == null ? "the payment's capture" : "channel transaction " + txn)
+              + " add up to its "
+              + captured
+              + " minor units");
+    }
+    RefundAsk ask =
+        RefundAsk.of(payment.getTenantId(), paymentId, remaining, reason, idempotencyKey);
+    return created(tx, ask, payment, capture, requestedBy);
+  }
+
+  /** Inserts the refund REQUESTED with its {@code RefundRequested} event. */
+  private RequestedRefund created(
+      DSLContext tx,
+      RefundAsk ask,
+      PaymentOrderRecord payment,
+      OtherCapture capture,
+      String requestedBy) {
+    RefundRecord row = insert(tx, ask, payment, capture, requestedBy);
     outbox.appendPaymentEvent(
         tx,
         EventType.REFUND_REQUESTED,
@@ -133,15 +219,20 @@ public final class RefundRequests {
   }
 
   /**
-   * The payment's refunds not FAILED, in minor units. A locking read: at REPEATABLE READ a plain
-   * read could answer from a snapshot older than the row lock, missing a refund committed by the
-   * request the lock waited for.
+   * The payment's refunds not FAILED held against one capture, in minor units: the payment's own
+   * ({@code channelTxnId} null, refunds without a {@code channel_txn_id}) or another transaction's.
+   * A locking read: at REPEATABLE READ a plain read could answer from a snapshot older than the row
+   * lock, missing a refund committed by the request the lock waited for.
    */
-  static long heldMinor(DSLContext tx, String paymentId) {
+  static long heldMinor(DSLContext tx, String paymentId, String channelTxnId) {
     return tx
         .select(REFUND.AMOUNT_MINOR)
         .from(REFUND)
         .where(REFUND.PAYMENT_ID.eq(paymentId))
+        .and(
+            channelTxnId == null
+                ? REFUND.CHANNEL_TXN_ID.isNull()
+                : REFUND.CHANNEL_TXN_ID.eq(channelTxnId))
         .and(REFUND.STATE.ne(RefundState.FAILED.name()))
         .forUpdate()
         .fetch(REFUND.AMOUNT_MINOR)
@@ -169,7 +260,11 @@ public final class RefundRequests {
   }
 
   private static RefundRecord insert(
-      DSLContext tx, RefundAsk ask, PaymentOrderRecord payment, String requestedBy) {
+      DSLContext tx,
+      RefundAsk ask,
+      PaymentOrderRecord payment,
+      OtherCapture capture,
+      String requestedBy) {
     String refundId = RefundIds.mintId();
     tx.insertInto(REFUND)
         .set(REFUND.REFUND_ID, refundId)
@@ -177,7 +272,11 @@ public final class RefundRequests {
         .set(REFUND.PAYMENT_ID, ask.paymentId())
         .set(REFUND.TENANT_ID, ask.tenantId())
         .set(REFUND.AMOUNT_MINOR, ask.amountMinor())
-        .set(REFUND.CURRENCY, payment.getCurrency())
+        .set(
+            REFUND.CURRENCY,
+            capture == null ? payment.getCurrency() : capture.captured().currencyCode())
+        .set(REFUND.CHANNEL_TXN_ID, capture == null ? null : capture.channelTxnId())
+        .set(REFUND.TXN_AMOUNT_MINOR, capture == null ? null : capture.captured().minorUnits())
         .set(REFUND.REASON, ask.reason())
         .set(REFUND.STATE, RefundState.REQUESTED.name())
         .set(REFUND.IDEMPOTENCY_KEY, ask.idempotencyKey())

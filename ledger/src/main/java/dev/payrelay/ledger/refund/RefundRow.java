@@ -23,6 +23,11 @@ import java.time.Instant;
  * @param createdAt when it was requested (UTC, database clock)
  * @param updatedAt when it last changed (UTC, database clock)
  * @param succeededAt when it was recorded SUCCEEDED (UTC, database clock), else null
+ * @param channelTxnId the channel transaction to refund when it is not the payment's own (a
+ *     DOUBLE_PAYMENT's second capture, money taken for a payment never marked PAID; V17), else null
+ *     for the payment's {@code channel_txn_id}
+ * @param txnAmountMinor what the channel captured in {@code channelTxnId}, in minor units of the
+ *     refund's currency, else null
  */
 public record RefundRow(
     String refundId,
@@ -38,4 +43,15 @@ public record RefundRow(
     RefundOrigin origin,
     Instant createdAt,
     Instant updatedAt,
-    Instant succeededAt) {}
+    Instant succeededAt,
+    String channelTxnId,
+    Long txnAmountMinor) {
+
+  /**
+   * Whether this refund gives back a capture other than the one that paid for the purchase: it is
+   * held against that capture only and leaves the payment's status and grants as they are.
+   */
+  public boolean ofOtherCapture() {
+    return channelTxnId != null;
+  }
+}

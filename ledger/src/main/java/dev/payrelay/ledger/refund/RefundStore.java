@@ -60,6 +60,8 @@ public final class RefundStore {
         RefundOrigin.valueOf(r.getOrigin()),
         SqlTime.utc(r.getCreatedAt()),
         SqlTime.utc(r.getUpdatedAt()),
-        SqlTime.utc(r.getSucceededAt()));
+        SqlTime.utc(r.getSucceededAt()),
+        r.getChannelTxnId(),
+        r.getTxnAmountMinor());
   }
 }
