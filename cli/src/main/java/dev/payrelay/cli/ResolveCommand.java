@@ -25,7 +25,8 @@ import picocli.CommandLine.Parameters;
       "                   then grant;",
       "  CLOSE            closed at the channel first, then no entitlement; refused",
       "                   if the channel says PAID;",
-      "  MARK_FOR_REFUND  record it; the refund comes later;",
+      "  MARK_FOR_REFUND  request the refund of the money the channel took;",
+      "                   the verdict names the refund id, or why none was made;",
       "  ACKNOWLEDGE      close the open exceptions as reviewed, the payment stays",
       "                   as it is (a refund or dispute settled at the channel).",
       "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
