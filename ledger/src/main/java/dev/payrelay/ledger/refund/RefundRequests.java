@@ -88,7 +88,8 @@ public final class RefundRequests {
     }
     requireRefundable(payment);
     long held = heldMinor(tx, ask.paymentId(), null);
-    if (held + ask.amountMinor() > payment.getAmountMinor()) {
+    // Compared with what remains, never summed: held + a huge amount would overflow past the cap.
+    if (ask.amountMinor() > payment.getAmountMinor() - held) {
       throw new RefundRefused(
           Reason.EXCEEDS_CAPTURE,
           "refund of "
