@@ -136,16 +136,19 @@ public final class PaymentExceptions {
       Money channelAmount,
       String details,
       Long inboxId) {
-    NewException row =
-        newException(paymentId, kind, channelTxnId, occurrence, channelAmount, details, inboxId);
-    try {
-      return Transactions.run(dsl, cfg -> insert(cfg.dsl(), row));
-    } catch (DataAccessException e) {
-      if (!UniqueKeys.isViolationOf(e, DEDUPE_KEY)) {
-        throw e;
-      }
-      return new Recorded(existing(dsl, row.dedupeKey()), null);
-    }
+    // A refused duplicate insert leaves the transaction usable: recordIn answers the existing row.
+    return Transactions.run(
+        dsl,
+        cfg ->
+            recordIn(
+                cfg.dsl(),
+                paymentId,
+                kind,
+                channelTxnId,
+                occurrence,
+                channelAmount,
+                details,
+                inboxId));
   }
 
   /**
