@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.app.config.PayrelayConfig;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -101,18 +102,36 @@ public final class AdminClient {
     try {
       return http.send(
           request(method, pathAndQuery, body, headers), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
+    } catch (ConnectException e) {
       throw new Failure(
           UNAVAILABLE,
           "the admin API at "
               + base
               + " is unreachable ("
               + e
-              + "); is payrelay api or dev running?");
+              + "); nothing was sent. Is payrelay api or dev running?");
+    } catch (IOException e) {
+      throw new Failure(UNAVAILABLE, lostAnswer(method, pathAndQuery, e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new Failure(UNAVAILABLE, "interrupted");
     }
+  }
+
+  /**
+   * What to say when the connection broke after the request went out (the server stopped, a
+   * timeout): a GET changed nothing, but a POST may have been applied before the answer was lost,
+   * so the operator is told to look before sending it again.
+   */
+  static String lostAnswer(String method, String pathAndQuery, IOException e) {
+    String what = "the admin API stopped answering " + method + " " + pathAndQuery + " (" + e + ")";
+    if ("GET".equals(method)) {
+      return what + "; nothing was changed. Is payrelay api or dev running?";
+    }
+    return what
+        + ": the request was sent and may have been applied before the answer was lost. Look"
+        + " before sending it again: `payrelay payment show <id>` lists the operator actions and"
+        + " refunds with their outcome.";
   }
 
   private HttpRequest request(
