@@ -31,7 +31,7 @@ final class StuckPaymentChecks {
    * (that one is {@link FindingKind#PAID_TWICE}) recorded more than {@link CheckScope#olderThan()}
    * ago, oldest first, each with the amount expected (the payment's) and the one the channel
    * reported, e.g. {@code AMOUNT_MISMATCH: expected 10.50 USD, channel reported 10.00 USD, open
-   * 3m02s (exception 12)}.
+   * 3m02s (exception 12)}; a {@code MISSING_FROM_STATEMENT} names our amount and its fix instead.
    */
   List<PaymentFinding> openExceptions(CheckScope scope) {
     Field<Long> age = SqlTime.secondsSince(PAYMENT_EXCEPTION.CREATED_AT);
@@ -58,16 +58,30 @@ final class StuckPaymentChecks {
                     r.value1(),
                     FindingKind.OPEN_EXCEPTION,
                     r.value2()
-                        + ": expected "
-                        + money(r.value4(), r.value5())
-                        + ", channel reported "
-                        + money(r.value6(), r.value7())
+                        + ": "
+                        + amounts(
+                            r.value2(),
+                            money(r.value4(), r.value5()),
+                            money(r.value6(), r.value7()))
                         + ", open "
                         + Ages.of(r.value8())
                         + " (exception "
                         + r.value3()
                         + ")",
                     null));
+  }
+
+  /**
+   * The amounts of an open exception, in words: a statement that lists nothing reported nothing, so
+   * a {@code MISSING_FROM_STATEMENT} names our amount only and the fix.
+   */
+  private static String amounts(String kind, String ours, String reported) {
+    if ("MISSING_FROM_STATEMENT".equals(kind)) {
+      return ours
+          + " PAID here, the channel's statement has no record of it (confirm the money with the"
+          + " channel, then resolve ACKNOWLEDGE)";
+    }
+    return "expected " + ours + ", channel reported " + reported;
   }
 
   /**

@@ -37,16 +37,22 @@ public final class PaymentResolutions {
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
 
+  /** The exception kind reconciliation records for a PAID payment its statement did not list. */
+  private static final String MISSING_FROM_STATEMENT = "MISSING_FROM_STATEMENT";
+
   /**
    * The exceptions {@link ResolutionAction#ACKNOWLEDGE} closes: money the channel moved back (a
-   * refund made at the channel, or one whose report disagreed with ours, is reviewed the same way).
+   * refund made at the channel, or one whose report disagreed with ours, is reviewed the same way),
+   * and a PAID payment a day's statement did not list ({@code MISSING_FROM_STATEMENT}) once the
+   * operator confirmed the money with the channel: nothing in the ledger changes for either.
    */
   private static final Set<String> ACKNOWLEDGEABLE =
       Set.of(
           CallbackOutcome.REFUNDED.name(),
           CallbackOutcome.DISPUTED.name(),
           CallbackOutcome.REFUND_NOT_REQUESTED.name(),
-          CallbackOutcome.REFUND_MISMATCH.name());
+          CallbackOutcome.REFUND_MISMATCH.name(),
+          MISSING_FROM_STATEMENT);
 
   private final DSLContext dsl;
   private final PaymentStore payments;
@@ -207,7 +213,10 @@ public final class PaymentResolutions {
             + refunds.start(tx, payment, open, d));
   }
 
-  /** Closes refunds and disputes only: any other open exception needs its own decision first. */
+  /**
+   * Closes the {@link #ACKNOWLEDGEABLE} kinds only: any other open exception needs its own decision
+   * first.
+   */
   private static Effect acknowledge(PaymentRow payment, List<PaymentExceptionRecord> open) {
     if (open.isEmpty()) {
       throw new ResolutionRefused("no open exception to acknowledge");
@@ -219,7 +228,7 @@ public final class PaymentResolutions {
             .toList();
     if (!others.isEmpty()) {
       throw new ResolutionRefused(
-          "ACKNOWLEDGE closes refunds and disputes only; resolve "
+          "ACKNOWLEDGE closes refunds, disputes and payments missing from a statement only; resolve "
               + others
               + " first (e.g. MARK_FOR_REFUND for a DOUBLE_PAYMENT)");
     }

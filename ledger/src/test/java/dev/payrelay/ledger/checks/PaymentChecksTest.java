@@ -15,6 +15,7 @@ import dev.payrelay.ledger.db.SqlTime;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.EntitlementStore;
 import dev.payrelay.ledger.payment.PaidPayment;
+import dev.payrelay.ledger.payment.PaymentExceptions;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
@@ -246,6 +247,31 @@ class PaymentChecksTest {
     assertThat(open)
         .extracting(PaymentFinding::paymentId)
         .doesNotContain(young.paymentId(), resolved.paymentId());
+  }
+
+  @Test
+  void aPaidPaymentMissingFromTheStatement_isFoundWithOurAmountAndItsFix_notAsAChannelReport() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("25.00", "USD"), "c1");
+    PaymentRow paid = payments.find(p.paymentId()).orElseThrow();
+    new PaymentExceptions(dsl, new OutboxWriter(new EventJson()))
+        .record(
+            p.paymentId(), "MISSING_FROM_STATEMENT", paid.channelTxnId(), paid.amount(), "x", null);
+    dsl.update(PAYMENT_EXCEPTION)
+        .set(PAYMENT_EXCEPTION.CREATED_AT, SqlTime.nowPlus(Duration.ofMinutes(-63)))
+        .where(PAYMENT_EXCEPTION.PAYMENT_ID.eq(p.paymentId()))
+        .execute();
+
+    assertThat(kind(FindingKind.OPEN_EXCEPTION))
+        .filteredOn(f -> f.paymentId().equals(p.paymentId()))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.reason())
+                    .startsWith(
+                        "MISSING_FROM_STATEMENT: 25.00 USD PAID here, the channel's statement has"
+                            + " no record of it")
+                    .contains("resolve ACKNOWLEDGE")
+                    .doesNotContain("channel reported"));
   }
 
   @Test

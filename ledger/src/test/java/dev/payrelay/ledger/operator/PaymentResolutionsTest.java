@@ -16,6 +16,7 @@ import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.LedgerResult;
+import dev.payrelay.ledger.payment.PaymentExceptions;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
@@ -400,6 +401,28 @@ class PaymentResolutionsTest {
     assertThat(later.outcome()).isEqualTo(CallbackOutcome.REFUNDED);
     assertThat(later.eventId()).as("a new exception with its event").isNotNull();
     assertThat(openExceptions(p)).isEqualTo(1);
+  }
+
+  @Test
+  void acknowledge_ofAPaidPaymentMissingFromTheStatement_closesIt_andThePaymentStaysPaid() {
+    PaymentRow p = Payments.paid(payments, ledger, Money.parse("25.00", "USD"), "c1");
+    PaymentRow paid = payments.find(p.paymentId()).orElseThrow();
+    new PaymentExceptions(dsl, new OutboxWriter(new EventJson()))
+        .record(
+            p.paymentId(),
+            "MISSING_FROM_STATEMENT",
+            paid.channelTxnId(),
+            paid.amount(),
+            "the statement of 2026-11-30 has no record of it",
+            null);
+    assertThat(openExceptions(p)).isEqualTo(1);
+
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.ACKNOWLEDGE));
+
+    assertThat(r.applied()).as(r.message()).isTrue();
+    assertThat(r.message()).contains("MISSING_FROM_STATEMENT").contains("stays PAID");
+    assertThat(openExceptions(p)).isZero();
+    assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.PAID);
   }
 
   @Test
