@@ -81,8 +81,7 @@ public final class CheckCommand implements Callable<Integer> {
       names = "--older-than",
       defaultValue = "10m",
       converter = Durations.class,
-      description =
-          "Age past which work in flight is a finding: 90s, 10m, 2h, 1d or PT10M (default 10m).")
+      description = "Age past which work in flight is a finding: 90s, 10m, 2h or 1d (default 10m).")
   Duration olderThan;
 
   @Option(

@@ -174,7 +174,7 @@ final class OutboxCommand extends CommandGroup {
         paramLabel = "timeout",
         description = {
           "Then wait until each event is SENT or DEAD again, at most this long (default 60s):",
-          "30s, 5m, PT2M. Give it after the event id, or as --wait=90s."
+          "30s, 5m, 2h. Give it after the event id, or as --wait=90s."
         })
     Duration wait;
 
