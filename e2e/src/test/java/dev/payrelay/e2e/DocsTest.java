@@ -135,7 +135,8 @@ class DocsTest {
         Matcher m = p.matcher(text);
         while (m.find()) {
           String name = m.group(1);
-          String value = m.group(2);
+          // A sentence's punctuation after the value is not part of it.
+          String value = m.group(2).replaceAll("[.:,;)]+$", "");
           if (!settings.contains(name) || value.matches(".*[<>{}$\\[\\]].*")) {
             continue;
           }
