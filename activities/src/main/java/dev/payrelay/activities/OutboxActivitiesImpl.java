@@ -7,6 +7,7 @@ import dev.payrelay.domain.crash.CrashPoint;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.OutboxStatus;
+import dev.payrelay.domain.event.PayloadVersions;
 import dev.payrelay.domain.failure.PublishFailure;
 import dev.payrelay.ledger.outbox.DeadEvents;
 import dev.payrelay.ledger.outbox.OutboxRow;
@@ -205,7 +206,8 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
     if (!KNOWN_VERSIONS.contains(row.payloadVersion())) {
       throw failure(
           PublishFailure.BAD_PAYLOAD,
-          "unknown payload version " + row.payloadVersion() + " of " + row.eventType(),
+          PayloadVersions.unknown(
+              row.eventId(), row.eventType(), row.payloadVersion(), KNOWN_VERSIONS),
           null);
     }
     return new OutboundMessage(

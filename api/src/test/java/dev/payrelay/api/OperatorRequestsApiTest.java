@@ -155,6 +155,8 @@ class OperatorRequestsApiTest {
       },
       {"extend-deadline", "{\"reason\":\"r\",\"until\":\"tomorrow\"}", "ISO-8601 instant"},
       {"extend-deadline", "{\"reason\":\"r\",\"by\":\"-5m\"}", "by must be a duration"},
+      {"extend-deadline", "{\"reason\":\"r\",\"by\":\"30\"}", "by must be a duration"},
+      {"extend-deadline", "{\"reason\":\"r\",\"by\":\"PT30M\"}", "by must be a duration"},
       {"extend-deadline", "{\"reason\":\"r\",\"by\":\"400d\"}", "at most 366 days"},
       {"extend-deadline", "{\"reason\":\"r\",\"until\":\"" + past + "\"}", "later than"},
     };

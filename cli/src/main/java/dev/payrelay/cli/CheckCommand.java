@@ -1,6 +1,7 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.dispatch.WorkflowHandoff;
 import dev.payrelay.app.jobs.ChannelQueryCheck;
@@ -81,8 +82,7 @@ public final class CheckCommand implements Callable<Integer> {
       names = "--older-than",
       defaultValue = "10m",
       converter = Durations.class,
-      description =
-          "Age past which work in flight is a finding: 90s, 10m, 2h, 1d or PT10M (default 10m).")
+      description = "Age past which work in flight is a finding: 90s, 10m, 2h or 1d (default 10m).")
   Duration olderThan;
 
   @Option(
@@ -139,6 +139,9 @@ public final class CheckCommand implements Callable<Integer> {
   private void refuseBadInput() {
     if (repair && (operator == null || operator.isBlank())) {
       throw new IllegalArgumentException("--repair needs --operator <your name> for the audit");
+    }
+    if (repair) {
+      ApiKeys.operatorName(operator.trim(), "--operator");
     }
     if (repair && noTemporal) {
       throw new IllegalArgumentException("--repair needs Temporal: its repairs are signals");

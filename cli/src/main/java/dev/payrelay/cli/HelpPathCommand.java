@@ -39,18 +39,28 @@ final class HelpPathCommand implements CommandLine.IHelpCommandInitializable2, R
     for (String name : path) {
       CommandLine next = target.getSubcommands().get(name);
       if (next == null) {
+        String where = target.getCommandSpec().qualifiedName();
         throw new CommandLine.ParameterException(
             self,
-            "no command '"
-                + name
-                + "' in '"
-                + target.getCommandSpec().qualifiedName()
-                + "'; there are: "
-                + String.join(", ", target.getSubcommands().keySet()));
+            target.getSubcommands().isEmpty()
+                ? "'" + where + "' has no sub-commands; see payrelay help " + path(target)
+                : "no command '"
+                    + name
+                    + "' in '"
+                    + where
+                    + "'; there are: "
+                    + String.join(", ", target.getSubcommands().keySet()));
       }
       target = next;
     }
     target.usage(out, colors);
     out.flush();
+  }
+
+  /** {@code target}'s names below {@code payrelay}, as {@code help} takes them. */
+  private String path(CommandLine target) {
+    String qualified = target.getCommandSpec().qualifiedName(" ");
+    int space = qualified.indexOf(' ');
+    return space < 0 ? "" : qualified.substring(space + 1);
   }
 }

@@ -32,7 +32,10 @@ final class OutboxCommand extends CommandGroup {
    * The picocli mixin of a replay's or discard's audit reason and how long to await its verdict.
    */
   static final class Verdict {
-    @Option(names = "--reason", required = true)
+    @Option(
+        names = "--reason",
+        required = true,
+        description = "Why, in your words; recorded with the outcome in operator_action.")
     String reason;
 
     @Option(
@@ -97,7 +100,10 @@ final class OutboxCommand extends CommandGroup {
         description = "Only rows unchanged this long (stuck rows).")
     long olderThanSeconds;
 
-    @Option(names = "--limit", defaultValue = "100")
+    @Option(
+        names = "--limit",
+        defaultValue = "100",
+        description = "At most this many events, 1..1000 (default ${DEFAULT-VALUE}).")
     int limit;
 
     @Override
@@ -174,7 +180,7 @@ final class OutboxCommand extends CommandGroup {
         paramLabel = "timeout",
         description = {
           "Then wait until each event is SENT or DEAD again, at most this long (default 60s):",
-          "30s, 5m, PT2M. Give it after the event id, or as --wait=90s."
+          "30s, 5m, 2h. Give it after the event id, or as --wait=90s."
         })
     Duration wait;
 

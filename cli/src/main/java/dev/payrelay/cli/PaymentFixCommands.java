@@ -1,5 +1,6 @@
 package dev.payrelay.cli;
 
+import dev.payrelay.domain.DurationSyntax;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -106,7 +107,8 @@ final class PaymentFixCommands {
       @Option(
           names = "--by",
           converter = Durations.class,
-          description = "How much later than the current deadline: 30m, 2h, 1d, PT30M.")
+          description =
+              "How much later than the current deadline: 30m, 2h, 1d (a unit is required).")
       Duration by;
     }
 
@@ -120,7 +122,7 @@ final class PaymentFixCommands {
           "extend-deadline",
           when.until != null
               ? Map.of("until", when.until, "reason", fix.reason)
-              : Map.of("by", when.by.toString(), "reason", fix.reason));
+              : Map.of("by", DurationSyntax.format(when.by), "reason", fix.reason));
     }
   }
 }

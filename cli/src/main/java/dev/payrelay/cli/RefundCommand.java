@@ -2,6 +2,8 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.payrelay.domain.Money;
+import dev.payrelay.ledger.refund.RefundRefused;
+import dev.payrelay.ledger.refund.RefundRequests;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.UUID;
@@ -71,14 +73,20 @@ final class RefundCommand extends CommandGroup {
     @Override
     public Integer call() throws InterruptedException {
       String idempotencyKey = key != null ? key : UUID.randomUUID().toString();
-      if (key == null) {
-        // With --json, stdout is the refund alone; the key still reaches the operator.
-        (json ? api.err() : api.out())
-            .println("Idempotency-Key " + idempotencyKey + " (retry with --key to repeat)");
-      }
       return api.call(
           client -> {
             long minor = amount.minor != null ? amount.minor : minorOf(client);
+            try {
+              RefundRequests.checkFields(paymentId, minor, reason, idempotencyKey);
+            } catch (RefundRefused e) {
+              throw new AdminClient.Failure(AdminClient.REFUSED, e.getMessage());
+            }
+            if (key == null) {
+              // Only a request about to be sent has a key worth retrying with. With --json,
+              // stdout is the refund alone; the key still reaches the operator.
+              (json ? api.err() : api.out())
+                  .println("Idempotency-Key " + idempotencyKey + " (retry with --key to repeat)");
+            }
             JsonNode refund =
                 client.post(
                     "/v1/payments/" + paymentId + "/refunds",

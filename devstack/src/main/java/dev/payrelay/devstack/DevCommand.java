@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
       "each part listens and the UI link of each payment it hands to Temporal, and",
       "writes PAYRELAY_DATA_DIR/dev.json (0600) so the CLI in another shell finds it.",
       "Stops (exit 3) when that local server exits or, started or reused, has not",
-      "answered for PAYRELAY_READINESS_GRACE (10).",
+      "answered for PAYRELAY_READINESS_GRACE (10s).",
       "Needs MySQL/MariaDB on 127.0.0.1:3306 and RabbitMQ on 127.0.0.1:5672",
       "(./payrelay runs deploy/local/setup.sh to install and start them)."
     })

@@ -2,6 +2,10 @@ package dev.payrelay.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.app.config.binder.Binder;
+import dev.payrelay.app.config.binder.ConfigProblems;
+import dev.payrelay.app.config.binder.Setting;
+import dev.payrelay.app.config.binder.SettingsModel;
 import dev.payrelay.cli.PayrelayCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -104,6 +109,50 @@ class DocsTest {
     }
     assertThat(links).as("relative links found in the docs").isGreaterThan(40);
     assertThat(broken).as("relative links that lead nowhere").isEmpty();
+  }
+
+  /** {@code PAYRELAY_X=value}, in code or prose. */
+  private static final Pattern ASSIGNED = Pattern.compile("\\b(PAYRELAY_[A-Z0-9_]+)=([^\\s`'\"]+)");
+
+  /**
+   * A setting's value given beside its name in prose: {@code `PAYRELAY_X` (30s)} or {@code
+   * `PAYRELAY_X`, 5m; ...}, with a unit word the reader might copy ({@code 64 KiB}, {@code 7
+   * days}).
+   */
+  private static final Pattern BESIDE =
+      Pattern.compile(
+          "`(PAYRELAY_[A-Z0-9_]+)`(?: \\(|, )(\\d[^\\s,;)`]*(?: (?:[KMG]iB|B|days?|s|ms|min|h)\\b)?)");
+
+  @Test
+  void everySettingsValueInTheDocs_passesTheConfigurationsOwnValidation() {
+    Set<String> settings =
+        SettingsModel.settings().stream().map(Setting::env).collect(Collectors.toSet());
+    List<String> refused = new ArrayList<>();
+    int checked = 0;
+    for (MarkdownDocs.Document doc : docs) {
+      String text = String.join(" ", doc.lines()).replaceAll("\\s+", " ");
+      for (Pattern p : List.of(ASSIGNED, BESIDE)) {
+        Matcher m = p.matcher(text);
+        while (m.find()) {
+          String name = m.group(1);
+          // A sentence's punctuation after the value is not part of it.
+          String value = m.group(2).replaceAll("[.:,;)]+$", "");
+          if (!settings.contains(name) || value.matches(".*[<>{}$\\[\\]].*")) {
+            continue;
+          }
+          checked++;
+          try {
+            Binder.bind(Map.of(name, value));
+          } catch (ConfigProblems e) {
+            e.problems().stream()
+                .filter(problem -> problem.contains(name))
+                .forEach(problem -> refused.add(doc.path().getFileName() + ": " + problem));
+          }
+        }
+      }
+    }
+    assertThat(checked).as("values checked").isGreaterThan(20);
+    assertThat(refused).as("values the configuration refuses").isEmpty();
   }
 
   @Test

@@ -1,12 +1,10 @@
 package dev.payrelay.api.admin;
 
+import dev.payrelay.domain.DurationSyntax;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Body of {@code POST /v1/admin/payments/{id}/extend-deadline}: exactly one of {@code until} and
@@ -18,14 +16,13 @@ import java.util.regex.Pattern;
  * <p>The deadline is rounded up to a whole second, as the ledger stores it.
  *
  * @param until the new deadline, an ISO-8601 instant ({@code 2026-12-01T12:00:00Z})
- * @param by how far to move the current deadline ({@code expires_at}) later: {@code 90s}, {@code
- *     30m}, {@code 2h}, {@code 1d}, or ISO-8601 ({@code PT30M}); positive
+ * @param by how far to move the current deadline ({@code expires_at}) later, in the configuration's
+ *     duration syntax ({@link DurationSyntax}): {@code 90s}, {@code 30m}, {@code 2h}, {@code 1d};
+ *     positive; a bare number or ISO-8601 is refused
  * @param reason why; required
  * @param operator ignored: the operator is the API key's
  */
 public record DeadlineChange(String until, String by, String reason, String operator) {
-
-  private static final Pattern SHORT = Pattern.compile("(\\d{1,9})(s|m|h|d)");
 
   /**
    * The new deadline this change asks for, for a payment whose deadline is {@code current}. It must
@@ -42,7 +39,7 @@ public record DeadlineChange(String until, String by, String reason, String oper
     if (hasUntil == hasBy) {
       throw new IllegalArgumentException(
           "give either until (an ISO-8601 instant such as 2026-12-01T12:00:00Z) or by (a"
-              + " duration such as 30m or PT30M), not "
+              + " duration such as 30m or 2h), not "
               + (hasUntil ? "both" : "neither"));
     }
     if (hasBy && current == null) {
@@ -88,25 +85,11 @@ public record DeadlineChange(String until, String by, String reason, String oper
   }
 
   private static Duration duration(String text, Duration max) {
-    String t = text.strip().toLowerCase(Locale.ROOT);
     Duration d;
-    Matcher m = SHORT.matcher(t);
-    if (m.matches()) {
-      long n = Long.parseLong(m.group(1));
-      d =
-          switch (m.group(2)) {
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            case "d" -> Duration.ofDays(n);
-            default -> Duration.ofSeconds(n);
-          };
-    } else {
-      try {
-        d = Duration.parse(t.toUpperCase(Locale.ROOT));
-      } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException(
-            "by must be a duration such as 90s, 30m, 2h, 1d or PT30M, got " + text);
-      }
+    try {
+      d = DurationSyntax.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("by " + e.getMessage() + ", got " + text);
     }
     if (d.isNegative() || d.isZero()) {
       throw new IllegalArgumentException("by must be a positive duration, got " + text);

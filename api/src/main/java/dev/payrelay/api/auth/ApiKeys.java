@@ -89,6 +89,19 @@ public final class ApiKeys {
     }
   }
 
+  /**
+   * {@code value} when it is an operator name as an API key's operator must be: 1 to 64 characters
+   * of {@code A-Z a-z 0-9 . _ @ -}. The one rule of every operator name payrelay records in {@code
+   * operator_action}, whether it comes from a key or from a command's {@code --operator}.
+   *
+   * @param where what gave the name, for the message (an option, a setting and key number)
+   * @throws IllegalArgumentException "where: operator must match ..., got: value"
+   */
+  public static String operatorName(String value, String where) {
+    require(OPERATOR, value, where, "operator");
+    return value;
+  }
+
   /** One entry, {@code <id> <role> <operator> <tenants> <sha256-hex>}; {@code where} names it. */
   private static ApiKey entry(String line, String where) {
     String[] f = line.split("\\s+");
@@ -106,7 +119,7 @@ public final class ApiKeys {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
-    require(OPERATOR, f[2], where, "operator");
+    operatorName(f[2], where);
     Set<String> tenants = tenants(f[3], where);
     if (!SHA256_HEX.matcher(f[4]).matches()) {
       throw new IllegalArgumentException(where + ": the hash must be 64 hex digits (SHA-256)");

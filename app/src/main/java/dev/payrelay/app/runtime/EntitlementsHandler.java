@@ -6,10 +6,12 @@ import dev.payrelay.amqp.consume.PoisonMessageException;
 import dev.payrelay.app.config.mapping.PartialRefundGrants;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PayloadVersions;
 import dev.payrelay.domain.event.PaymentRefunded;
 import dev.payrelay.ledger.payment.EntitlementRevocations;
 import dev.payrelay.ledger.payment.RevocationOutcome;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,7 +98,11 @@ final class EntitlementsHandler implements MessageHandler {
   private PaymentRefunded paymentRefunded(ConsumedMessage message) {
     if (message.payloadVersion() != PaymentRefunded.VERSION) {
       throw new PoisonMessageException(
-          "unknown payload version " + message.payloadVersion() + " of PaymentRefunded");
+          PayloadVersions.unknown(
+              message.eventId(),
+              "PaymentRefunded",
+              message.payloadVersion(),
+              List.of(PaymentRefunded.VERSION)));
     }
     PaymentRefunded refunded;
     try {

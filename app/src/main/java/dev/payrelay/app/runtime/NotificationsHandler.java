@@ -5,9 +5,11 @@ import dev.payrelay.amqp.consume.MessageHandler;
 import dev.payrelay.amqp.consume.PoisonMessageException;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.EventType;
+import dev.payrelay.domain.event.PayloadVersions;
 import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.ledger.payment.Notifications;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,7 +87,11 @@ final class NotificationsHandler implements MessageHandler {
   private PaymentConfirmed paymentConfirmed(ConsumedMessage message) {
     if (message.payloadVersion() != PaymentConfirmed.VERSION) {
       throw new PoisonMessageException(
-          "unknown payload version " + message.payloadVersion() + " of PaymentConfirmed");
+          PayloadVersions.unknown(
+              message.eventId(),
+              "PaymentConfirmed",
+              message.payloadVersion(),
+              List.of(PaymentConfirmed.VERSION)));
     }
     PaymentConfirmed confirmed;
     try {

@@ -31,6 +31,27 @@ class BinderTest {
   }
 
   @Test
+  void aNearMissOfThePrefix_isRefused_namingTheNearestSetting() {
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELY_API_PORT", "9090")))
+        .isInstanceOf(ConfigProblems.class)
+        .hasMessage("PAYRELY_API_PORT is not a payrelay setting; did you mean PAYRELAY_API_PORT?");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAYAPI_PORT", "9090")))
+        .hasMessage("PAYRELAYAPI_PORT is not a payrelay setting; did you mean PAYRELAY_API_PORT?");
+    assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY-API_PORT", "9090")))
+        .hasMessage("PAYRELAY-API_PORT is not a payrelay setting; did you mean PAYRELAY_API_PORT?");
+  }
+
+  @Test
+  void variablesFarFromThePrefix_areNotPayrelays_andAreLeftAlone() {
+    Map<String, String> env = new HashMap<>();
+    env.put("PAYPAL_CLIENT_ID", "x");
+    env.put("PATH", "/usr/bin");
+    env.put("RELAY_HOST", "h");
+    env.put("PAYROLL_API_PORT", "1");
+    assertThat(PayrelayConfig.fromEnv(env)).isNotNull();
+  }
+
+  @Test
   void aRenamedVariable_isRefused_withItsNewNameAndTheValueInTheNewSyntax() {
     assertThatThrownBy(() -> PayrelayConfig.fromEnv(Map.of("PAYRELAY_QUERY_GRACE_SECONDS", "3600")))
         .hasMessage(

@@ -32,6 +32,22 @@ record RefundAsk(
   static RefundAsk of(
       String tenantId, String paymentId, long amountMinor, String reason, String idempotencyKey) {
     requireText(tenantId, "tenantId", MAX_ID);
+    check(paymentId, amountMinor, reason, idempotencyKey);
+    return new RefundAsk(
+        tenantId,
+        paymentId,
+        amountMinor,
+        reason,
+        idempotencyKey,
+        hash(paymentId, amountMinor, reason));
+  }
+
+  /**
+   * Validates the fields a caller gives (all but the tenant, which the API key decides).
+   *
+   * @throws RefundRefused INVALID naming the first bad field
+   */
+  static void check(String paymentId, long amountMinor, String reason, String idempotencyKey) {
     requireText(paymentId, "paymentId", MAX_ID);
     if (amountMinor <= 0) {
       throw new RefundRefused(Reason.INVALID, "amountMinor must be a positive integer");
@@ -42,13 +58,6 @@ record RefundAsk(
     if (refused != null) {
       throw new RefundRefused(Reason.INVALID, "Idempotency-Key must not contain " + refused);
     }
-    return new RefundAsk(
-        tenantId,
-        paymentId,
-        amountMinor,
-        reason,
-        idempotencyKey,
-        hash(paymentId, amountMinor, reason));
   }
 
   /** Refuses a null, blank or longer than {@code max} value, naming it. */

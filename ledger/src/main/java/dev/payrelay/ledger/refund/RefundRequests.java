@@ -47,6 +47,22 @@ public final class RefundRequests {
   }
 
   /**
+   * Checks a refund request's own fields as {@link #request} does, without the database: a client
+   * (the CLI) refuses bad input before it sends anything or prints the Idempotency-Key it would
+   * send.
+   *
+   * @param amountMinor in the payment's currency's minor units; positive
+   * @param reason 1 to 500 characters
+   * @param idempotencyKey 1 to 128 characters, no control or format characters ({@link
+   *     dev.payrelay.domain.IdCharacters})
+   * @throws RefundRefused INVALID naming the first bad field
+   */
+  public static void checkFields(
+      String paymentId, long amountMinor, String reason, String idempotencyKey) {
+    RefundAsk.check(paymentId, amountMinor, reason, idempotencyKey);
+  }
+
+  /**
    * Requests a refund of {@code amountMinor} of the payment, or answers the refund an earlier
    * request with the same Idempotency-Key and body made.
    *

@@ -45,6 +45,7 @@ public final class Binder {
   private static Binding bindUnexpanded(Map<String, String> env) {
     Map<String, String> payrelay = payrelayVariables(env);
     List<String> problems = new ArrayList<>(UnknownSettings.inEnvironment(payrelay));
+    problems.addAll(UnknownSettings.nearMisses(env, PREFIX));
     Optional<Path> file = ConfigFile.locate(payrelay);
     Optional<ConfigSource> fileSource = file.flatMap(f -> ConfigFile.read(f, problems));
     fileSource.ifPresent(

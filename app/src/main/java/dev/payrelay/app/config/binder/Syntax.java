@@ -1,5 +1,6 @@
 package dev.payrelay.app.config.binder;
 
+import dev.payrelay.domain.DurationSyntax;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +27,11 @@ import java.util.regex.Pattern;
  */
 public final class Syntax {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d{1,15})(ms|s|m|h|d)");
   private static final Pattern SIZE = Pattern.compile("(\\d{1,15})(b|kib|mib|gib)");
   private static final Pattern INTEGER = Pattern.compile("-?\\d{1,10}");
 
   /** The duration syntax in words, for messages and the reference. */
-  public static final String DURATION_WORDS =
-      "a duration: a whole number and its unit ms, s, m, h or d (e.g. 500ms, 30s, 10m, 7d)";
+  public static final String DURATION_WORDS = DurationSyntax.WORDS;
 
   /** The size syntax in words, for messages and the reference. */
   public static final String SIZE_WORDS =
@@ -62,20 +61,9 @@ public final class Syntax {
     }
   }
 
-  /** A duration in the syntax above. */
+  /** A duration in the syntax above ({@link DurationSyntax#parse}). */
   public static Duration duration(String text) {
-    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new IllegalArgumentException("must be " + DURATION_WORDS);
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
+    return DurationSyntax.parse(text);
   }
 
   /** A size in the syntax above. */
@@ -114,18 +102,7 @@ public final class Syntax {
 
   /** {@code d} in the largest unit that writes it whole: {@code 30s}, {@code 10m}, {@code 7d}. */
   public static String formatDuration(Duration d) {
-    long ms = d.toMillis();
-    if (ms == 0) {
-      return "0s";
-    }
-    long[] units = {86_400_000, 3_600_000, 60_000, 1_000, 1};
-    String[] names = {"d", "h", "m", "s", "ms"};
-    for (int i = 0; i < units.length; i++) {
-      if (ms % units[i] == 0) {
-        return ms / units[i] + names[i];
-      }
-    }
-    throw new AssertionError(ms);
+    return DurationSyntax.format(d);
   }
 
   /** {@code bytes} in the largest unit that writes it whole: {@code 512B}, {@code 64KiB}. */

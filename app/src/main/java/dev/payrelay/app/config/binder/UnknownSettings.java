@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * SettingsModel}), the file's own variable ({@link Binder#CONFIG_FILE}) or one of the {@link
  * ExternalVariables}. Each refusal names the nearest known name by edit distance, so {@code
  * PAYRELAY_API_PROT} says {@code PAYRELAY_API_PORT}; a renamed variable names its new name ({@link
- * Renamed}).
+ * Renamed}). A variable whose prefix is a near miss of {@code PAYRELAY_} ({@code PAYRELY_API_PORT})
+ * is refused the same way ({@link #nearMisses}).
  */
 final class UnknownSettings {
 
@@ -44,6 +45,34 @@ final class UnknownSettings {
                           + "?"));
     }
     return problems;
+  }
+
+  /**
+   * One refusal per variable of {@code env} whose name starts with a near miss of {@code prefix}
+   * (Levenshtein distance 1 or 2 of its first {@code prefix.length()} ± 2 characters, as {@code
+   * PAYRELY_API_PORT} or {@code PAYRELAYAPI_PORT}), in name order, naming the nearest setting in
+   * the same words as {@link #inEnvironment}: without it such a variable is silently not read.
+   */
+  static List<String> nearMisses(Map<String, String> env, String prefix) {
+    Set<String> known = new TreeSet<>();
+    SettingsModel.settings().forEach(s -> known.add(s.env()));
+    List<String> problems = new ArrayList<>();
+    for (String name : new TreeSet<>(env.keySet())) {
+      if (!name.startsWith(prefix) && nearMissOf(name, prefix)) {
+        problems.add(
+            name + " is not a payrelay setting; did you mean " + nearest(name, known) + "?");
+      }
+    }
+    return problems;
+  }
+
+  private static boolean nearMissOf(String name, String prefix) {
+    for (int k = prefix.length() - 2; k <= prefix.length() + 2 && k < name.length(); k++) {
+      if (distance(name.substring(0, k), prefix) <= 2) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One refusal per unknown key of the file {@code file}, whose keys are {@code keys}. */
