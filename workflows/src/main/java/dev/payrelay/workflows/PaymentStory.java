@@ -23,7 +23,7 @@ import org.slf4j.Logger;
  * Workflow#setCurrentDetails}, not a command): the state, each cause with the signal that fixes it,
  * and what the run waits for, in words an on-call engineer reads.
  */
-final class PaymentStory {
+final class PaymentStory implements DeliveryStory {
 
   private static final Logger log = Workflow.getLogger(PaymentStory.class);
 
@@ -97,7 +97,8 @@ final class PaymentStory {
   }
 
   /** Opens {@code cause} (an {@link Attention} key) with {@code error} and shows the result. */
-  void needsAttention(String cause, String error) {
+  @Override
+  public void needsAttention(String cause, String error) {
     log.warn("payment {} needs attention: {}", paymentId, error);
     lastError = error;
     attention.raise(cause, error);
@@ -136,7 +137,8 @@ final class PaymentStory {
    * Says what the run waits for now (null: nothing), shown in the current details and the {@code
    * state} query.
    */
-  void waitingFor(String what) {
+  @Override
+  public void waitingFor(String what) {
     waitingFor = what;
     publishDetails();
   }
@@ -166,7 +168,8 @@ final class PaymentStory {
     }
   }
 
-  void published(String eventId) {
+  @Override
+  public void published(String eventId) {
     publishedEventIds.add(eventId);
   }
 
