@@ -1,6 +1,7 @@
 package dev.payrelay.workflows;
 
 import dev.payrelay.domain.failure.ChannelFailure;
+import dev.payrelay.domain.failure.RefundFailure;
 import dev.payrelay.workflows.activities.RefundActivities;
 import dev.payrelay.workflows.activities.RefundAnswer;
 import dev.payrelay.workflows.activities.RefundCallRequest;
@@ -27,8 +28,8 @@ import java.util.function.BooleanSupplier;
  */
 final class RefundWatch {
 
-  /** Refund types the activities throw that are never retried. */
-  static final String REFUND_NOT_FOUND = "REFUND_NOT_FOUND";
+  /** No such refund: never retried. */
+  static final String REFUND_NOT_FOUND = RefundFailure.REFUND_NOT_FOUND.name();
 
   /**
    * A submission is idempotent by its {@code refund_submission} row, so its activity retries until

@@ -405,6 +405,7 @@ public final class OutboxStore {
         r.getAttempts(),
         r.getLastError(),
         SqlTime.utc(r.getCreatedAt()),
-        SqlTime.utc(r.getSentAt()));
+        SqlTime.utc(r.getSentAt()),
+        r.getFactKey());
   }
 }
