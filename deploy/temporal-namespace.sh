@@ -42,7 +42,7 @@ retry "frontend at ${TEMPORAL_ADDRESS:-127.0.0.1:7233} answering" \
 retry "namespace $NAMESPACE" ensure_namespace
 retry "namespace $NAMESPACE known to the frontend" \
   temporal operator namespace describe -n "$NAMESPACE"
-for name in PaymentId OrderId TenantId Channel PaymentState PaymentAttention; do
+for name in PaymentId OrderId TenantId Channel PaymentState PaymentAttention RefundId RefundState; do
   retry "search attribute $name on $NAMESPACE" ensure_attribute "$name"
 done
 temporal operator search-attribute list -n "$NAMESPACE"

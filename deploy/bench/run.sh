@@ -178,6 +178,7 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
     --search-attribute PaymentId=Keyword --search-attribute OrderId=Keyword \
     --search-attribute TenantId=Keyword --search-attribute Channel=Keyword \
     --search-attribute PaymentState=Keyword --search-attribute PaymentAttention=Keyword \
+    --search-attribute RefundId=Keyword --search-attribute RefundState=Keyword \
     >"$LOGS/temporal.log" 2>&1 &
   TEMPORAL_PID=$!
   started "$TEMPORAL_PID" temporal

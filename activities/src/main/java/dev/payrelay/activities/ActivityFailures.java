@@ -3,6 +3,7 @@ package dev.payrelay.activities;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.failure.ChannelFailure;
 import dev.payrelay.domain.failure.PaymentFailure;
+import dev.payrelay.domain.failure.RefundFailure;
 import io.temporal.failure.ApplicationFailure;
 
 /**
@@ -18,6 +19,12 @@ final class ActivityFailures {
   static ApplicationFailure paymentNotFound(String paymentId) {
     return ApplicationFailure.newNonRetryableFailure(
         "no payment " + paymentId, PaymentFailure.PAYMENT_NOT_FOUND.name());
+  }
+
+  /** A non-retryable {@link RefundFailure#REFUND_NOT_FOUND}: {@code no refund <id>}. */
+  static ApplicationFailure refundNotFound(String refundId) {
+    return ApplicationFailure.newNonRetryableFailure(
+        "no refund " + refundId, RefundFailure.REFUND_NOT_FOUND.name());
   }
 
   /**

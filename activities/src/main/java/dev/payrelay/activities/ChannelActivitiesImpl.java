@@ -1,7 +1,6 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.PaymentStatus;
-import dev.payrelay.domain.channel.ChannelAccount;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelQueryResult;
@@ -85,22 +84,8 @@ public final class ChannelActivitiesImpl implements ChannelActivities {
         r.amount() == null ? null : r.amount().currencyCode());
   }
 
-  /**
-   * The adapter of the account the payment was created with; a non-retryable {@code
-   * CHANNEL_REFUSED} when no such account is configured.
-   */
   private PaymentChannel adapter(String channel, PaymentRow payment) {
-    return channels
-        .forMerchant(channel, payment.merchantId())
-        .map(ChannelAccount::adapter)
-        .orElseThrow(
-            () ->
-                ActivityFailures.channelRefused(
-                    "no merchant account "
-                        + payment.merchantId()
-                        + " at channel "
-                        + channel
-                        + " is configured"));
+    return MerchantAccounts.adapter(channels, channel, payment);
   }
 
   /**

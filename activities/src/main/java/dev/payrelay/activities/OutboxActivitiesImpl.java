@@ -27,6 +27,7 @@ import io.temporal.failure.ApplicationFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,7 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   private final ConfirmingPublisher publisher;
   private final CrashPoints crashPoints;
   private final MeterRegistry metrics;
+  private final Function<String, Optional<String>> refundPayment;
 
   /**
    * Activities over {@code outbox} and {@code deadEvents}, publishing with {@code publisher}; an
@@ -82,6 +84,29 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
       ConfirmingPublisher publisher,
       CrashPoints crashPoints,
       MeterRegistry metrics) {
+    this(
+        outbox,
+        deadEvents,
+        identity,
+        publisher,
+        crashPoints,
+        metrics,
+        refundId -> Optional.empty());
+  }
+
+  /**
+   * As above, letting a refund's workflow ({@code refund-{refundId}}) publish its refund's events:
+   * {@code refundPayment} names the payment of a refund by its id (empty for none).
+   */
+  public OutboxActivitiesImpl(
+      OutboxStore outbox,
+      DeadEvents deadEvents,
+      SignalIdentity identity,
+      ConfirmingPublisher publisher,
+      CrashPoints crashPoints,
+      MeterRegistry metrics,
+      Function<String, Optional<String>> refundPayment) {
+    this.refundPayment = refundPayment;
     this.outbox = outbox;
     this.operations = new DeadEventOperations(deadEvents, identity, crashPoints);
     this.publisher = publisher;
@@ -106,16 +131,16 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
                         PublishFailure.EVENT_NOT_FOUND,
                         "no outbox event " + request.eventId(),
                         null));
-    if (!CallingPayment.owns(row.aggregateId())) {
-      // onOutboxEvent sent by hand with another payment's event id: refused, and the other
-      // payment's event is left as it is.
+    if (!CallingPayment.owns(row.aggregateId(), row.factKey(), refundPayment)) {
+      // onOutboxEvent sent by hand with another payment's (or refund's) event id: refused, and
+      // the other payment's event is left as it is.
       throw failure(
           PublishFailure.EVENT_NOT_FOUND,
           "no outbox event "
               + request.eventId()
-              + " of payment "
-              + CallingPayment.id().orElseThrow()
-              + " (it is another payment's; "
+              + " of "
+              + CallingPayment.describe()
+              + " (it is another payment's or refund's; "
               + PaymentWorkflow.INTERNAL_OUTBOX_SIGNAL_NAME
               + " is sent only by payrelay's outbox dispatcher)",
           null);
@@ -169,11 +194,12 @@ public final class OutboxActivitiesImpl implements OutboxActivities {
   public void markDead(MarkDeadRequest request) {
     try (PaymentLogContext ignored = PaymentLogContext.of(null, request.eventId())) {
       Optional<OutboxRow> row = outbox.find(request.eventId());
-      if (row.isPresent() && !CallingPayment.owns(row.get().aggregateId())) {
+      if (row.isPresent()
+          && !CallingPayment.owns(row.get().aggregateId(), row.get().factKey(), refundPayment)) {
         log.warn(
-            "event {} is not an event of payment {}: not marked DEAD",
+            "event {} is not an event of {}: not marked DEAD",
             request.eventId(),
-            CallingPayment.id().orElseThrow());
+            CallingPayment.describe());
         return;
       }
       if (outbox.markDead(request.eventId(), request.reason())) {

@@ -84,11 +84,57 @@ public final class SignalIdentity {
     return verdict.verified() ? verdict.grant().operator() : unverified(claimed);
   }
 
+  /**
+   * The identity of a signal to a refund's workflow ({@code refund-{refundId}}) asking for an
+   * action that moves money or settles the refund ({@code ACCEPT_AS_REFUNDED}, {@code
+   * MARK_FAILED}): believed only with a valid token signed for that workflow, action and the refund
+   * id as target; in production mode refused without one, as {@link #guarded}.
+   *
+   * @return the name to audit; with a refusal when production mode refuses the action
+   */
+  public Checked guardedRefund(String refundId, String action, String claimed, String token) {
+    SignalVerdict verdict = verifyFor(WorkflowIds.refund(refundId), action, refundId, token);
+    if (verdict.verified()) {
+      return new Checked(verdict.grant().operator(), null);
+    }
+    String operator = unverified(claimed);
+    if (!production) {
+      log.warn("refund {}: {} by {} ({})", refundId, action, operator, verdict.refusal());
+      return new Checked(operator, null);
+    }
+    String why =
+        "refused: production mode applies "
+            + action
+            + " only with a valid signal token, and "
+            + verdict.refusal()
+            + "; nothing changed. Send the signal with a token signed for workflow "
+            + WorkflowIds.refund(refundId)
+            + ", action "
+            + action
+            + " and target "
+            + refundId;
+    log.warn("refund {}: {} by {} {}", refundId, action, operator, why);
+    return new Checked(operator, why);
+  }
+
+  /**
+   * The name to audit for a refund signal that is never refused for its identity ({@code REQUERY}):
+   * the token's operator, or {@code unverified: <claimed>}.
+   */
+  public String auditedRefund(String refundId, String action, String claimed, String token) {
+    SignalVerdict verdict = verifyFor(WorkflowIds.refund(refundId), action, refundId, token);
+    return verdict.verified() ? verdict.grant().operator() : unverified(claimed);
+  }
+
   private SignalVerdict verify(String paymentId, String action, String target, String token) {
-    SignalVerdict verdict = tokens.verify(token, WorkflowIds.payment(paymentId), action, target);
+    return verifyFor(WorkflowIds.payment(paymentId), action, target, token);
+  }
+
+  private SignalVerdict verifyFor(String workflowId, String action, String target, String token) {
+    SignalVerdict verdict = tokens.verify(token, workflowId, action, target);
     if (verdict.verified()) {
       // The key id, not the operator's name: names may be e-mail addresses.
-      log.info("payment {}: {} signed by API key {}", paymentId, action, verdict.grant().keyId());
+      log.info("{}: {} signed by API key {}", workflowId, action, verdict.grant().keyId());
     }
     return verdict;
   }

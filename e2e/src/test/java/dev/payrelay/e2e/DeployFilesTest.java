@@ -327,7 +327,11 @@ class DeployFilesTest {
     assertThat(names.find()).as("the search attribute loop").isTrue();
     assertThat(List.of(names.group(1).trim().split(" +")))
         .containsExactlyInAnyOrderElementsOf(
-            PaymentSearchAttributes.ALL.stream().map(SearchAttributeKey::getName).toList());
+            java.util.stream.Stream.concat(
+                    PaymentSearchAttributes.ALL.stream(),
+                    dev.payrelay.workflows.RefundSearchAttributes.ALL.stream())
+                .map(SearchAttributeKey::getName)
+                .toList());
     assertThat(init.path("environment").path("NAMESPACE").asText())
         .isEqualTo(payrelayEnv("payrelay-worker").get("PAYRELAY_TEMPORAL_NAMESPACE"));
   }

@@ -24,7 +24,8 @@ import org.slf4j.Logger;
  * Delivers a payment's outbox events: queues them in seq order, once per event id ({@link
  * OutboxEventQueue}), publishes each with its event type's jittered {@link PublishRetryPolicy}, and
  * marks an event DEAD (an {@link Attention} cause) when its publish fails for good. Runs inside
- * {@link PaymentWorkflowImpl}, on its main thread.
+ * {@link PaymentWorkflowImpl}, on its main thread, and inside {@link RefundWorkflowImpl} ({@link
+ * RefundPublisher}), telling each its {@link DeliveryStory}.
  */
 final class EventDelivery {
 
@@ -73,14 +74,14 @@ final class EventDelivery {
   private final OutboxActivities deadLetters =
       Workflow.newActivityStub(OutboxActivities.class, MARK_DEAD_OPTIONS);
   private final OutboxEventQueue events = new OutboxEventQueue();
-  private final PaymentStory story;
+  private final DeliveryStory story;
   private String inFlightEventId;
   private boolean localFirst;
   // Created on the first retry only: Workflow.newRandom() draws from the seed that also names
   // activities, so creating it up front would change every history (the replay test caught it).
   private Random random;
 
-  EventDelivery(PaymentStory story) {
+  EventDelivery(DeliveryStory story) {
     this.story = story;
   }
 

@@ -23,7 +23,7 @@ import org.slf4j.Logger;
  * Workflow#setCurrentDetails}, not a command): the state, each cause with the signal that fixes it,
  * and what the run waits for, in words an on-call engineer reads.
  */
-final class PaymentStory {
+final class PaymentStory implements DeliveryStory {
 
   private static final Logger log = Workflow.getLogger(PaymentStory.class);
 
@@ -40,6 +40,7 @@ final class PaymentStory {
   private String lastError;
   private String waitingFor;
   private boolean confirmed;
+  private boolean refunded;
 
   /** Names the payment this story is about; called once, first thing in the run. */
   void begin(String paymentId) {
@@ -63,9 +64,14 @@ final class PaymentStory {
     return confirmed;
   }
 
-  /** Records that the payment is paid; the grant thread then grants (idempotent by its key). */
+  /**
+   * Records that the payment is paid; the grant thread then grants (idempotent by its key). Not for
+   * a payment the ledger holds REFUNDED: its purchase is owed nothing.
+   */
   void confirm() {
-    confirmed = true;
+    if (!refunded) {
+      confirmed = true;
+    }
   }
 
   /** Whether no cause needs an operator. */
@@ -75,6 +81,22 @@ final class PaymentStory {
 
   /** Takes the ledger's word over anything this run was told: status, open causes. */
   void applyLedger(LedgerView ledger) {
+    applyLedger(ledger, false);
+  }
+
+  /**
+   * As {@link #applyLedger(LedgerView)}; with {@code knowsRefunds} ({@link RefundedPayments}) a
+   * PARTIALLY_REFUNDED payment is PAID and owed its grant, a REFUNDED one is settled REFUNDED and
+   * owed nothing.
+   */
+  void applyLedger(LedgerView ledger, boolean knowsRefunds) {
+    if (knowsRefunds && RefundedPayments.isRefunded(ledger.status())) {
+      confirmed = RefundedPayments.owesEntitlements(ledger.status());
+      setBase(confirmed ? PAID : PaymentWorkflowState.REFUNDED);
+      refunded = !confirmed;
+      applyCauses(ledger);
+      return;
+    }
     switch (ledger.status()) {
       case "PAID" -> {
         setBase(PAID);
@@ -87,6 +109,10 @@ final class PaymentStory {
         // PENDING: awaiting the channel's word.
       }
     }
+    applyCauses(ledger);
+  }
+
+  private void applyCauses(LedgerView ledger) {
     if (ledger.openExceptions() > 0) {
       needsAttention(
           Attention.EXCEPTION, ledger.openExceptions() + " open exception(s) in the ledger");
@@ -97,7 +123,8 @@ final class PaymentStory {
   }
 
   /** Opens {@code cause} (an {@link Attention} key) with {@code error} and shows the result. */
-  void needsAttention(String cause, String error) {
+  @Override
+  public void needsAttention(String cause, String error) {
     log.warn("payment {} needs attention: {}", paymentId, error);
     lastError = error;
     attention.raise(cause, error);
@@ -136,7 +163,8 @@ final class PaymentStory {
    * Says what the run waits for now (null: nothing), shown in the current details and the {@code
    * state} query.
    */
-  void waitingFor(String what) {
+  @Override
+  public void waitingFor(String what) {
     waitingFor = what;
     publishDetails();
   }
@@ -166,7 +194,8 @@ final class PaymentStory {
     }
   }
 
-  void published(String eventId) {
+  @Override
+  public void published(String eventId) {
     publishedEventIds.add(eventId);
   }
 

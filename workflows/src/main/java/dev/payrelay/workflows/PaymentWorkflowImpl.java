@@ -5,6 +5,7 @@ import static dev.payrelay.workflows.PaymentWorkflowState.CLOSED;
 import static dev.payrelay.workflows.PaymentWorkflowState.EXPIRED;
 import static dev.payrelay.workflows.PaymentWorkflowState.FULFILLED;
 import static dev.payrelay.workflows.PaymentWorkflowState.PAID;
+import static dev.payrelay.workflows.PaymentWorkflowState.REFUNDED;
 
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.failure.GrantFailure;
@@ -137,7 +138,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     carryOver(input);
     LedgerView ledger = lifecycle >= 1 ? watch.read(input.paymentId(), localFirst) : null;
     if (ledger != null) {
-      story.applyLedger(ledger);
+      story.applyLedger(ledger, RefundedPayments.applies(ledger));
     }
     // Publish and grant are separate facts (DESIGN invariant 1): the grant runs on its own
     // workflow thread as soon as PaymentConfirmed arrives, never queued behind the retries of an
@@ -180,7 +181,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
       Optional<OutboxEventSignal> next = delivery.take();
       if (next.isEmpty()) {
         PaymentWorkflowState base = story.base();
-        story.setBase(base == CLOSED || base == EXPIRED ? base : FULFILLED);
+        story.setBase(base == CLOSED || base == EXPIRED || base == REFUNDED ? base : FULFILLED);
         return state();
       }
       delivery.deliver(next.get(), input.retryPolicyFor(next.get().eventType()));
@@ -277,7 +278,11 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
     boolean idle =
         delivery.nothingQueued() && !delivery.inFlight() && story.noOpenCause() && desk.idle();
     PaymentWorkflowState base = story.base();
-    return idle && (base == CLOSED || base == EXPIRED || (granted && base != AWAITING_PAYMENT));
+    return idle
+        && (base == CLOSED
+            || base == EXPIRED
+            || base == REFUNDED
+            || (granted && base != AWAITING_PAYMENT));
   }
 
   private void grantOnceConfirmed() {

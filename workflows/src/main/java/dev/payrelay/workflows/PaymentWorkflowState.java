@@ -16,5 +16,10 @@ public enum PaymentWorkflowState {
   /** Closed without payment (by an operator's decision); nothing is granted. */
   CLOSED,
   /** The deadline passed and the channel closed it unpaid; nothing is granted. */
-  EXPIRED
+  EXPIRED,
+  /**
+   * Paid, then refunded in full (the ledger's REFUNDED, under {@link RefundedPayments}): nothing is
+   * queried, closed or granted; its refund's workflow ({@code refund-{refundId}}) told that story.
+   */
+  REFUNDED
 }

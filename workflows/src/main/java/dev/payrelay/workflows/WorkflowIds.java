@@ -9,6 +9,7 @@ import java.time.LocalDate;
 public final class WorkflowIds {
 
   private static final String PAYMENT_PREFIX = "payment-";
+  private static final String REFUND_PREFIX = "refund-";
   private static final String RECONCILIATION_PREFIX = "recon-";
   private static final String DAILY_RECONCILIATION_PREFIX = "recon-daily-";
 
@@ -29,6 +30,24 @@ public final class WorkflowIds {
             && workflowId.startsWith(PAYMENT_PREFIX)
             && workflowId.length() > PAYMENT_PREFIX.length()
         ? java.util.Optional.of(workflowId.substring(PAYMENT_PREFIX.length()))
+        : java.util.Optional.empty();
+  }
+
+  /** {@code refund-{refundId}}: the id of the refund's {@link RefundWorkflow}. */
+  public static String refund(String refundId) {
+    return REFUND_PREFIX + refundId;
+  }
+
+  /**
+   * The refund id in a {@link #refund} workflow id.
+   *
+   * @return the refund id, or empty for any other workflow id
+   */
+  public static java.util.Optional<String> refundIdOf(String workflowId) {
+    return workflowId != null
+            && workflowId.startsWith(REFUND_PREFIX)
+            && workflowId.length() > REFUND_PREFIX.length()
+        ? java.util.Optional.of(workflowId.substring(REFUND_PREFIX.length()))
         : java.util.Optional.empty();
   }
 

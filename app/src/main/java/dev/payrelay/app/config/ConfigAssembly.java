@@ -21,6 +21,7 @@ import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.ledger.db.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
+import dev.payrelay.workflows.RefundQueryPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -161,6 +162,7 @@ final class ConfigAssembly {
         client.namespace(),
         local,
         new ChannelQueryPolicy(q.grace().toMillis(), q.initial().toMillis(), q.max().toMillis()),
+        refundQueries(),
         m.reconciliationDaily(),
         m.expiry().sweep(),
         m.expiry().sweepGrace(),
@@ -170,6 +172,21 @@ final class ConfigAssembly {
         t.compression(),
         client.sources().get("address"),
         t.uiUrl().orElse(localUi ? local.uiUrl() : null));
+  }
+
+  /** PAYRELAY_REFUND_QUERY_INITIAL/MAX and PAYRELAY_REFUND_ATTENTION_AFTER, checked together. */
+  private RefundQueryPolicy refundQueries() {
+    var r = m.refund();
+    if (r.query().max().compareTo(r.query().initial()) < 0) {
+      throw new IllegalArgumentException(
+          "PAYRELAY_REFUND_QUERY_MAX ("
+              + Syntax.formatDuration(r.query().max())
+              + ") must be at least PAYRELAY_REFUND_QUERY_INITIAL ("
+              + Syntax.formatDuration(r.query().initial())
+              + ")");
+    }
+    return new RefundQueryPolicy(
+        r.query().initial().toMillis(), r.query().max().toMillis(), r.attentionAfter().toMillis());
   }
 
   private ApiSettings api(URI publicUrl) {

@@ -12,6 +12,7 @@ import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.ledger.db.DatabaseConfig;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.PublishRetryPolicy;
+import dev.payrelay.workflows.RefundQueryPolicy;
 import io.temporal.serviceclient.GrpcCompression;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -224,6 +225,8 @@ public record PayrelayConfig(
    * @param namespace created with payrelay's search attributes when missing
    * @param local the local server used when no address is set
    * @param channelQueries when a payment's workflow asks the channel about an unconfirmed payment
+   * @param refundQueries when a refund's workflow asks the channel about a refund whose result is
+   *     unknown, and when it needs an operator
    * @param dailyReconciliation whether workers keep the daily reconciliation Schedules ({@link
    *     ReconciliationSchedule})
    * @param expirySweep how often PENDING payments past their deadline are handed over again; zero
@@ -246,6 +249,7 @@ public record PayrelayConfig(
       String namespace,
       LocalTemporal local,
       ChannelQueryPolicy channelQueries,
+      RefundQueryPolicy refundQueries,
       boolean dailyReconciliation,
       Duration expirySweep,
       Duration expirySweepGrace,
@@ -276,6 +280,7 @@ public record PayrelayConfig(
           namespace,
           local.withInMemory(),
           channelQueries,
+          refundQueries,
           dailyReconciliation,
           expirySweep,
           expirySweepGrace,

@@ -3,24 +3,32 @@ package dev.payrelay.app.dispatch;
 import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.ledger.outbox.EventHandoff;
 import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.temporal.client.PaymentWorkflowStarts;
+import dev.payrelay.temporal.client.RefundWorkflowStarts;
 import dev.payrelay.workflows.ChannelQueryPolicy;
 import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
+import dev.payrelay.workflows.RefundQueryPolicy;
+import dev.payrelay.workflows.RefundWorkflowInput;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowNotFoundException;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Hands one claimed outbox event to its payment's workflow with signalWithStart: the workflow id is
- * the business key {@code payment-{paymentId}}, so it starts the workflow if needed and signals it
- * either way; repeating it is harmless because the workflow dedupes by event id.
+ * Hands one claimed outbox event to its workflow with signalWithStart: a refund's events ({@code
+ * RefundRequested}, {@code PaymentRefunded}, fact key = refund id) to {@code refund-{refundId}},
+ * every other event to {@code payment-{paymentId}}. The workflow id is the business key, so it
+ * starts the workflow if needed and signals it either way; repeating it is harmless because the
+ * workflow dedupes by event id.
  */
 public final class WorkflowHandoff {
 
@@ -31,6 +39,8 @@ public final class WorkflowHandoff {
   private final Map<String, PublishRetryPolicy> publishRetries;
   private final ChannelQueryPolicy channelQueries;
   private final SignalTokens tokens;
+  private final RefundQueryPolicy refundQueries;
+  private final Function<String, Optional<RefundRow>> refunds;
 
   /**
    * Hands off through {@code client}.
@@ -45,6 +55,29 @@ public final class WorkflowHandoff {
       Map<String, PublishRetryPolicy> publishRetries,
       ChannelQueryPolicy channelQueries,
       SignalTokens tokens) {
+    this(
+        client,
+        publishRetries,
+        channelQueries,
+        tokens,
+        RefundQueryPolicy.DEFAULT,
+        id -> Optional.empty());
+  }
+
+  /**
+   * As above, handing refund events ({@link EventHandoff#refundId}) to their refund's workflow,
+   * started with {@code refundQueries}; the refund (its amount) is read with {@code refunds}, e.g.
+   * {@code RefundStore::find}.
+   */
+  public WorkflowHandoff(
+      WorkflowClient client,
+      Map<String, PublishRetryPolicy> publishRetries,
+      ChannelQueryPolicy channelQueries,
+      SignalTokens tokens,
+      RefundQueryPolicy refundQueries,
+      Function<String, Optional<RefundRow>> refunds) {
+    this.refundQueries = refundQueries;
+    this.refunds = refunds;
     this.client = client;
     this.publishRetries = Map.copyOf(publishRetries);
     this.channelQueries = channelQueries;
@@ -58,6 +91,12 @@ public final class WorkflowHandoff {
    *     cannot be reached; the caller keeps the row PENDING and retries later
    */
   public void handOff(EventHandoff event) {
+    OutboxEventSignal signal =
+        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary());
+    if (event.refundId().isPresent()) {
+      handOffToRefund(event, event.refundId().get(), signal);
+      return;
+    }
     PaymentWorkflowStarts.signalWithStart(
         client,
         input(
@@ -67,7 +106,43 @@ public final class WorkflowHandoff {
             event.channel(),
             event.expiresAt()),
         PaymentWorkflow::onOutboxEvent,
-        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary()));
+        signal);
+  }
+
+  /**
+   * A refund's event ({@code RefundRequested}, {@code PaymentRefunded}) to {@code
+   * refund-{refundId}}, started with the refund's amount and this worker's refund query policy. A
+   * refund the ledger does not hold (purged, or a hand-made row) cannot be followed: its event goes
+   * to the payment's workflow, which publishes it as before.
+   */
+  private void handOffToRefund(EventHandoff event, String refundId, OutboxEventSignal signal) {
+    Optional<RefundRow> refund = refunds.apply(refundId);
+    if (refund.isEmpty()) {
+      PaymentWorkflowStarts.signalWithStart(
+          client,
+          input(
+              event.paymentId(),
+              event.tenantId(),
+              event.orderId(),
+              event.channel(),
+              event.expiresAt()),
+          PaymentWorkflow::onOutboxEvent,
+          signal);
+      return;
+    }
+    RefundRow r = refund.get();
+    RefundWorkflowStarts.signalWithStart(
+        client,
+        new RefundWorkflowInput(
+            refundId,
+            event.paymentId(),
+            event.tenantId(),
+            event.channel(),
+            r.amount().minorUnits(),
+            r.amount().currencyCode(),
+            refundQueries,
+            publishRetries),
+        signal);
   }
 
   /**

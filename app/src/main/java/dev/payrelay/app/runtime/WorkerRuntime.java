@@ -8,6 +8,8 @@ import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ReconciliationActivitiesImpl;
+import dev.payrelay.activities.RefundActivitiesImpl;
+import dev.payrelay.activities.RefundOperatorDesk;
 import dev.payrelay.activities.ResolutionActivitiesImpl;
 import dev.payrelay.activities.SignalIdentity;
 import dev.payrelay.amqp.AmqpConfig;
@@ -30,14 +32,22 @@ import dev.payrelay.app.jobs.PagedJob;
 import dev.payrelay.app.temporal.PaymentLogInterceptor;
 import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.db.JobLeases;
 import dev.payrelay.ledger.inbox.WebhookInboxRetention;
 import dev.payrelay.ledger.outbox.ClaimedEvent;
 import dev.payrelay.ledger.outbox.OutboxRetention;
 import dev.payrelay.ledger.outbox.OutboxStatistics;
+import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.refund.RefundOutcomes;
+import dev.payrelay.ledger.refund.RefundResolutions;
+import dev.payrelay.ledger.refund.RefundRow;
+import dev.payrelay.ledger.refund.RefundStore;
+import dev.payrelay.ledger.refund.RefundSubmissions;
 import dev.payrelay.workflows.DailyReconciliationWorkflowImpl;
 import dev.payrelay.workflows.PaymentWorkflowImpl;
 import dev.payrelay.workflows.ReconciliationWorkflowImpl;
+import dev.payrelay.workflows.RefundWorkflowImpl;
 import dev.payrelay.workflows.TaskQueues;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
@@ -51,12 +61,12 @@ import java.util.function.Consumer;
 import org.jooq.DSLContext;
 
 /**
- * The worker role: declares the AMQP topology, runs the Temporal workers (payment workflows and
- * their activities; reconciliation workflows, daily and per day, and theirs), keeps the daily
- * reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox dispatcher and the
- * outbox's housekeeping (gauges, retention purge) and the webhook inbox's purge ({@link
- * InboxRetentionJob}). Its activity and workflow task slots, pollers, workflow cache and threads
- * and publishing channels come from {@link Sizing}, for the delivery pool it is given.
+ * The worker role: declares the AMQP topology, runs the Temporal workers (payment and refund
+ * workflows and their activities; reconciliation workflows, daily and per day, and theirs), keeps
+ * the daily reconciliation's trigger ({@link DailyReconciliationTrigger}), runs the outbox
+ * dispatcher and the outbox's housekeeping (gauges, retention purge) and the webhook inbox's purge
+ * ({@link InboxRetentionJob}). Its activity and workflow task slots, pollers, workflow cache and
+ * threads and publishing channels come from {@link Sizing}, for the delivery pool it is given.
  */
 public final class WorkerRuntime implements AutoCloseable {
 
@@ -131,7 +141,7 @@ public final class WorkerRuntime implements AutoCloseable {
       throw e;
     }
     factory.start();
-    WorkflowHandoff handoff = handoff(config, temporal);
+    WorkflowHandoff handoff = handoff(config, services, temporal);
     OutboxDispatcher dispatcher = dispatcher(config, services, owner, handoff, handedOff);
     List<PagedJob<?>> jobs = SafetyNets.start(config, services, handoff, owner);
     List<ConsumerRuntime> consumers = consumers(config, owner, services);
@@ -157,12 +167,16 @@ public final class WorkerRuntime implements AutoCloseable {
   }
 
   /** How the worker hands events and repairs to their workflows: signals, with retries. */
-  private static WorkflowHandoff handoff(PayrelayConfig config, TemporalConnection temporal) {
+  private static WorkflowHandoff handoff(
+      PayrelayConfig config, Services services, TemporalConnection temporal) {
+    RefundStore refunds = new RefundStore(services.database().dsl());
     return new WorkflowHandoff(
         temporal.client(),
         config.amqp().publishRetries(),
         config.temporal().channelQueries(),
-        config.access().signalTokens().tokens());
+        config.access().signalTokens().tokens(),
+        config.temporal().refundQueries(),
+        refunds::find);
   }
 
   /** The consumers that are enabled, started; the ones started are closed if one fails. */
@@ -208,7 +222,7 @@ public final class WorkerRuntime implements AutoCloseable {
         ownConsumers);
   }
 
-  /** Registers the payment workflows and their activities on the payments task queue. */
+  /** Registers the payment and refund workflows and their activities on the payments task queue. */
   private static void payments(
       WorkerFactory factory,
       PayrelayConfig config,
@@ -216,9 +230,12 @@ public final class WorkerRuntime implements AutoCloseable {
       ConfirmingPublisher publisher,
       ChannelRegistry channels) {
     Worker worker = factory.newWorker(TaskQueues.PAYMENTS, config.sizing().paymentWorkerOptions());
-    worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class);
+    worker.registerWorkflowImplementationTypes(PaymentWorkflowImpl.class, RefundWorkflowImpl.class);
     SignalIdentity identity =
         new SignalIdentity(config.access().signalTokens().tokens(), config.isProduction());
+    DSLContext dsl = services.database().dsl();
+    RefundStore refunds = new RefundStore(dsl);
+    RefundOutcomes outcomes = new RefundOutcomes(dsl, new OutboxWriter(new EventJson()));
     worker.registerActivitiesImplementations(
         new OutboxActivitiesImpl(
             services.outbox(),
@@ -226,7 +243,15 @@ public final class WorkerRuntime implements AutoCloseable {
             identity,
             publisher,
             services.crashPoints(),
-            services.metrics()),
+            services.metrics(),
+            refundId -> refunds.find(refundId).map(RefundRow::paymentId)),
+        new RefundActivitiesImpl(
+            channels,
+            services.payments(),
+            refunds,
+            new RefundSubmissions(dsl, outcomes),
+            outcomes,
+            new RefundOperatorDesk(new RefundResolutions(dsl, outcomes), refunds, identity)),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
         new ResolutionActivitiesImpl(services.resolutions(), identity, services.crashPoints()),
         new LedgerActivitiesImpl(

@@ -1,6 +1,7 @@
 package dev.payrelay.app.temporal;
 
 import dev.payrelay.workflows.PaymentSearchAttributes;
+import dev.payrelay.workflows.RefundSearchAttributes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.IndexedValueType;
@@ -19,11 +20,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes sure a namespace has payrelay's search attributes ({@link PaymentSearchAttributes#ALL},
- * each a Keyword), by name <em>and</em> type, before any workflow upserts them: an attribute
- * registered with another type (e.g. {@code PaymentState} as Int) makes every upsert, and so every
- * hand-off, fail forever, so start-up refuses it with one line naming the attribute, both types and
- * the fix. Per Temporal's visibility docs an attribute's type cannot be changed in place; it is
- * removed and registered again (or another namespace is used).
+ * {@link RefundSearchAttributes#ALL}, each a Keyword), by name <em>and</em> type, before any
+ * workflow upserts them: an attribute registered with another type (e.g. {@code PaymentState} as
+ * Int) makes every upsert, and so every hand-off, fail forever, so start-up refuses it with one
+ * line naming the attribute, both types and the fix. Per Temporal's visibility docs an attribute's
+ * type cannot be changed in place; it is removed and registered again (or another namespace is
+ * used).
  */
 public final class SearchAttributeRegistration {
 
@@ -152,6 +154,7 @@ public final class SearchAttributeRegistration {
   private static Map<String, IndexedValueType> wanted() {
     Map<String, IndexedValueType> wanted = new TreeMap<>();
     PaymentSearchAttributes.ALL.forEach(key -> wanted.put(key.getName(), KEYWORD));
+    RefundSearchAttributes.ALL.forEach(key -> wanted.put(key.getName(), KEYWORD));
     return wanted;
   }
 

@@ -2,6 +2,7 @@ package dev.payrelay.app.temporal;
 
 import dev.payrelay.app.config.PrivateFiles;
 import dev.payrelay.workflows.PaymentSearchAttributes;
+import dev.payrelay.workflows.RefundSearchAttributes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -145,8 +146,9 @@ public final class TemporalDevServer implements AutoCloseable {
         command.addAll(List.of("--namespace", namespace));
       }
     }
-    PaymentSearchAttributes.ALL.forEach(
-        key -> command.addAll(List.of("--search-attribute", key.getName() + "=Keyword")));
+    java.util.stream.Stream.concat(
+            PaymentSearchAttributes.ALL.stream(), RefundSearchAttributes.ALL.stream())
+        .forEach(key -> command.addAll(List.of("--search-attribute", key.getName() + "=Keyword")));
     return command;
   }
 

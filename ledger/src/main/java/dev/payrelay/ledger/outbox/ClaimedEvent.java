@@ -16,6 +16,7 @@ package dev.payrelay.ledger.outbox;
  * @param redispatch true when the row was already DISPATCHED and its confirm is overdue (the safety
  *     net hands it over again)
  * @param summary the event in words for the workflow's view ({@link EventHandoff#summary}), or null
+ * @param factKey the event's fact key ({@link EventHandoff#factKey})
  */
 public record ClaimedEvent(
     String eventId,
@@ -29,11 +30,15 @@ public record ClaimedEvent(
     int attempts,
     java.time.Instant expiresAt,
     boolean redispatch,
-    String summary) {
+    String summary,
+    String factKey) {
 
-  /** The hand-off to the payment's workflow. */
+  /**
+   * The hand-off to its workflow: the payment's, or its refund's ({@link EventHandoff#refundId}).
+   */
   public EventHandoff handoff() {
     return new EventHandoff(
-        eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, summary);
+        eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, summary,
+        factKey);
   }
 }

@@ -4,6 +4,8 @@ import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.EventType;
 import dev.payrelay.domain.event.PaymentExceptionRecorded;
 import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What handing one outbox event to its payment's workflow needs (signalWithStart of {@code
@@ -20,6 +22,9 @@ import java.time.Instant;
  * @param summary what the event says in words for the workflow's view, or null: for a {@code
  *     PaymentExceptionRecorded}, its details (kind, ours and the channel's amount, transaction and
  *     account), shown in the Temporal UI as the reason the payment needs attention
+ * @param factKey the event's fact key ({@code outbox_event.fact_key}): the refund id of a {@code
+ *     RefundRequested} or {@code PaymentRefunded}, whose refund's workflow gets it ({@link
+ *     #refundId}); empty or null for the payment's own facts
  */
 public record EventHandoff(
     String eventId,
@@ -30,9 +35,38 @@ public record EventHandoff(
     String orderId,
     String channel,
     Instant expiresAt,
-    String summary) {
+    String summary,
+    String factKey) {
 
   private static final EventJson JSON = new EventJson();
+
+  /** The event types a refund's workflow ({@code refund-{factKey}}) publishes, by wire name. */
+  private static final Set<String> REFUND_EVENTS =
+      Set.of(EventType.REFUND_REQUESTED.wireName(), EventType.PAYMENT_REFUNDED.wireName());
+
+  /** A hand-off of one of the payment's own facts (no fact key). */
+  public EventHandoff(
+      String eventId,
+      long seq,
+      String eventType,
+      String paymentId,
+      String tenantId,
+      String orderId,
+      String channel,
+      Instant expiresAt,
+      String summary) {
+    this(eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, summary, null);
+  }
+
+  /**
+   * The refund whose workflow publishes this event: the fact key of a {@code RefundRequested} or
+   * {@code PaymentRefunded}; empty for every other event, which goes to the payment's workflow.
+   */
+  public Optional<String> refundId() {
+    return REFUND_EVENTS.contains(eventType) && factKey != null && !factKey.isEmpty()
+        ? Optional.of(factKey)
+        : Optional.empty();
+  }
 
   /** A hand-off without a summary. */
   public EventHandoff(
@@ -44,7 +78,7 @@ public record EventHandoff(
       String orderId,
       String channel,
       Instant expiresAt) {
-    this(eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, null);
+    this(eventId, seq, eventType, paymentId, tenantId, orderId, channel, expiresAt, null, null);
   }
 
   /**

@@ -21,6 +21,8 @@ import java.time.Instant;
  * @param lastError the last failure, or null
  * @param createdAt when it was written
  * @param sentAt when the broker confirmed it, or null
+ * @param factKey the business fact it announces within its type (V7): the refund id of a refund
+ *     event, the exception id of a {@code PaymentExceptionRecorded}, empty for the payment's own
  */
 public record OutboxRow(
     String eventId,
@@ -35,4 +37,5 @@ public record OutboxRow(
     int attempts,
     String lastError,
     Instant createdAt,
-    Instant sentAt) {}
+    Instant sentAt,
+    String factKey) {}

@@ -153,7 +153,8 @@ public final class OutboxStore {
             OUTBOX_EVENT.ATTEMPTS,
             PAYMENT_ORDER.EXPIRES_AT,
             REDISPATCH,
-            EXCEPTION_PAYLOAD)
+            EXCEPTION_PAYLOAD,
+            OUTBOX_EVENT.FACT_KEY)
         .from(OUTBOX_EVENT)
         .join(PAYMENT_ORDER)
         .on(PAYMENT_ORDER.PAYMENT_ID.eq(OUTBOX_EVENT.AGGREGATE_ID))
@@ -175,7 +176,8 @@ public final class OutboxStore {
         r.get(OUTBOX_EVENT.ATTEMPTS),
         SqlTime.utc(r.get(PAYMENT_ORDER.EXPIRES_AT)),
         r.get(REDISPATCH),
-        EventHandoff.summaryOf(r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(EXCEPTION_PAYLOAD)));
+        EventHandoff.summaryOf(r.get(OUTBOX_EVENT.EVENT_TYPE), r.get(EXCEPTION_PAYLOAD)),
+        r.get(OUTBOX_EVENT.FACT_KEY));
   }
 
   /**
@@ -403,6 +405,7 @@ public final class OutboxStore {
         r.getAttempts(),
         r.getLastError(),
         SqlTime.utc(r.getCreatedAt()),
-        SqlTime.utc(r.getSentAt()));
+        SqlTime.utc(r.getSentAt()),
+        r.getFactKey());
   }
 }

@@ -144,10 +144,38 @@ public final class RefundOutcomes {
     return move.to();
   }
 
-  private record Locked(PaymentOrderRecord payment, RefundRecord refund) {}
+  /**
+   * The channel holds the refund and has not finished it (a submit answered PENDING, or a query of
+   * an UNKNOWN refund found it in progress): REQUESTED or UNKNOWN becomes SUBMITTED ({@link
+   * RefundTransition#SUBMIT}); any other state is answered as it stands. No payment change, no
+   * event.
+   *
+   * @throws RefundRefused NOT_FOUND for no such refund
+   */
+  public RefundOutcome pending(String refundId) {
+    return Transactions.run(dsl, cfg -> pending(cfg.dsl(), refundId));
+  }
+
+  /** As {@link #pending(String)} inside the caller's transaction {@code tx}. */
+  RefundOutcome pending(DSLContext tx, String refundId) {
+    Locked locked = lock(tx, refundId);
+    RefundState state = RefundState.valueOf(locked.refund().getState());
+    if (!RefundTransition.SUBMIT.startsFrom(state)) {
+      return unchanged(locked);
+    }
+    move(tx, refundId, RefundTransition.SUBMIT, Map.of());
+    return new RefundOutcome(
+        RefundStore.toRow(reread(tx, refundId)),
+        PaymentStatus.valueOf(locked.payment().getStatus()),
+        true,
+        null);
+  }
+
+  /** A refund's row and its payment's, both locked by {@link #lock}. */
+  record Locked(PaymentOrderRecord payment, RefundRecord refund) {}
 
   /** Locks the refund's payment, then the refund; NOT_FOUND for no such refund. */
-  private static Locked lock(DSLContext tx, String refundId) {
+  static Locked lock(DSLContext tx, String refundId) {
     String paymentId =
         tx.select(REFUND.PAYMENT_ID)
             .from(REFUND)

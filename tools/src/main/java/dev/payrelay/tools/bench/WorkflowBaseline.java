@@ -66,6 +66,7 @@ final class WorkflowBaseline implements BaselineBench {
         NAMESPACE,
         t.local(),
         t.channelQueries(),
+        t.refundQueries(),
         t.dailyReconciliation(),
         t.expirySweep(),
         t.expirySweepGrace(),

@@ -229,5 +229,38 @@ public interface JobsMapping {
             + " by the entitlements consumer when it handles the refund's PaymentRefunded.")
     @WithDefault("keep")
     PartialRefundGrants partialGrants();
+
+    /** When a refund's workflow asks the channel about a refund whose result is not known yet. */
+    RefundQuery query();
+
+    /** See {@link Doc}. */
+    @Doc(
+        value =
+            "How long a refund may stay unknown or pending at its channel before its workflow shows"
+                + " NEEDS_ATTENTION (RefundState) and waits for an operator's acceptAsRefunded or"
+                + " markFailed, while it keeps asking at PAYRELAY_REFUND_QUERY_MAX.",
+        min = "1m")
+    @WithDefault("3d")
+    Duration attentionAfter();
+  }
+
+  /** {@code payrelay.refund.query}: a refund's workflow asking the channel by our refund number. */
+  interface RefundQuery {
+
+    /** See {@link Doc}. */
+    @Doc(
+        value =
+            "The delay before the first query of a refund whose result is unknown or pending; it"
+                + " doubles up to PAYRELAY_REFUND_QUERY_MAX.",
+        min = "1s")
+    @WithDefault("10s")
+    Duration initial();
+
+    /** See {@link Doc}. */
+    @Doc(
+        value = "The longest delay between refund queries, at least PAYRELAY_REFUND_QUERY_INITIAL.",
+        min = "1s")
+    @WithDefault("10m")
+    Duration max();
   }
 }

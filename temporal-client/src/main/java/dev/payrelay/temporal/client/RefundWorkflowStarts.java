@@ -1,0 +1,82 @@
+package dev.payrelay.temporal.client;
+
+import dev.payrelay.domain.Money;
+import dev.payrelay.workflows.OutboxEventSignal;
+import dev.payrelay.workflows.PaymentSearchAttributes;
+import dev.payrelay.workflows.RefundSearchAttributes;
+import dev.payrelay.workflows.RefundWorkflow;
+import dev.payrelay.workflows.RefundWorkflowInput;
+import dev.payrelay.workflows.RefundWorkflowState;
+import dev.payrelay.workflows.TaskQueues;
+import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.client.BatchRequest;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import io.temporal.common.SearchAttributes;
+import io.temporal.workflow.Functions;
+
+/**
+ * Client-side helper (not workflow code): hands a refund's outbox event to its workflow ({@code
+ * refund-{refundId}}, on the payments task queue) with signalWithStart, so it reaches the workflow
+ * whether it is running, finished or never started; repeats are harmless (the workflow dedupes by
+ * event id).
+ */
+public final class RefundWorkflowStarts {
+
+  private RefundWorkflowStarts() {}
+
+  /**
+   * Starts the refund's workflow if needed and signals {@code onOutboxEvent}.
+   *
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public static void signalWithStart(
+      WorkflowClient client, RefundWorkflowInput input, OutboxEventSignal event) {
+    RefundWorkflow workflow =
+        client.newWorkflowStub(
+            RefundWorkflow.class,
+            WorkflowOptions.newBuilder()
+                .setWorkflowId(WorkflowIds.refund(input.refundId()))
+                .setTaskQueue(TaskQueues.PAYMENTS)
+                .setTypedSearchAttributes(searchAttributes(input))
+                .setStaticSummary(summary(input))
+                .setStaticDetails(STATIC_DETAILS)
+                .build());
+    BatchRequest request = client.newSignalWithStartRequest();
+    request.add(workflow::run, input);
+    Functions.Proc1<OutboxEventSignal> send = workflow::onOutboxEvent;
+    request.add(send, event);
+    client.signalWithStart(request);
+  }
+
+  /** What the Temporal UI shows under the run's "Details" for every refund. */
+  static final String STATIC_DETAILS =
+      "One refund's story: submitted to its channel once under our refund number; when the result"
+          + " is unknown or pending, queried by that number (never sent under a new one; only a"
+          + " NOT_FOUND answer allows one resubmission with the same number); its RefundRequested"
+          + " and PaymentRefunded events published. \"Current details\" say what the run waits"
+          + " for and, when it shows NEEDS_ATTENTION, why and the signal that fixes it (requery,"
+          + " acceptAsRefunded, markFailed); the state query carries the same fields.";
+
+  /** The run's summary: {@code Refund rfd_… of pay_… 5.00 USD via stripe}. */
+  static String summary(RefundWorkflowInput input) {
+    return "Refund "
+        + input.refundId()
+        + " of "
+        + input.paymentId()
+        + " "
+        + Money.ofMinor(input.amountMinor(), input.currency())
+        + " via "
+        + input.channel();
+  }
+
+  private static SearchAttributes searchAttributes(RefundWorkflowInput input) {
+    return SearchAttributes.newBuilder()
+        .set(RefundSearchAttributes.REFUND_ID, input.refundId())
+        .set(PaymentSearchAttributes.PAYMENT_ID, input.paymentId())
+        .set(PaymentSearchAttributes.TENANT_ID, input.tenantId())
+        .set(PaymentSearchAttributes.CHANNEL, input.channel())
+        .set(RefundSearchAttributes.REFUND_STATE, RefundWorkflowState.REQUESTED.name())
+        .build();
+  }
+}
