@@ -85,6 +85,7 @@ final class ReconcileCommand implements Callable<Integer> {
    * @return whether it finished within {@code --wait-seconds}
    */
   private boolean run(AdminClient admin, String day, String path) throws InterruptedException {
+    int awaitedRun = awaitedRun(admin, path);
     JsonNode started =
         admin.post(
             "/v1/admin/reconciliations", Map.of("channel", channel, "date", day, "reason", reason));
@@ -95,16 +96,37 @@ final class ReconcileCommand implements Callable<Integer> {
               started.path("workflowId").asText(),
               started.path("started").asBoolean() ? "started" : "already running");
     }
-    return awaitFinish(admin, path);
+    return awaitFinish(admin, path, awaitedRun);
   }
 
-  /** Whether the day's run finished within {@code --wait-seconds}. */
-  private boolean awaitFinish(AdminClient admin, String path) throws InterruptedException {
+  /**
+   * The day's {@code runs} count the run this command waits for will have: the current one's if the
+   * day is RUNNING now, else the next. A day reconciled before keeps its last run COMPLETED until
+   * the new run's first activity restarts it, so finishing alone does not say it is ours.
+   */
+  private static int awaitedRun(AdminClient admin, String path) {
+    JsonNode run;
+    try {
+      run = admin.get(path, Map.of()).path("run");
+    } catch (AdminClient.Failure notYet) {
+      if (notYet.exitCode != AdminClient.REFUSED) {
+        throw notYet;
+      }
+      return 1; // 404: the day was never reconciled
+    }
+    int runs = run.path("runs").asInt();
+    return "RUNNING".equals(run.path("status").asText()) ? runs : runs + 1;
+  }
+
+  /** Whether the day's run counted {@code awaitedRun} finished within {@code --wait-seconds}. */
+  private boolean awaitFinish(AdminClient admin, String path, int awaitedRun)
+      throws InterruptedException {
     Instant deadline = Instant.now().plusSeconds(waitSeconds);
     while (Instant.now().isBefore(deadline)) {
       try {
         JsonNode run = admin.get(path, Map.of()).path("run");
-        if (!"RUNNING".equals(run.path("status").asText())
+        if (run.path("runs").asInt() >= awaitedRun
+            && !"RUNNING".equals(run.path("status").asText())
             && !run.path("finishedAt").isMissingNode()
             && !run.path("finishedAt").isNull()) {
           return true;

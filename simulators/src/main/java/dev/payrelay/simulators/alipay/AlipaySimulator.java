@@ -3,6 +3,7 @@ package dev.payrelay.simulators.alipay;
 import dev.payrelay.channels.alipay.AlipayChannelConfig;
 import dev.payrelay.channels.alipay.AlipayForm;
 import dev.payrelay.domain.Money;
+import dev.payrelay.simulators.StatementRefundFaults;
 import dev.payrelay.simulators.alipay.SimulatedTrades.Refused;
 import dev.payrelay.simulators.refund.RefundFault;
 import dev.payrelay.simulators.refund.RefundFaultRoute;
@@ -53,6 +54,7 @@ public final class AlipaySimulator implements AutoCloseable {
   private final SimulatorGateway gateway;
   private final AlipaySide alipay;
   private final RefundFaults faults = new RefundFaults();
+  private final StatementRefundFaults billFaults = new StatementRefundFaults();
   private final SimulatedRefundApi refunds;
   private volatile Charset notifyCharset = StandardCharsets.UTF_8;
   private Javalin server;
@@ -198,6 +200,22 @@ public final class AlipaySimulator implements AutoCloseable {
   }
 
   /**
+   * Leaves the trade's refund {@code outRequestNo} out of every bill from now on, as an Alipay bill
+   * missing a refund Alipay made would.
+   */
+  public void omitRefundFromBill(String outTradeNo, String outRequestNo) {
+    billFaults.omit(SimulatedBill.refundKey(outTradeNo, outRequestNo));
+  }
+
+  /**
+   * Lists the trade's refund {@code outRequestNo} on every bill from now on with {@code amount}
+   * (minor units of the trade's currency) instead of what it gave back.
+   */
+  public void misstateRefundOnBill(String outTradeNo, String outRequestNo, Money amount) {
+    billFaults.misstate(SimulatedBill.refundKey(outTradeNo, outRequestNo), amount);
+  }
+
+  /**
    * Signs later answers and notifications with another private key (PKCS#8, Base64), e.g. to show
    * that the adapter refuses what Alipay's key did not sign.
    */
@@ -211,7 +229,7 @@ public final class AlipaySimulator implements AutoCloseable {
         .header(
             "Content-Disposition",
             "attachment; filename=" + config.sellerId() + "_" + DAY.format(date) + ".csv.zip")
-        .result(SimulatedBill.render(config.sellerId(), date, trades.all()));
+        .result(SimulatedBill.render(config.sellerId(), date, trades.all(), billFaults));
   }
 
   private void buyer(Context ctx, boolean pay) {

@@ -2,6 +2,7 @@ package dev.payrelay.simulators.alipay;
 
 import dev.payrelay.channels.alipay.AlipayBillFormat;
 import dev.payrelay.channels.alipay.AlipayTrades;
+import dev.payrelay.simulators.StatementRefundFaults;
 import dev.payrelay.simulators.alipay.SimulatedTrade.Refund;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,8 +30,12 @@ final class SimulatedBill {
 
   private SimulatedBill() {}
 
-  /** The ZIP for {@code date} (Beijing time): trades paid and refunds made that day. */
-  static byte[] render(String sellerId, LocalDate date, List<SimulatedTrade> trades) {
+  /**
+   * The ZIP for {@code date} (Beijing time): trades paid and refunds made that day, each refund as
+   * {@code faults} (keyed by {@link #refundKey}) has it: left out, or listed with another amount.
+   */
+  static byte[] render(
+      String sellerId, LocalDate date, List<SimulatedTrade> trades, StatementRefundFaults faults) {
     List<String[]> rows = new ArrayList<>();
     int paid = 0;
     int refunded = 0;
@@ -40,13 +45,14 @@ final class SimulatedBill {
         paid++;
       }
       for (Refund r : t.refunds()) {
-        if (on(r.at(), date)) {
+        String key = refundKey(t.outTradeNo(), r.outRequestNo());
+        if (on(r.at(), date) && !faults.omits(key)) {
           rows.add(
               row(
                   t,
                   AlipayBillFormat.REFUND,
                   r.at(),
-                  "-" + r.amount().toDecimalString(),
+                  "-" + faults.listed(key, r.amount()).toDecimalString(),
                   r.outRequestNo()));
           refunded++;
         }
@@ -60,6 +66,14 @@ final class SimulatedBill {
     String summary = "#支付宝业务汇总查询\n交易笔数,退款笔数\n" + paid + "," + refunded + "\n";
     return zip(
         sellerId + "_" + DAY.format(date), detail(sellerId, date, rows, paid, refunded), summary);
+  }
+
+  /**
+   * The key a refund has in the bill's {@link StatementRefundFaults}: its trade's out_trade_no and
+   * its out_request_no, which Alipay keeps unique per trade only.
+   */
+  static String refundKey(String outTradeNo, String outRequestNo) {
+    return outTradeNo + "/" + outRequestNo;
   }
 
   /** The detail CSV: the {@code #} header lines, the column header, the rows, the totals. */

@@ -4,6 +4,7 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.StatementLine;
+import dev.payrelay.simulators.StatementRefundFaults;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -12,7 +13,6 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -40,8 +40,7 @@ public final class SimulatedStatement {
   private final SimulatedRefunds refunds;
   private final ConcurrentHashMap<LocalDate, List<StatementLine>> injected =
       new ConcurrentHashMap<>();
-  private final Set<String> omitted = ConcurrentHashMap.newKeySet();
-  private final ConcurrentHashMap<String, Money> misstated = new ConcurrentHashMap<>();
+  private final StatementRefundFaults faults = new StatementRefundFaults();
 
   public SimulatedStatement(SimulatedPayments payments, SimulatedRefunds refunds) {
     this.payments = payments;
@@ -64,7 +63,7 @@ public final class SimulatedStatement {
 
   /** Leaves the refund {@code refundId} ({@code sbr_…}) out of every statement from now on. */
   public void omitRefund(String refundId) {
-    omitted.add(Objects.requireNonNull(refundId, "refundId"));
+    faults.omit(refundId);
   }
 
   /**
@@ -72,8 +71,7 @@ public final class SimulatedStatement {
    * what it gave back, on every statement from now on.
    */
   public void misstateRefund(String refundId, Money amount) {
-    misstated.put(
-        Objects.requireNonNull(refundId, "refundId"), Objects.requireNonNull(amount, "amount"));
+    faults.misstate(refundId, amount);
   }
 
   /**
@@ -102,13 +100,13 @@ public final class SimulatedStatement {
     for (SimulatedRefund r : refunds.all()) {
       if (r.status() == ChannelRefundStatus.SUCCEEDED
           && r.createdAt().atZone(ZoneOffset.UTC).toLocalDate().equals(date)
-          && !omitted.contains(r.refundId())) {
+          && !faults.omits(r.refundId())) {
         lines.add(
             new StatementLine(
                 r.refundId(),
                 r.paymentId(),
                 StatementLine.REFUND,
-                misstated.getOrDefault(r.refundId(), r.amount()),
+                faults.listed(r.refundId(), r.amount()),
                 ChannelPaymentStatus.REFUNDED,
                 r.createdAt(),
                 r.refundNo()));

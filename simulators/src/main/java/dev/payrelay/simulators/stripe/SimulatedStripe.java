@@ -7,6 +7,7 @@ import dev.payrelay.channels.stripe.StripeAmounts;
 import dev.payrelay.channels.stripe.StripeApi;
 import dev.payrelay.domain.Money;
 import dev.payrelay.simulators.SimulatorIds;
+import dev.payrelay.simulators.StatementRefundFaults;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,6 +44,7 @@ public final class SimulatedStripe {
   private final Map<String, ObjectNode> charges = new HashMap<>();
   private final Map<String, ObjectNode> refunds = new LinkedHashMap<>();
   private final List<ObjectNode> balance = new ArrayList<>();
+  private final StatementRefundFaults balanceFaults = new StatementRefundFaults();
 
   public SimulatedStripe(ObjectMapper json, Clock clock) {
     this.json = json;
@@ -209,16 +211,23 @@ public final class SimulatedStripe {
     return dispute;
   }
 
+  /** The refunds ({@code re_…}) balance transactions leave out or list with another amount. */
+  StatementRefundFaults balanceFaults() {
+    return balanceFaults;
+  }
+
   /**
    * {@code GET /v1/balance_transactions}: newest first, {@code created} in [gte, lt), after {@code
-   * startingAfter}, at most {@code limit}; sources expanded on request.
+   * startingAfter}, at most {@code limit}; sources expanded on request. A refund's transaction is
+   * left out or misstated (its amount and its Refund's) as {@link #balanceFaults} says.
    */
   public synchronized ObjectNode balanceTransactions(
       long gte, long lt, int limit, String startingAfter, boolean source, boolean sourceIntent) {
     List<ObjectNode> matching = new ArrayList<>();
     for (int i = balance.size() - 1; i >= 0; i--) {
       long created = balance.get(i).get("created").asLong();
-      if (created >= gte && created < lt) {
+      String sourceId = balance.get(i).get("source").asText();
+      if (created >= gte && created < lt && !balanceFaults.omits(sourceId)) {
         matching.add(balance.get(i));
       }
     }
@@ -232,9 +241,24 @@ public final class SimulatedStripe {
     list.put("has_more", from + page.size() < matching.size());
     ArrayNode data = list.putArray("data");
     for (ObjectNode txn : page) {
-      data.add(expand(txn.deepCopy(), source, sourceIntent));
+      data.add(expand(misstated(txn.deepCopy()), source, sourceIntent));
     }
     return list;
+  }
+
+  /** The transaction with its refund's misstated amount, if any (negative, as refunds are). */
+  private ObjectNode misstated(ObjectNode txn) {
+    String sourceId = txn.get("source").asText();
+    ObjectNode refund = refunds.get(sourceId);
+    if (refund != null) {
+      Money actual =
+          StripeAmounts.toMoney(refund.get("amount").asLong(), refund.get("currency").asText());
+      Money listed = balanceFaults.listed(sourceId, actual);
+      long amount = -StripeAmounts.toStripeAmount(listed);
+      txn.put("amount", amount).put("net", amount);
+      txn.put("currency", StripeAmounts.stripeCurrency(listed));
+    }
+    return txn;
   }
 
   private ObjectNode expand(ObjectNode txn, boolean source, boolean sourceIntent) {
@@ -242,6 +266,11 @@ public final class SimulatedStripe {
       String sourceId = txn.get("source").asText();
       ObjectNode object =
           (sourceId.startsWith("ch_") ? charges.get(sourceId) : refunds.get(sourceId)).deepCopy();
+      if (refunds.containsKey(sourceId)) {
+        // The Refund as the misstated transaction lists it (the adapter reads the Refund's amount).
+        object.put("amount", -txn.get("amount").asLong());
+        object.put("currency", txn.get("currency").asText());
+      }
       if (sourceIntent) {
         object.set("payment_intent", intents.get(object.get("payment_intent").asText()).deepCopy());
       }

@@ -3,6 +3,7 @@ package dev.payrelay.simulators.stripe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.stripe.StripeCallbackParser;
+import dev.payrelay.domain.Money;
 import dev.payrelay.simulators.RefundMode;
 import io.javalin.Javalin;
 import java.net.URI;
@@ -122,6 +123,22 @@ public final class StripeSimulator implements AutoCloseable {
    */
   public StripeWebhookEvent refund(String intentId) {
     return send("charge.refunded", stripe.refund(intentId));
+  }
+
+  /**
+   * Leaves the refund {@code refundId} ({@code re_…}) out of {@code GET /v1/balance_transactions}
+   * from now on, as a statement missing a refund Stripe made would.
+   */
+  public void omitRefundFromBalanceTransactions(String refundId) {
+    stripe.balanceFaults().omit(refundId);
+  }
+
+  /**
+   * Lists the refund {@code refundId}'s balance transaction (and its expanded Refund) with {@code
+   * amount} instead of what it gave back, from now on.
+   */
+  public void misstateRefundInBalanceTransactions(String refundId, Money amount) {
+    stripe.balanceFaults().misstate(refundId, amount);
   }
 
   /** Sets the global {@link RefundMode} for refunds made through {@code POST /v1/refunds}. */

@@ -1,6 +1,8 @@
 package dev.payrelay.simulators.wechatpay;
 
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
+import dev.payrelay.domain.Money;
+import dev.payrelay.simulators.StatementRefundFaults;
 import dev.payrelay.simulators.wechatpay.SimulatedOrder.Refund;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +26,14 @@ final class SimulatedWechatBill {
    * The bill's UTF-8 bytes.
    *
    * @param orders the orders in the order their rows are written (oldest placed first)
+   * @param faults refunds (by {@code out_refund_no}) the bill leaves out or lists with another
+   *     amount, its totals following what it lists
    */
   static byte[] render(
-      WechatPaySimulatorConfig config, LocalDate date, List<SimulatedOrder> orders) {
+      WechatPaySimulatorConfig config,
+      LocalDate date,
+      List<SimulatedOrder> orders,
+      StatementRefundFaults faults) {
     StringBuilder csv =
         new StringBuilder(String.join(",", WechatPayBillFormat.COLUMNS)).append("\r\n");
     int count = 0;
@@ -39,16 +46,24 @@ final class SimulatedWechatBill {
         paid += o.terms().total();
       }
       for (Refund r : o.refunds()) {
-        if (r.succeeded() && day(r.at()).equals(date)) {
-          csv.append(row(config, o, r.at(), "REFUND", r)).append("\r\n");
+        if (r.succeeded() && day(r.at()).equals(date) && !faults.omits(r.outRefundNo())) {
+          Refund listed = listed(o, r, faults);
+          csv.append(row(config, o, r.at(), "REFUND", listed)).append("\r\n");
           count++;
-          refunded += r.fen();
+          refunded += listed.fen();
         }
       }
     }
     csv.append(SUMMARY_COLUMNS).append("\r\n");
     csv.append(summary(count, paid, refunded)).append("\r\n");
     return csv.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The refund as the bill lists it: with its misstated amount, if any. */
+  private static Refund listed(SimulatedOrder o, Refund r, StatementRefundFaults faults) {
+    long fen =
+        faults.listed(r.outRefundNo(), Money.ofMinor(r.fen(), o.terms().currency())).minorUnits();
+    return new Refund(r.refundId(), r.outRefundNo(), fen, r.at(), r.status());
   }
 
   private static String summary(int count, long paid, long refunded) {

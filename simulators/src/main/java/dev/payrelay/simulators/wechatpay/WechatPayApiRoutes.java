@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.wechat.pay.java.core.util.PemUtil;
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
+import dev.payrelay.simulators.StatementRefundFaults;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -42,6 +43,7 @@ final class WechatPayApiRoutes {
   private final WechatPaySimulatorConfig config;
   private final PlatformKeys keys;
   private final SimulatedOrders orders;
+  private final StatementRefundFaults billFaults;
   private final Supplier<URI> baseUrl;
   private final WechatPayResources resources;
   private final PublicKey merchantPublicKey;
@@ -49,16 +51,19 @@ final class WechatPayApiRoutes {
 
   /**
    * @param keys the keys answers are signed with
+   * @param billFaults the refunds the bill leaves out or misstates
    * @param baseUrl the simulator's own base URL, for the bill's {@code download_url}
    */
   WechatPayApiRoutes(
       WechatPaySimulatorConfig config,
       PlatformKeys keys,
       SimulatedOrders orders,
+      StatementRefundFaults billFaults,
       Supplier<URI> baseUrl) {
     this.config = config;
     this.keys = keys;
     this.orders = orders;
+    this.billFaults = billFaults;
     this.baseUrl = baseUrl;
     this.resources = new WechatPayResources(json, config);
     this.merchantPublicKey = PemUtil.loadPublicKeyFromString(config.merchantPublicKey());
@@ -206,7 +211,7 @@ final class WechatPayApiRoutes {
   }
 
   private byte[] bill(LocalDate date) {
-    return SimulatedWechatBill.render(config, date, orders.byCreation());
+    return SimulatedWechatBill.render(config, date, orders.byCreation(), billFaults);
   }
 
   /** A signed answer; the SDK checks the timestamp against its own wall clock. */

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.channels.wechatpay.WechatPayBillFormat;
+import dev.payrelay.domain.Money;
 import dev.payrelay.simulators.SimulatorIds;
+import dev.payrelay.simulators.StatementRefundFaults;
 import dev.payrelay.simulators.refund.RefundFault;
 import dev.payrelay.simulators.refund.RefundFaultRoute;
 import dev.payrelay.simulators.refund.RefundFaults;
@@ -63,6 +65,7 @@ public final class WechatPaySimulator implements AutoCloseable {
   private final WechatPayNotifier notifier;
   private final WechatPayApiRoutes routes;
   private final RefundFaults faults = new RefundFaults();
+  private final StatementRefundFaults billFaults = new StatementRefundFaults();
   private Javalin server;
 
   /**
@@ -76,7 +79,7 @@ public final class WechatPaySimulator implements AutoCloseable {
     this.keys = new PlatformKeys(config);
     this.resources = new WechatPayResources(json, config);
     this.notifier = new WechatPayNotifier(json, clock, http, keys);
-    this.routes = new WechatPayApiRoutes(config, keys, orders, this::baseUrl);
+    this.routes = new WechatPayApiRoutes(config, keys, orders, billFaults, this::baseUrl);
     routes.withRefunds(new WechatPayRefundRoutes(routes, orders, resources, notifier, faults));
   }
 
@@ -151,6 +154,22 @@ public final class WechatPaySimulator implements AutoCloseable {
    */
   public void setRefundFault(String outTradeNo, RefundFault fault) {
     faults.set(outTradeNo, fault);
+  }
+
+  /**
+   * Leaves the refund {@code outRefundNo} out of every trade bill from now on, as a WeChat Pay bill
+   * missing a refund it made would.
+   */
+  public void omitRefundFromBill(String outRefundNo) {
+    billFaults.omit(outRefundNo);
+  }
+
+  /**
+   * Lists the refund {@code outRefundNo} on every trade bill from now on with {@code amount}'s
+   * minor units instead of what it gave back (the bill's currency column is the order's).
+   */
+  public void misstateRefundOnBill(String outRefundNo, Money amount) {
+    billFaults.misstate(outRefundNo, amount);
   }
 
   /**

@@ -168,12 +168,40 @@ class AlipayChannelIntegrationTest {
             new StatementLine(
                 s2 + ":refund-1",
                 "s-2",
-                "REFUND",
+                StatementLine.REFUND,
                 Money.ofMinor(500, "CNY"),
                 ChannelPaymentStatus.REFUNDED,
                 START.plus(Duration.ofMinutes(5)),
                 "refund-1"));
     assertThat(fx.channel.statement(day.minusDays(1), null).lines()).isEmpty();
+  }
+
+  @Test
+  void statement_billLeavesOutAnOmittedRefund_andListsAMisstatedOneWithItsOtherAmount()
+      throws Exception {
+    fx.channel.register(fx.payment("s-3", "30.00"));
+    fx.simulator.pay("s-3");
+    fx.simulator.refund("s-3", "refund-a", Money.ofMinor(500, "CNY"));
+    fx.simulator.refund("s-3", "refund-b", Money.ofMinor(700, "CNY"));
+    fx.simulator.omitRefundFromBill("s-3", "refund-a");
+    fx.simulator.misstateRefundOnBill("s-3", "refund-b", Money.ofMinor(750, "CNY"));
+    clock.advance(Duration.ofDays(1));
+    LocalDate day = START.atZone(ZoneId.of("Asia/Shanghai")).toLocalDate();
+    String s3 = fx.simulator.trade("s-3").orElseThrow().tradeNo();
+
+    List<StatementLine> refunds =
+        fx.channel.statement(day, null).lines().stream().filter(StatementLine::isRefund).toList();
+
+    assertThat(refunds)
+        .containsExactly(
+            new StatementLine(
+                s3 + ":refund-b",
+                "s-3",
+                StatementLine.REFUND,
+                Money.ofMinor(750, "CNY"),
+                ChannelPaymentStatus.REFUNDED,
+                START,
+                "refund-b"));
   }
 
   @Test

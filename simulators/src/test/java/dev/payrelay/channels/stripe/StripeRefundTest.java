@@ -222,7 +222,7 @@ class StripeRefundTest {
   }
 
   @Test
-  void statement_listsTheRefund_asARefundLineOfOurPayment() throws Exception {
+  void statement_listsTheRefund_asARefundLineOfOurPayment_withOurRefundNumber() throws Exception {
     String pi = paid("p-13");
     ChannelRefundResult result = fx.channel.refund(refund("p-13", pi, "rfn13", THREE));
 
@@ -233,11 +233,39 @@ class StripeRefundTest {
             new StatementLine(
                 result.channelRefundId(),
                 "p-13",
-                "REFUND",
+                StatementLine.REFUND,
                 THREE,
                 ChannelPaymentStatus.REFUNDED,
                 lines.get(0).occurredAt(),
                 "rfn13"));
+  }
+
+  @Test
+  void statement_leavesOutAnOmittedRefund_andListsAMisstatedOneWithItsOtherAmount()
+      throws Exception {
+    String pi = paid("p-14");
+    ChannelRefundResult omitted = fx.channel.refund(refund("p-14", pi, "rfn14a", THREE));
+    ChannelRefundResult misstated = fx.channel.refund(refund("p-14", pi, "rfn14b", THREE));
+    fx.simulator.omitRefundFromBalanceTransactions(omitted.channelRefundId());
+    fx.simulator.misstateRefundInBalanceTransactions(
+        misstated.channelRefundId(), Money.ofMinor(350, "USD"));
+
+    List<StatementLine> refunds =
+        fx.channel.statement(LocalDate.now(ZoneOffset.UTC), null).lines().stream()
+            .filter(StatementLine::isRefund)
+            .toList();
+
+    assertThat(refunds)
+        .extracting(
+            StatementLine::channelTxnId,
+            StatementLine::paymentId,
+            StatementLine::amount,
+            StatementLine::refundNo)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                misstated.channelRefundId(), "p-14", Money.ofMinor(350, "USD"), "rfn14b"));
+    // The refund itself is unchanged: its answer still gives what went back.
+    assertThat(fx.channel.queryRefund("p-14", pi, "rfn14b").amount()).isEqualTo(THREE);
   }
 
   /** Registers and pays {@code paymentId} for 10.00 USD; returns its PaymentIntent id. */

@@ -16,6 +16,7 @@ import dev.payrelay.simulators.RsaKeyPair;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -153,7 +154,38 @@ class WechatPayChannelIntegrationTest {
         .singleElement()
         .extracting(StatementLine::channelTxnId)
         .isEqualTo(fx.simulator.transactionId("pay-6").orElseThrow());
+    assertThat(page.lines())
+        .filteredOn(StatementLine::isRefund)
+        .singleElement()
+        .extracting(StatementLine::refundNo)
+        .isEqualTo("rf-6");
     assertThat(fx.channel.statement(today.minusDays(1), null).lines()).isEmpty();
+  }
+
+  @Test
+  void statement_billLeavesOutAnOmittedRefund_andListsAMisstatedOneWithItsOtherAmount()
+      throws Exception {
+    fx.channel.register(fx.payment("pay-9", "30.00"));
+    fx.simulator.pay("pay-9");
+    fx.simulator.refund("pay-9", "rf-9a", 500);
+    fx.simulator.refund("pay-9", "rf-9b", 700);
+    fx.simulator.omitRefundFromBill("rf-9a");
+    fx.simulator.misstateRefundOnBill("rf-9b", Money.ofMinor(750, "CNY"));
+    LocalDate today = fx.clock.instant().atZone(WechatPayBillFormat.BEIJING).toLocalDate();
+
+    List<StatementLine> refunds =
+        fx.channel.statement(today, null).lines().stream().filter(StatementLine::isRefund).toList();
+
+    assertThat(refunds)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.channelTxnId()).startsWith("50");
+              assertThat(r.paymentId()).isEqualTo("pay-9");
+              assertThat(r.amount()).isEqualTo(Money.ofMinor(750, "CNY"));
+              assertThat(r.status()).isEqualTo(ChannelPaymentStatus.REFUNDED);
+              assertThat(r.refundNo()).isEqualTo("rf-9b");
+            });
   }
 
   @Test
