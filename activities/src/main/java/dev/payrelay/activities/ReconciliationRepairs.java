@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one reconciliation item's repair and records its outcome on the item. Each effect is
- * idempotent (the ledger's confirm, the entitlement grant), so a retried or repeated repair changes
- * nothing twice.
+ * idempotent (the ledger's confirm, the entitlement grant, the refund's outcome, a channel refund
+ * recorded by its channel id), so a retried or repeated repair changes nothing twice.
  */
 final class ReconciliationRepairs {
 
@@ -34,6 +34,7 @@ final class ReconciliationRepairs {
   private final PaymentLedger ledger;
   private final PaymentStore payments;
   private final EntitlementStore entitlements;
+  private final ReconciliationRefundRepairs refunds;
 
   ReconciliationRepairs(
       Reconciliation store,
@@ -46,6 +47,7 @@ final class ReconciliationRepairs {
     this.ledger = ledger;
     this.payments = payments;
     this.entitlements = entitlements;
+    this.refunds = new ReconciliationRefundRepairs(store, channels, payments);
   }
 
   /**
@@ -83,6 +85,8 @@ final class ReconciliationRepairs {
         switch (item.repair()) {
           case QUERY_AND_CONFIRM -> queryAndConfirm(item);
           case REGRANT -> regrant(item);
+          case QUERY_REFUND -> refunds.queryRefund(item);
+          case RECORD_CHANNEL_REFUND -> refunds.recordChannelRefund(item);
           case EXCEPTION, REVIEW ->
               new Outcome(
                   RepairStatus.DONE,
@@ -95,7 +99,8 @@ final class ReconciliationRepairs {
         item.id(), item.repair().name(), outcome.status().name(), outcome.details());
   }
 
-  private record Outcome(RepairStatus status, String details) {}
+  /** A repair's end: DONE or FAILED, and what it did or why, for people. */
+  record Outcome(RepairStatus status, String details) {}
 
   private Outcome queryAndConfirm(ReconciliationItem item) {
     PaymentRow payment = payments.find(item.paymentId()).orElse(null);

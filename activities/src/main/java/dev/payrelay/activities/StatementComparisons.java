@@ -82,15 +82,21 @@ final class StatementComparisons {
   Compared ourSide(ReconciliationDay day) {
     LocalDate date = ReconciliationChannels.day(day.date());
     Set<String> seen = new HashSet<>();
+    Set<String> refundNos = new HashSet<>();
     String token = null;
     do {
       StatementPage page = channels.statement(day.channel(), date, token).page();
-      page.lines().forEach(line -> seen.add(line.channelTxnId()));
+      for (StatementLine line : page.lines()) {
+        seen.add(line.channelTxnId());
+        if (line.refundNo() != null) {
+          refundNos.add(line.refundNo());
+        }
+      }
       heartbeat(new Progress(token, seen.size()));
       token = page.nextPageToken();
     } while (token != null);
     ZoneId zone = channels.zone(day.channel());
-    List<ReconciliationGap> gaps = store.ourSideGaps(day.channel(), date, zone, seen);
+    List<ReconciliationGap> gaps = store.ourSideGaps(day.channel(), date, zone, seen, refundNos);
     List<Long> open = openIds(gaps);
     log.info(
         "recon {} {} ({}): our side, {} statement transactions, {} open gaps {}",

@@ -130,14 +130,17 @@ public final class AlipayBillFormat {
               money(row.get("订单金额（元）")),
               ChannelPaymentStatus.PAID,
               at);
-      case REFUND ->
-          new StatementLine(
-              AlipayRefunds.refundId(tradeNo, row.get("退款批次号/请求号")),
-              row.get("商户订单号"),
-              "REFUND",
-              money(row.get("商家实收（元）").replaceFirst("^-", "")),
-              ChannelPaymentStatus.REFUNDED,
-              at);
+      case REFUND -> {
+        String requestNo = row.get("退款批次号/请求号");
+        yield new StatementLine(
+            AlipayRefunds.refundId(tradeNo, requestNo),
+            row.get("商户订单号"),
+            StatementLine.REFUND,
+            money(row.get("商家实收（元）").replaceFirst("^-", "")),
+            ChannelPaymentStatus.REFUNDED,
+            at,
+            requestNo);
+      }
       default -> throw new IllegalArgumentException("业务类型 " + row.get("业务类型") + " not read");
     };
   }

@@ -67,7 +67,8 @@ public final class SandboxStatementReader {
           kind,
           Money.parse(SandboxJson.text(node, "amount"), SandboxJson.text(node, "currency")),
           ChannelPaymentStatus.valueOf(SandboxJson.text(node, "status")),
-          Instant.parse(SandboxJson.text(node, "occurred_at")));
+          Instant.parse(SandboxJson.text(node, "occurred_at")),
+          SandboxJson.optionalText(node, "refund_no").orElse(null));
     } catch (IllegalArgumentException | DateTimeException e) {
       String message = "sandbox " + what + " line " + number + " malformed (" + e.getMessage();
       throw new ChannelException(message + "): " + text, false, e);

@@ -96,7 +96,10 @@ final class StripeStatementReader {
             "REFUND",
             StripeAmounts.toMoney(refund.getAmount(), refund.getCurrency()),
             ChannelPaymentStatus.REFUNDED,
-            at);
+            at,
+            refund.getMetadata() == null
+                ? null
+                : refund.getMetadata().get(StripeRefunds.REFUND_NO_KEY));
       }
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new ChannelException(txn.getId() + ": " + e.getMessage(), false, e);

@@ -59,8 +59,8 @@ public final class WechatPayBillFormat {
    * Reads a bill's transaction rows.
    *
    * <p>{@code 交易状态} SUCCESS: a PAYMENT line (id {@code 微信订单号}, amount {@code 订单金额}, PAID); REFUND:
-   * a REFUND line (id {@code 微信退款单号}, amount {@code 申请退款金额}, REFUNDED); REVOKED: a PAYMENT line,
-   * CLOSED; any other state: a PAYMENT line, UNKNOWN.
+   * a REFUND line (id {@code 微信退款单号}, our refund number {@code 商户退款单号}, amount {@code 申请退款金额},
+   * REFUNDED); REVOKED: a PAYMENT line, CLOSED; any other state: a PAYMENT line, UNKNOWN.
    *
    * @param text the bill, decoded as UTF-8
    * @throws IllegalArgumentException if the header differs from {@link #COLUMNS}, a row has another
@@ -110,7 +110,8 @@ public final class WechatPayBillFormat {
                 "REFUND",
                 Money.parse(field(row, "申请退款金额"), code),
                 ChannelPaymentStatus.REFUNDED,
-                at);
+                at,
+                field(row, "商户退款单号"));
         case "SUCCESS" -> payment(row, paymentId, code, ChannelPaymentStatus.PAID, at);
         case "REVOKED" -> payment(row, paymentId, code, ChannelPaymentStatus.CLOSED, at);
         default -> payment(row, paymentId, code, ChannelPaymentStatus.UNKNOWN, at);

@@ -19,5 +19,17 @@ public enum RepairKind {
    */
   REVIEW,
   /** Grant the payment's entitlements again; idempotent by the entitlement's unique key. */
-  REGRANT
+  REGRANT,
+  /**
+   * Ask the channel for our refund by our refund number ({@code PaymentChannel.queryRefund}) and
+   * record its answer through {@code RefundOutcomes}: SUCCEEDED (the payment refunded, one {@code
+   * PaymentRefunded}) or FAILED; any other answer leaves the item open for the next run.
+   */
+  QUERY_REFUND,
+  /**
+   * Record a refund the channel made that we never requested as a refund of origin CHANNEL, through
+   * {@code RefundReports} like the channel's own report of it: once per channel refund id, with a
+   * {@code REFUND_NOT_REQUESTED} exception for review.
+   */
+  RECORD_CHANNEL_REFUND
 }

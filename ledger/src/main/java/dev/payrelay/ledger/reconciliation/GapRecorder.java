@@ -3,6 +3,7 @@ package dev.payrelay.ledger.reconciliation;
 import dev.payrelay.domain.Money;
 import dev.payrelay.ledger.payment.PaymentExceptions;
 import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.refund.RefundRow;
 import java.time.LocalDate;
 
 /**
@@ -22,6 +23,8 @@ final class GapRecorder {
   }
 
   /**
+   * A payment gap.
+   *
    * @param txn the item's transaction key
    * @param channelAmount what the channel reported, or null when it reported nothing (the exception
    *     then carries our amount)
@@ -36,9 +39,46 @@ final class GapRecorder {
       String paymentId,
       PaymentRow payment,
       StatementComparison.Finding f) {
+    Money ours = payment == null ? null : payment.amount();
+    return record(channel, date, txn, channelAmount, paymentId, payment, null, ours, f);
+  }
+
+  /**
+   * A refund gap: as {@link #record(String, LocalDate, String, Money, String, PaymentRow,
+   * StatementComparison.Finding)}, its item naming {@code refund} (null when the line names none of
+   * ours) and carrying that refund's amount as ours.
+   *
+   * @param txn the channel's refund id
+   * @param payment the refunded payment (never null: a refund line naming no payment of ours is an
+   *     UNKNOWN_TRANSACTION payment gap)
+   */
+  ReconciliationGap recordRefund(
+      String channel,
+      LocalDate date,
+      String txn,
+      Money channelAmount,
+      PaymentRow payment,
+      RefundRow refund,
+      StatementComparison.Finding f) {
+    Money ours = refund == null ? null : refund.amount();
+    String refundId = refund == null ? null : refund.refundId();
+    return record(
+        channel, date, txn, channelAmount, payment.paymentId(), payment, refundId, ours, f);
+  }
+
+  private ReconciliationGap record(
+      String channel,
+      LocalDate date,
+      String txn,
+      Money channelAmount,
+      String paymentId,
+      PaymentRow payment,
+      String refundId,
+      Money ourAmount,
+      StatementComparison.Finding f) {
     Long exceptionId = null;
     if (f.kind().recordsException() && payment != null) {
-      Money reported = channelAmount != null ? channelAmount : payment.amount();
+      Money reported = channelAmount != null ? channelAmount : ourAmount;
       exceptionId =
           exceptions
               .record(payment.paymentId(), f.kind().name(), txn, reported, f.details(), null)
@@ -51,8 +91,9 @@ final class GapRecorder {
             f.kind(),
             txn,
             paymentId,
+            refundId,
             channelAmount,
-            payment == null ? null : payment.amount(),
+            ourAmount,
             payment == null ? null : payment.status(),
             exceptionId,
             f.details()));

@@ -80,7 +80,8 @@ final class OurRecords {
         .fetch(r -> PaymentStore.toRow(r, List.of()));
   }
 
-  private static LocalDateTime utc(LocalDate date, ZoneId zone) {
+  /** The UTC time (as stored) at which {@code date} begins in {@code zone}. */
+  static LocalDateTime utc(LocalDate date, ZoneId zone) {
     return LocalDateTime.ofInstant(date.atStartOfDay(zone).toInstant(), ZoneOffset.UTC);
   }
 }

@@ -26,8 +26,8 @@ import org.jooq.DSLContext;
  * <p>Idempotent: a gap found again (a re-run of the day, a retried page) is the row already
  * recorded under the unique key {@code (channel, statement_date, kind, channel_txn_id)}, and its
  * {@code payment_exception} the one already recorded under the exception's dedupe key {@code
- * kind:payment:txn}. Nothing here changes a payment; repairs are the caller's, through the ledger
- * and the entitlement store.
+ * kind:payment:txn}. Comparing changes no payment or refund; repairs are the caller's, through the
+ * ledger, the entitlement store and {@link #refunds()}.
  */
 public final class Reconciliation {
 
@@ -42,6 +42,8 @@ public final class Reconciliation {
   private final ReconciliationItems items;
   private final ReconciliationRuns runs;
   private final GapRecorder recorder;
+  private final RefundGaps refundGaps;
+  private final ReconciledRefunds refunds;
 
   /** Reconciliation over {@code dsl}; exceptions are announced through {@code outbox}. */
   public Reconciliation(DSLContext dsl, PaymentStore payments, OutboxWriter outbox) {
@@ -50,6 +52,13 @@ public final class Reconciliation {
     this.items = new ReconciliationItems(dsl);
     this.runs = new ReconciliationRuns(dsl);
     this.recorder = new GapRecorder(items, new PaymentExceptions(dsl, outbox));
+    this.refundGaps = new RefundGaps(ours, new OurRefunds(dsl), payments, items, recorder);
+    this.refunds = new ReconciledRefunds(dsl, outbox);
+  }
+
+  /** The refund repairs' ledger transactions (query answers applied, channel refunds recorded). */
+  public ReconciledRefunds refunds() {
+    return refunds;
   }
 
   /**
@@ -70,8 +79,13 @@ public final class Reconciliation {
    * PAID_NOT_CONFIRMED; ours CLOSED/EXPIRED is PAID_AFTER_CLOSE; another amount or currency is
    * AMOUNT_/CURRENCY_MISMATCH; ours PAID by another transaction is DOUBLE_PAYMENT; a line naming no
    * payment of ours on this channel is UNKNOWN_TRANSACTION; ours PAID without every entitlement is
-   * ENTITLEMENT_MISSING. Kinds that {@link ReconciliationKind#recordsException() record an
-   * exception} write it with its {@code PaymentExceptionRecorded} event in one transaction.
+   * ENTITLEMENT_MISSING. A REFUND line is matched with our refund by the channel's refund id, else
+   * by our refund number when the line carries it: none is UNRECORDED_REFUND; ours not SUCCEEDED is
+   * REFUND_NOT_CONFIRMED; another amount or currency, or ours FAILED, is REFUND_MISMATCH (a line
+   * with neither id nor number of ours is first taken for the payment's oldest open refund of its
+   * amount not bound to a channel id, so a refund whose submit answer was lost is queried, never
+   * recorded twice). Kinds that {@link ReconciliationKind#recordsException() record an exception}
+   * write it with its {@code PaymentExceptionRecorded} event in one transaction.
    *
    * @param channel the channel whose statement it is
    * @param date the statement day
@@ -95,6 +109,10 @@ public final class Reconciliation {
       String channel, String account, LocalDate date, List<StatementLine> page) {
     List<ReconciliationGap> gaps = new ArrayList<>();
     for (StatementLine line : page) {
+      if (line.isRefund()) {
+        refundGaps.compare(channel, account, date, line).ifPresent(gaps::add);
+        continue;
+      }
       PaymentRow payment = ours.paymentOf(channel, account, line).orElse(null);
       if (payment != null && account != null && !payment.merchantId().equals(account)) {
         gaps.add(
@@ -144,6 +162,25 @@ public final class Reconciliation {
    */
   public List<ReconciliationGap> ourSideGaps(
       String channel, LocalDate date, ZoneId zone, Set<String> seenTxnIds) {
+    return ourSideGaps(channel, date, zone, seenTxnIds, Set.of());
+  }
+
+  /**
+   * As {@link #ourSideGaps(String, LocalDate, ZoneId, Set)}, then our refunds: SUCCEEDED with
+   * {@code succeeded_at} in the day's window of {@code zone}, whose channel refund id is not in
+   * {@code seenTxnIds} (a REFUND line's id), whose refund number is not in {@code seenRefundNos},
+   * and that no other day's statement listed with a gap. Each is REFUND_MISSING_FROM_STATEMENT with
+   * an exception for review, never an automatic change.
+   *
+   * @param seenRefundNos every refund number of ours the day's REFUND lines carry
+   * @return the payments' gaps in paid_at order, then the refunds' in succeeded_at order
+   */
+  public List<ReconciliationGap> ourSideGaps(
+      String channel,
+      LocalDate date,
+      ZoneId zone,
+      Set<String> seenTxnIds,
+      Set<String> seenRefundNos) {
     List<ReconciliationGap> gaps = new ArrayList<>();
     for (PaymentRow p : ours.paidOn(channel, date, zone)) {
       String txn = p.channelTxnId() != null ? p.channelTxnId() : "ours:" + p.paymentId();
@@ -161,6 +198,7 @@ public final class Reconciliation {
                   + " has no record of it");
       gaps.add(recorder.record(channel, date, txn, null, p.paymentId(), p, f));
     }
+    gaps.addAll(refundGaps.ourSide(channel, date, zone, seenTxnIds, seenRefundNos));
     return gaps;
   }
 

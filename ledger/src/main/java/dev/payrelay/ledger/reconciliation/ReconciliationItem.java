@@ -14,11 +14,15 @@ import java.time.LocalDate;
  * @param channel the channel whose statement it came from
  * @param statementDate the statement day (the channel's settlement day, UTC for the sandbox)
  * @param kind what disagrees
- * @param channelTxnId the statement line's transaction; for gaps found on our side, our payment's
- *     transaction (or {@code ours:{paymentId}} if it has none)
+ * @param channelTxnId the statement line's transaction (for a refund line, the channel's refund
+ *     id); for gaps found on our side, our payment's transaction (or {@code ours:{paymentId}} if it
+ *     has none), or our refund's channel refund id
  * @param paymentId our payment, or null when the line names none of ours
+ * @param refundId for a refund gap, our refund it is about ({@code refund_id}, V20); null for a
+ *     payment gap and for a refund line naming no refund of ours
  * @param channelAmount what the statement says moved, or null when it has no line for it
- * @param ourAmount our payment's amount, or null without a payment
+ * @param ourAmount our payment's amount (for a refund gap with a refund of ours: that refund's), or
+ *     null without one
  * @param ourStatus our payment's status when found, or null without a payment
  * @param repair the repair its kind calls for
  * @param repairStatus PENDING until a repair ran, then DONE or FAILED
@@ -35,6 +39,7 @@ public record ReconciliationItem(
     ReconciliationKind kind,
     String channelTxnId,
     String paymentId,
+    String refundId,
     Money channelAmount,
     Money ourAmount,
     PaymentStatus ourStatus,

@@ -34,6 +34,7 @@ final class ReconciliationItems {
       ReconciliationKind kind,
       String channelTxnId,
       String paymentId,
+      String refundId,
       Money channelAmount,
       Money ourAmount,
       PaymentStatus ourStatus,
@@ -56,6 +57,7 @@ final class ReconciliationItems {
               .set(RECONCILIATION_ITEM.KIND, d.kind().name())
               .set(RECONCILIATION_ITEM.CHANNEL_TXN_ID, d.channelTxnId())
               .set(RECONCILIATION_ITEM.PAYMENT_ID, d.paymentId())
+              .set(RECONCILIATION_ITEM.REFUND_ID, d.refundId())
               .set(RECONCILIATION_ITEM.CHANNEL_AMOUNT_MINOR, minor(d.channelAmount()))
               .set(RECONCILIATION_ITEM.CHANNEL_CURRENCY, currency(d.channelAmount()))
               .set(RECONCILIATION_ITEM.OUR_AMOUNT_MINOR, minor(d.ourAmount()))
@@ -91,14 +93,17 @@ final class ReconciliationItems {
   }
 
   /**
-   * A gap with an actionable repair (re-grant, query and confirm) found again after that repair was
-   * DONE happened again (e.g. an entitlement deleted after its re-grant): the item is reopened so
-   * this run repairs it. A gap whose repair worked is not found again, so re-runs stay no-ops.
+   * A gap with an actionable repair (re-grant, query and confirm, query a refund, record a channel
+   * refund) found again after that repair was DONE happened again (e.g. an entitlement deleted
+   * after its re-grant): the item is reopened so this run repairs it. A gap whose repair worked is
+   * not found again, so re-runs stay no-ops.
    */
   private ReconciliationItemRecord reopenIfRecurred(ReconciliationItemRecord existing, Draft d) {
     boolean actionable =
         d.kind().repair() == RepairKind.REGRANT
-            || d.kind().repair() == RepairKind.QUERY_AND_CONFIRM;
+            || d.kind().repair() == RepairKind.QUERY_AND_CONFIRM
+            || d.kind().repair() == RepairKind.QUERY_REFUND
+            || d.kind().repair() == RepairKind.RECORD_CHANNEL_REFUND;
     if (!actionable || !RepairStatus.DONE.name().equals(existing.getRepairStatus())) {
       return existing;
     }
@@ -150,7 +155,8 @@ final class ReconciliationItems {
 
   /**
    * Whether the channel listed {@code channelTxnId} with a gap on a statement of another day, e.g.
-   * a payment that reconciliation itself confirmed days after the channel settled it.
+   * a payment that reconciliation itself confirmed days after the channel settled it, or a refund
+   * (by the channel's refund id) it recorded SUCCEEDED after that day's statement listed it.
    */
   boolean listedOnAnotherDay(String channel, String channelTxnId, LocalDate date) {
     return dsl.fetchExists(
@@ -160,7 +166,10 @@ final class ReconciliationItems {
             .eq(channel)
             .and(RECONCILIATION_ITEM.CHANNEL_TXN_ID.eq(channelTxnId))
             .and(RECONCILIATION_ITEM.STATEMENT_DATE.ne(date))
-            .and(RECONCILIATION_ITEM.KIND.ne(ReconciliationKind.MISSING_FROM_STATEMENT.name())));
+            .and(
+                RECONCILIATION_ITEM.KIND.notIn(
+                    ReconciliationKind.MISSING_FROM_STATEMENT.name(),
+                    ReconciliationKind.REFUND_MISSING_FROM_STATEMENT.name())));
   }
 
   /** Items of one day per kind; kinds without items are absent. */
@@ -195,6 +204,7 @@ final class ReconciliationItems {
         ReconciliationKind.valueOf(r.getKind()),
         r.getChannelTxnId(),
         r.getPaymentId(),
+        r.getRefundId(),
         money(r.getChannelAmountMinor(), r.getChannelCurrency()),
         money(r.getOurAmountMinor(), r.getOurCurrency()),
         r.getOurStatus() == null ? null : PaymentStatus.valueOf(r.getOurStatus()),

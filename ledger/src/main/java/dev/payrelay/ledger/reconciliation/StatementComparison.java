@@ -18,12 +18,10 @@ final class StatementComparison {
   /** A gap before it is recorded. */
   record Finding(ReconciliationKind kind, String details) {}
 
-  private static final String REFUND = "REFUND";
-
   private StatementComparison() {}
 
   /**
-   * The gaps one line shows.
+   * The gaps one PAYMENT line shows (REFUND lines are {@link RefundComparison}'s).
    *
    * @param channel the channel whose statement it is
    * @param line the statement line
@@ -33,11 +31,6 @@ final class StatementComparison {
    */
   static List<Finding> compare(
       String channel, StatementLine line, PaymentRow ours, boolean entitled) {
-    if (REFUND.equals(line.kind())) {
-      return List.of(
-          new Finding(
-              ReconciliationKind.UNRECORDED_REFUND, "refund " + theirs(line) + "; " + of(ours)));
-    }
     if (ours == null || !ours.channel().equals(channel)) {
       return List.of(
           new Finding(ReconciliationKind.UNKNOWN_TRANSACTION, theirs(line) + "; " + of(ours)));

@@ -44,8 +44,8 @@ public final class RefundStore {
         .fetchOptional();
   }
 
-  /** Maps a row. */
-  static RefundRow toRow(RefundRecord r) {
+  /** Maps a {@code refund} record to its row. */
+  public static RefundRow toRow(RefundRecord r) {
     return new RefundRow(
         r.getRefundId(),
         r.getRefundNo(),

@@ -260,7 +260,7 @@ class ReconciliationTest {
   }
 
   @Test
-  void refundLine_isUnrecordedRefundReview() {
+  void refundLineNamingNoRefundOfOurs_isUnrecordedRefund_toRecordAsAChannelRefund() {
     PaymentRow p = paid(1050, "USD", "c1");
     StatementLine refund =
         new StatementLine(
@@ -274,7 +274,7 @@ class ReconciliationTest {
     ReconciliationGap gap = single(recon.compare(channel, today, List.of(refund)));
 
     assertThat(gap.item().kind()).isEqualTo(ReconciliationKind.UNRECORDED_REFUND);
-    assertThat(gap.item().repair()).isEqualTo(RepairKind.REVIEW);
+    assertThat(gap.item().repair()).isEqualTo(RepairKind.RECORD_CHANNEL_REFUND);
   }
 
   @Test

@@ -222,6 +222,22 @@ public final class SandboxSimulator implements AutoCloseable {
     statement.add(date, line);
   }
 
+  /**
+   * Leaves the refund {@code refundId} ({@code sbr_…}) out of every statement from now on, as a
+   * channel whose statement misses a refund it made would.
+   */
+  public void omitRefundFromStatement(String refundId) {
+    statement.omitRefund(refundId);
+  }
+
+  /**
+   * Lists the refund {@code refundId} on every statement from now on with {@code amount} (minor
+   * units, any currency) instead of what it gave back.
+   */
+  public void misstateRefundOnStatement(String refundId, Money amount) {
+    statement.misstateRefund(refundId, amount);
+  }
+
   /** Stops the server and drops pending callback retries. Idempotent. */
   @Override
   public synchronized void close() {

@@ -1,5 +1,6 @@
 package dev.payrelay.simulators.sandbox;
 
+import dev.payrelay.domain.Money;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.StatementLine;
@@ -11,14 +12,17 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The simulator's daily statement (bill): every payment PAID at the simulator whose paid_at falls
  * on the UTC date, every refund it made SUCCEEDED that day (kind REFUND, the refund's id as
- * channel_txn_id, status REFUNDED), plus lines a test injected for that date, ordered by
- * occurred_at then channel_txn_id and cut into pages.
+ * channel_txn_id, our refund number as refund_no, status REFUNDED), plus lines a test injected for
+ * that date, ordered by occurred_at then channel_txn_id and cut into pages. A refund can be left
+ * out of the statement ({@link #omitRefund}) or listed with another amount ({@link
+ * #misstateRefund}), to exercise reconciliation's refund gaps.
  *
  * <p>A page token is opaque to callers; inside it is the date and the offset of the page's first
  * line. Offsets are stable for a day whose payments are all made (later payments sort after every
@@ -36,6 +40,8 @@ public final class SimulatedStatement {
   private final SimulatedRefunds refunds;
   private final ConcurrentHashMap<LocalDate, List<StatementLine>> injected =
       new ConcurrentHashMap<>();
+  private final Set<String> omitted = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<String, Money> misstated = new ConcurrentHashMap<>();
 
   public SimulatedStatement(SimulatedPayments payments, SimulatedRefunds refunds) {
     this.payments = payments;
@@ -54,6 +60,20 @@ public final class SimulatedStatement {
     Objects.requireNonNull(line.status(), "status");
     Objects.requireNonNull(line.occurredAt(), "occurredAt");
     injected.computeIfAbsent(date, d -> new CopyOnWriteArrayList<>()).add(line);
+  }
+
+  /** Leaves the refund {@code refundId} ({@code sbr_…}) out of every statement from now on. */
+  public void omitRefund(String refundId) {
+    omitted.add(Objects.requireNonNull(refundId, "refundId"));
+  }
+
+  /**
+   * Lists the refund {@code refundId} with {@code amount} (minor units, any currency) instead of
+   * what it gave back, on every statement from now on.
+   */
+  public void misstateRefund(String refundId, Money amount) {
+    misstated.put(
+        Objects.requireNonNull(refundId, "refundId"), Objects.requireNonNull(amount, "amount"));
   }
 
   /**
@@ -81,15 +101,17 @@ public final class SimulatedStatement {
     }
     for (SimulatedRefund r : refunds.all()) {
       if (r.status() == ChannelRefundStatus.SUCCEEDED
-          && r.createdAt().atZone(ZoneOffset.UTC).toLocalDate().equals(date)) {
+          && r.createdAt().atZone(ZoneOffset.UTC).toLocalDate().equals(date)
+          && !omitted.contains(r.refundId())) {
         lines.add(
             new StatementLine(
                 r.refundId(),
                 r.paymentId(),
-                "REFUND",
-                r.amount(),
+                StatementLine.REFUND,
+                misstated.getOrDefault(r.refundId(), r.amount()),
                 ChannelPaymentStatus.REFUNDED,
-                r.createdAt()));
+                r.createdAt(),
+                r.refundNo()));
       }
     }
     lines.addAll(injected.getOrDefault(date, List.of()));

@@ -18,9 +18,12 @@ import java.time.format.DateTimeParseException;
  *  "status":"PAID","occurred_at":"2026-01-15T10:00:00Z"}
  * }</pre>
  *
- * <p>{@code amount} is a decimal string in major units; {@code payment_id} may be null. The next
- * page's token is in the {@value #NEXT_PAGE_TOKEN} header, absent on the last page. 400 for a bad
- * date, page_size (1..{@value #MAX_PAGE_SIZE}, default {@value #DEFAULT_PAGE_SIZE}) or page_token.
+ * <p>{@code amount} is a decimal string in major units; {@code payment_id} may be null. A REFUND
+ * line's {@code channel_txn_id} is the refund's id ({@code sbr_…}) and it carries {@code
+ * "refund_no"}, our refund number, after {@code occurred_at} when the refund has one (a dashboard
+ * refund has none). The next page's token is in the {@value #NEXT_PAGE_TOKEN} header, absent on the
+ * last page. 400 for a bad date, page_size (1..{@value #MAX_PAGE_SIZE}, default {@value
+ * #DEFAULT_PAGE_SIZE}) or page_token.
  */
 public final class SimulatorStatementApi {
 
@@ -70,6 +73,9 @@ public final class SimulatorStatementApi {
     node.put("currency", line.amount().currencyCode());
     node.put("status", line.status().name());
     node.put("occurred_at", line.occurredAt().toString());
+    if (line.refundNo() != null) {
+      node.put("refund_no", line.refundNo());
+    }
     return node;
   }
 

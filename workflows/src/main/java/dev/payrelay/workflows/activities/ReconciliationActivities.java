@@ -40,7 +40,8 @@ public interface ReconciliationActivities {
   /**
    * Walks our side: reads the day's statement transaction ids again (heartbeating per page) and
    * records our PAID payments of that day the statement has no record of (MISSING_FROM_STATEMENT,
-   * for review).
+   * for review), and our refunds SUCCEEDED that day it has no record of
+   * (REFUND_MISSING_FROM_STATEMENT, for review).
    *
    * @throws io.temporal.failure.ApplicationFailure as {@link #reconcilePage}
    */
@@ -50,8 +51,11 @@ public interface ReconciliationActivities {
   /**
    * Runs one item's repair and marks it DONE or FAILED: QUERY_AND_CONFIRM asks the channel and, if
    * PAID, confirms through the ledger (source QUERY; one PaymentConfirmed at most, a later callback
-   * is a DUPLICATE); REGRANT grants the entitlements again (idempotent); EXCEPTION and REVIEW were
-   * recorded when found, so they are only marked DONE. An item already DONE is returned unchanged.
+   * is a DUPLICATE); REGRANT grants the entitlements again (idempotent); QUERY_REFUND asks the
+   * channel for our refund by our refund number and records a SUCCEEDED or FAILED answer (one
+   * PaymentRefunded at most); RECORD_CHANNEL_REFUND records a refund made at the channel once, by
+   * its channel refund id, as origin CHANNEL; EXCEPTION and REVIEW were recorded when found, so
+   * they are only marked DONE. An item already DONE is returned unchanged.
    *
    * @throws io.temporal.failure.ApplicationFailure {@code ITEM_NOT_FOUND}, {@code
    *     CHANNEL_UNAVAILABLE} (retryable; the item is FAILED meanwhile), {@code CHANNEL_REFUSED}
