@@ -117,6 +117,17 @@ public final class InboxCompletions {
     return values.toArray();
   }
 
+  /**
+   * Fails as a completion of a missing row does, for a statement that completes the row together
+   * with another table's and so cannot tell from its row count which one it missed (the ledger's
+   * confirm): reads whether {@code inboxId} exists, one statement, only on that statement's miss.
+   *
+   * @throws IllegalStateException "no webhook_inbox row" when there is none
+   */
+  public static void requireRow(DSLContext tx, long inboxId) {
+    requireOne(tx.fetchCount(WEBHOOK_INBOX, WEBHOOK_INBOX.ID.eq(inboxId)), inboxId);
+  }
+
   private static void requireOne(int changed, long inboxId) {
     if (changed != 1) {
       throw new IllegalStateException("no webhook_inbox row " + inboxId);

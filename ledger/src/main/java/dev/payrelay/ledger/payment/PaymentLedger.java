@@ -229,6 +229,8 @@ public final class PaymentLedger {
    *     first; null (or another payment's row): read it now. A read that is stale by then is
    *     harmless: the confirm's conditional update finds the row changed, and the next decision
    *     reads it again
+   * @throws IllegalStateException "no webhook_inbox row" when the callback would confirm but row
+   *     {@code inboxId} does not exist; nothing is changed
    */
   public LedgerResult applyCallback(
       String channel,
@@ -367,6 +369,11 @@ public final class PaymentLedger {
                 CONFIRM_CALLBACK.execute(tx, confirmValues(row, cb, confirmedInbox, inboxId)),
                 2);
     if (!moved) {
+      if (confirmedInbox != null) {
+        // The joined statement also misses when the inbox row is gone: that is no change of the
+        // payment to decide again on, and deciding again would end in "kept changing".
+        InboxCompletions.requireRow(tx, inboxId);
+      }
       return Optional.empty();
     }
     String eventId =
