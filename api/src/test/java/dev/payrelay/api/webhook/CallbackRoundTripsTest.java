@@ -111,6 +111,7 @@ class CallbackRoundTripsTest {
     PaymentRow p = pending();
 
     Counted accepted = counted(() -> post(p));
+    System.out.println("accepted callback: " + accepted.describe());
 
     assertThat(accepted.response().status()).isEqualTo(200);
     assertThat(payments.find(p.paymentId()).orElseThrow().status()).isEqualTo(PaymentStatus.PAID);
@@ -125,6 +126,7 @@ class CallbackRoundTripsTest {
     post(p);
 
     Counted duplicate = counted(() -> post(p));
+    System.out.println("duplicate callback: " + duplicate.describe());
 
     assertThat(duplicate.response().status()).isEqualTo(200);
     assertThat(outcome(duplicate.response().inboxId())).isEqualTo("DUPLICATE");
