@@ -21,6 +21,7 @@ import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.refund.RefundReports;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -61,14 +62,7 @@ public final class PaymentLedger {
    * next event number for its {@code PaymentConfirmed} ({@link
    * PaymentTransitions#TAKE_NEXT_EVENT_SEQ}), so the event needs no statement of its own for it.
    */
-  private static final Map<Field<?>, Field<?>> CONFIRM_SETS =
-      Map.of(
-          PAYMENT_ORDER.CHANNEL_TXN_ID,
-          DSL.param("channelTxnId", String.class),
-          PAYMENT_ORDER.PAID_AT,
-          SqlTime.now(),
-          PAYMENT_ORDER.LAST_EVENT_SEQ,
-          PAYMENT_ORDER.LAST_EVENT_SEQ.plus(1));
+  private static final Map<Field<?>, Field<?>> CONFIRM_SETS = confirmSets();
 
   private static final String[] CONFIRM_NAMES = {
     "paymentId", "amountMinor", "currency", "merchantId", "channel", "channelTxnId"
@@ -384,6 +378,13 @@ public final class PaymentLedger {
     return Optional.of(
         new LedgerResult(
             CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, confirmedDetail(source)));
+  }
+
+  private static Map<Field<?>, Field<?>> confirmSets() {
+    Map<Field<?>, Field<?>> sets = new LinkedHashMap<>(PaymentTransitions.TAKE_NEXT_EVENT_SEQ);
+    sets.put(PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class));
+    sets.put(PAYMENT_ORDER.PAID_AT, SqlTime.now());
+    return sets;
   }
 
   /** {@link #CONFIRM}'s values, in {@link #CONFIRM_NAMES} order. */
