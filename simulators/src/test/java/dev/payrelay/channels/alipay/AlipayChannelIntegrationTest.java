@@ -171,7 +171,8 @@ class AlipayChannelIntegrationTest {
                 "REFUND",
                 Money.ofMinor(500, "CNY"),
                 ChannelPaymentStatus.REFUNDED,
-                START.plus(Duration.ofMinutes(5))));
+                START.plus(Duration.ofMinutes(5)),
+                "refund-1"));
     assertThat(fx.channel.statement(day.minusDays(1), null).lines()).isEmpty();
   }
 

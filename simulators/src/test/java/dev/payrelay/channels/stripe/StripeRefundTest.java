@@ -236,7 +236,8 @@ class StripeRefundTest {
                 "REFUND",
                 THREE,
                 ChannelPaymentStatus.REFUNDED,
-                lines.get(0).occurredAt()));
+                lines.get(0).occurredAt(),
+                "rfn13"));
   }
 
   /** Registers and pays {@code paymentId} for 10.00 USD; returns its PaymentIntent id. */
