@@ -14,10 +14,13 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultConfiguration;
 
 /**
  * The connection pool and the jOOQ context over it. The SQL dialect is chosen here and nowhere
- * else: {@link #DIALECT}.
+ * else: {@link #DIALECT}. Its transactions begin with {@code START TRANSACTION} on connections that
+ * stay in autocommit mode ({@link StatementTransactions}), so none sends a {@code SET autocommit}
+ * pair.
  */
 public final class Database implements AutoCloseable {
 
@@ -64,7 +67,13 @@ public final class Database implements AutoCloseable {
 
   private Database(HikariDataSource dataSource) {
     this.dataSource = dataSource;
-    this.dsl = DSL.using(dataSource, DIALECT, SETTINGS);
+    this.dsl =
+        DSL.using(
+            new DefaultConfiguration()
+                .set(dataSource)
+                .set(DIALECT)
+                .set(SETTINGS)
+                .set(new StatementTransactions(dataSource::evictConnection)));
   }
 
   /**

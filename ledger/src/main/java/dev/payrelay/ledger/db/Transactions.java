@@ -54,6 +54,12 @@ public final class Transactions {
    * UPDATE} always reads the latest committed row and locks it, so two claimers never lock the same
    * row, and a row another claimer just leased is no longer due.
    *
+   * <p>The level is set before the transaction begins, on the connection it begins on: {@link
+   * Database}'s transactions begin with {@code START TRANSACTION}, and a level set after that is
+   * the session's next transaction's (the MariaDB and MySQL 8 manuals' "SET TRANSACTION"), so this
+   * one would run at the server's level. ClaimIsolationTest reads the claim's level in {@code
+   * information_schema.INNODB_TRX}.
+   *
    * <p>Writes at READ COMMITTED need the binary log, where it is on, in ROW or MIXED format (the
    * defaults of MySQL 8 and MariaDB); with {@code binlog_format=STATEMENT} they fail with error
    * 1665.

@@ -141,8 +141,31 @@ public final class OutboxWriter {
       String factKey,
       Object payload,
       int payloadVersion) {
-    String eventId = UUID.randomUUID().toString();
     takeNextPaymentSeq(tx, paymentId);
+    return insertNumbered(tx, type, paymentId, factKey, payload, payloadVersion);
+  }
+
+  /**
+   * As {@link #appendPaymentEvent(DSLContext, EventType, String, Object, int)}, for a caller whose
+   * own statement in this transaction already took the payment's next number ({@code last_event_seq
+   * = last_event_seq + 1} on the payment's row, e.g. the ledger's confirm): the event gets that
+   * number, and the transaction one statement fewer.
+   *
+   * @throws DuplicateFactException when the fact's event was written and purged since
+   */
+  public String appendNumberedPaymentEvent(
+      DSLContext tx, EventType type, String paymentId, Object payload, int payloadVersion) {
+    return insertNumbered(tx, type, paymentId, "", payload, payloadVersion);
+  }
+
+  private String insertNumbered(
+      DSLContext tx,
+      EventType type,
+      String paymentId,
+      String factKey,
+      Object payload,
+      int payloadVersion) {
+    String eventId = UUID.randomUUID().toString();
     int inserted =
         INSERT.execute(
             tx,

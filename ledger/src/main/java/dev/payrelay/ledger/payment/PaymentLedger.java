@@ -1,6 +1,7 @@
 package dev.payrelay.ledger.payment;
 
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 
 import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.channel.CallbackDecision;
@@ -14,13 +15,20 @@ import dev.payrelay.ledger.db.SqlTime;
 import dev.payrelay.ledger.db.Transactions;
 import dev.payrelay.ledger.db.UniqueKeys;
 import dev.payrelay.ledger.inbox.InboxCompletion;
+import dev.payrelay.ledger.inbox.InboxCompletions;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.refund.RefundReports;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
@@ -38,29 +46,57 @@ import org.jooq.impl.DSL;
 public final class PaymentLedger {
 
   /**
-   * The confirm's move (DESIGN invariant 3): PENDING to PAID only where amount, currency, merchant
-   * and channel match. Every confirming callback runs it, so it is rendered once.
+   * What the confirm's move (DESIGN invariant 3) requires of the payment besides PENDING: amount,
+   * currency, merchant and channel as the channel reported them.
+   */
+  private static final Condition CONFIRM_GUARD =
+      PAYMENT_ORDER
+          .AMOUNT_MINOR
+          .eq(DSL.param("amountMinor", Long.class))
+          .and(PAYMENT_ORDER.CURRENCY.eq(DSL.param("currency", String.class)))
+          .and(PAYMENT_ORDER.MERCHANT_ID.eq(DSL.param("merchantId", String.class)))
+          .and(PAYMENT_ORDER.CHANNEL.eq(DSL.param("channel", String.class)));
+
+  /**
+   * What the confirm's move sets besides the status: the channel's transaction, the time, and the
+   * next event number for its {@code PaymentConfirmed} ({@link
+   * PaymentTransitions#TAKE_NEXT_EVENT_SEQ}), so the event needs no statement of its own for it.
+   */
+  private static final Map<Field<?>, Field<?>> CONFIRM_SETS = confirmSets();
+
+  private static final String[] CONFIRM_NAMES = {
+    "paymentId", "amountMinor", "currency", "merchantId", "channel", "channelTxnId"
+  };
+
+  /**
+   * The confirm's move: PENDING to PAID only where {@link #CONFIRM_GUARD} holds. Every confirming
+   * answer runs it, so it is rendered once.
    */
   private static final RenderedQuery CONFIRM =
       RenderedQuery.of(
           PaymentTransitions.moveQuery(
               DSL.param("paymentId", String.class),
               PaymentTransition.CONFIRM,
-              PAYMENT_ORDER
-                  .AMOUNT_MINOR
-                  .eq(DSL.param("amountMinor", Long.class))
-                  .and(PAYMENT_ORDER.CURRENCY.eq(DSL.param("currency", String.class)))
-                  .and(PAYMENT_ORDER.MERCHANT_ID.eq(DSL.param("merchantId", String.class)))
-                  .and(PAYMENT_ORDER.CHANNEL.eq(DSL.param("channel", String.class))),
-              Map.of(
-                  PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class),
-                  PAYMENT_ORDER.PAID_AT, SqlTime.now())),
-          "paymentId",
-          "amountMinor",
-          "currency",
-          "merchantId",
-          "channel",
-          "channelTxnId");
+              CONFIRM_GUARD,
+              CONFIRM_SETS),
+          CONFIRM_NAMES);
+
+  /**
+   * {@link #CONFIRM} for a callback: the same move, and in the same statement the callback's inbox
+   * row completed as CONFIRMED ({@link InboxCompletions#sets}), so a confirming callback's
+   * transaction is this, its outbox insert and the commit.
+   */
+  private static final RenderedQuery CONFIRM_CALLBACK =
+      RenderedQuery.of(
+          PaymentTransitions.moveWithQuery(
+              DSL.param("paymentId", String.class),
+              PaymentTransition.CONFIRM,
+              CONFIRM_GUARD,
+              CONFIRM_SETS,
+              WEBHOOK_INBOX,
+              WEBHOOK_INBOX.ID.eq(DSL.param("inboxId", Long.class)),
+              InboxCompletions.sets("inbox_")),
+          concat(CONFIRM_NAMES, InboxCompletions.names("inbox_", "inboxId")));
 
   private static final String CHANNEL_TXN_KEY = "uk_payment_channel_txn";
   private static final int MAX_DECISIONS = 3;
@@ -187,6 +223,8 @@ public final class PaymentLedger {
    *     first; null (or another payment's row): read it now. A read that is stale by then is
    *     harmless: the confirm's conditional update finds the row changed, and the next decision
    *     reads it again
+   * @throws IllegalStateException "no webhook_inbox row" when the callback would confirm but row
+   *     {@code inboxId} does not exist; nothing is changed
    */
   public LedgerResult applyCallback(
       String channel,
@@ -318,29 +356,62 @@ public final class PaymentLedger {
       Long inboxId,
       InboxCompletion confirmedInbox) {
     boolean moved =
-        PaymentTransitions.moved(
-            row.paymentId(),
-            CONFIRM.execute(
-                tx,
+        confirmedInbox == null
+            ? PaymentTransitions.moved(row.paymentId(), CONFIRM.execute(tx, confirmValues(row, cb)))
+            : PaymentTransitions.moved(
                 row.paymentId(),
-                cb.amount().minorUnits(),
-                cb.amount().currencyCode(),
-                cb.merchantId(),
-                row.channel(),
-                cb.channelTxnId()));
+                CONFIRM_CALLBACK.execute(tx, confirmValues(row, cb, confirmedInbox, inboxId)),
+                2);
     if (!moved) {
+      if (confirmedInbox != null) {
+        // The joined statement also misses when the inbox row is gone: that is no change of the
+        // payment to decide again on, and deciding again would end in "kept changing".
+        InboxCompletions.requireRow(tx, inboxId);
+      }
       return Optional.empty();
     }
-    String eventId = transitions.announceConfirmed(tx, row, cb.channelTxnId(), cb.amount(), source);
-    if (confirmedInbox != null) {
-      WebhookInboxStore.complete(tx, inboxId, confirmedInbox);
-    }
+    String eventId =
+        transitions.announceConfirmedNumbered(tx, row, cb.channelTxnId(), cb.amount(), source);
     if (CALLBACK.equals(source)) {
       crashPoints.reach(CrashPoint.WEBHOOK_BEFORE_COMMIT);
     }
     return Optional.of(
         new LedgerResult(
             CallbackOutcome.CONFIRMED, row.paymentId(), eventId, null, confirmedDetail(source)));
+  }
+
+  private static Map<Field<?>, Field<?>> confirmSets() {
+    Map<Field<?>, Field<?>> sets = new LinkedHashMap<>(PaymentTransitions.TAKE_NEXT_EVENT_SEQ);
+    sets.put(PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class));
+    sets.put(PAYMENT_ORDER.PAID_AT, SqlTime.now());
+    return sets;
+  }
+
+  /** {@link #CONFIRM}'s values, in {@link #CONFIRM_NAMES} order. */
+  private static Object[] confirmValues(PaymentRow row, VerifiedCallback cb) {
+    return new Object[] {
+      row.paymentId(),
+      cb.amount().minorUnits(),
+      cb.amount().currencyCode(),
+      cb.merchantId(),
+      row.channel(),
+      cb.channelTxnId()
+    };
+  }
+
+  /** {@link #CONFIRM_CALLBACK}'s values: {@link #CONFIRM}'s, then the inbox row's completion. */
+  private static Object[] confirmValues(
+      PaymentRow row, VerifiedCallback cb, InboxCompletion inbox, Long inboxId) {
+    List<Object> values = new ArrayList<>(Arrays.asList(confirmValues(row, cb)));
+    values.addAll(InboxCompletions.values(inbox));
+    values.add(Objects.requireNonNull(inboxId, "inboxId"));
+    return values.toArray();
+  }
+
+  private static String[] concat(String[] first, String[] second) {
+    String[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
   }
 
   private static String confirmedDetail(String source) {

@@ -10,11 +10,13 @@ import dev.payrelay.domain.event.PaymentConfirmed;
 import dev.payrelay.ledger.db.RenderedQuery;
 import dev.payrelay.ledger.db.SqlTime;
 import dev.payrelay.ledger.outbox.OutboxWriter;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /**
@@ -26,6 +28,13 @@ import org.jooq.impl.DSL;
  * PaymentTransition} table, so no path can make a move the table lacks.
  */
 public final class PaymentTransitions {
+
+  /**
+   * A move's column that takes the payment's next event number ({@code last_event_seq + 1}) in the
+   * move's own statement, for {@link #announceConfirmedNumbered}.
+   */
+  static final Map<Field<Integer>, Field<Integer>> TAKE_NEXT_EVENT_SEQ =
+      Map.of(PAYMENT_ORDER.LAST_EVENT_SEQ, PAYMENT_ORDER.LAST_EVENT_SEQ.plus(1));
 
   private final OutboxWriter outbox;
 
@@ -63,7 +72,38 @@ public final class PaymentTransitions {
       PaymentTransition transition,
       Condition guard,
       Map<? extends Field<?>, ?> also) {
-    return DSL.update(PAYMENT_ORDER)
+    return moveIn(PAYMENT_ORDER, paymentId, transition, guard, also);
+  }
+
+  /**
+   * {@link #moveQuery} as a multiple-table UPDATE that also sets {@code withSets} on the row of
+   * {@code with} that {@code withRow} selects, in the same statement (the multiple-table syntax of
+   * the MySQL 8 and MariaDB manuals' "UPDATE", the same on both): for a path that records its
+   * decision on a row of its own in the same round trip (a callback's inbox row). Both rows change
+   * or neither: the statement updates the rows of its join, which is empty unless the payment
+   * passes the move's WHERE clause and {@code withRow} finds its row. Check its count with {@link
+   * #moved(String, int, int)}, two rows.
+   */
+  static Query moveWithQuery(
+      Field<String> paymentId,
+      PaymentTransition transition,
+      Condition guard,
+      Map<? extends Field<?>, ?> also,
+      Table<?> with,
+      Condition withRow,
+      Map<? extends Field<?>, ?> withSets) {
+    Map<Field<?>, Object> sets = new LinkedHashMap<>(also);
+    sets.putAll(withSets);
+    return moveIn(PAYMENT_ORDER.crossJoin(with), paymentId, transition, guard.and(withRow), sets);
+  }
+
+  private static Query moveIn(
+      Table<?> target,
+      Field<String> paymentId,
+      PaymentTransition transition,
+      Condition guard,
+      Map<? extends Field<?>, ?> also) {
+    return DSL.update(target)
         .set(PAYMENT_ORDER.STATUS, transition.to().name())
         .set(PAYMENT_ORDER.VERSION, PAYMENT_ORDER.VERSION.plus(1))
         .set(PAYMENT_ORDER.UPDATED_AT, SqlTime.now())
@@ -79,10 +119,22 @@ public final class PaymentTransitions {
    * @throws IllegalStateException if more than one row changed (impossible by the primary key)
    */
   static boolean moved(String paymentId, int changed) {
-    if (changed > 1) {
-      throw new IllegalStateException(changed + " rows moved for payment " + paymentId);
+    return moved(paymentId, changed, 1);
+  }
+
+  /**
+   * Whether a move that changes {@code rowsPerMove} rows when it happens ({@link #moveWithQuery}:
+   * two) moved the payment, from its row count (matched rows: Connector/J reports found rows unless
+   * {@code useAffectedRows} is set).
+   *
+   * @throws IllegalStateException on any other count than 0 or {@code rowsPerMove}
+   */
+  static boolean moved(String paymentId, int changed, int rowsPerMove) {
+    if (changed != 0 && changed != rowsPerMove) {
+      throw new IllegalStateException(
+          changed + " rows changed for payment " + paymentId + ", expected " + rowsPerMove);
     }
-    return changed == 1;
+    return changed == rowsPerMove;
   }
 
   /**
@@ -94,6 +146,30 @@ public final class PaymentTransitions {
    */
   String announceConfirmed(
       DSLContext tx, PaymentRow row, String channelTxnId, Money amount, String source) {
+    return outbox.appendPaymentEvent(
+        tx,
+        EventType.PAYMENT_CONFIRMED,
+        row.paymentId(),
+        confirmed(row, channelTxnId, amount, source),
+        PaymentConfirmed.VERSION);
+  }
+
+  /**
+   * As {@link #announceConfirmed}, for a move that took the payment's next event number itself
+   * ({@link #TAKE_NEXT_EVENT_SEQ} among its columns): one statement fewer.
+   */
+  String announceConfirmedNumbered(
+      DSLContext tx, PaymentRow row, String channelTxnId, Money amount, String source) {
+    return outbox.appendNumberedPaymentEvent(
+        tx,
+        EventType.PAYMENT_CONFIRMED,
+        row.paymentId(),
+        confirmed(row, channelTxnId, amount, source),
+        PaymentConfirmed.VERSION);
+  }
+
+  private static PaymentConfirmed confirmed(
+      PaymentRow row, String channelTxnId, Money amount, String source) {
     PaymentConfirmed payload =
         new PaymentConfirmed(
             row.paymentId(),
@@ -106,8 +182,7 @@ public final class PaymentTransitions {
             amount.currencyCode(),
             row.courseIds(),
             source);
-    return outbox.appendPaymentEvent(
-        tx, EventType.PAYMENT_CONFIRMED, row.paymentId(), payload, PaymentConfirmed.VERSION);
+    return payload;
   }
 
   /**

@@ -326,8 +326,8 @@ class ClaimIsolationTest {
    * Runs {@code claim} on a context whose transactions stop before their first commit until {@code
    * write} has run (or has been seen waiting on them), and reports what the server saw.
    *
-   * @param forcedLevel a JDBC isolation level set at the claim transaction's begin, or null for the
-   *     one production code chose
+   * @param forcedLevel a JDBC isolation level set on the claim's connection just before its
+   *     transaction begins, or null for the one production code chose
    */
   private static Measurement whileHeld(
       Integer forcedLevel, Function<DSLContext, ? extends Number> claim, Runnable write)
@@ -373,7 +373,9 @@ class ClaimIsolationTest {
     return new Measurement(isolation, waits, failure, rows);
   }
 
-  /** Holds the first transaction that reaches its commit; sets its level at its begin if asked. */
+  /**
+   * Holds the first transaction that reaches its commit; sets its level before it begins if asked.
+   */
   private static final class Hold implements TransactionListener {
 
     private final Integer forcedLevel;
@@ -385,8 +387,16 @@ class ClaimIsolationTest {
       this.forcedLevel = forcedLevel;
     }
 
+    /**
+     * Sets the forced level on the connection the transaction is about to begin on, before its
+     * {@code START TRANSACTION} ({@code Database}'s transactions begin by that statement): a level
+     * set once the transaction has begun is the session's next transaction's, not this one's (the
+     * MariaDB manual's "SET TRANSACTION"). The claim and the purge run on one connection ({@link
+     * Transactions#runReadCommitted}), so this is the connection they begin on, and the level set
+     * here replaces their READ COMMITTED; the measurement's level says whether it did.
+     */
     @Override
-    public void beginEnd(TransactionContext ctx) {
+    public void beginStart(TransactionContext ctx) {
       if (forcedLevel != null) {
         ctx.dsl().connection(c -> c.setTransactionIsolation(forcedLevel));
       }

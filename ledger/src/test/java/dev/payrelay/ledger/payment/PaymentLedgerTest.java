@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
 import static dev.payrelay.ledger.db.generated.Tables.WEBHOOK_INBOX;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentIds;
@@ -272,6 +273,28 @@ class PaymentLedgerTest {
     assertThat(row.getPaymentId()).isEqualTo(p.paymentId());
     assertThat(row.getOutcomeDetail()).isEqualTo(r.detail());
     assertThat(row.getProcessedAt()).isNotNull();
+  }
+
+  @Test
+  void applyCallback_confirming_withoutItsInboxRow_failsNamingTheRow_andChangesNothing() {
+    PaymentRow p = create("5.00", "USD");
+    long inboxId = stored(p);
+    dsl.deleteFrom(WEBHOOK_INBOX).where(WEBHOOK_INBOX.ID.eq(inboxId)).execute();
+
+    assertThatThrownBy(
+            () ->
+                ledger.applyCallback(
+                    p.channel(),
+                    p.merchantId(),
+                    paid(p, "txn-" + p.paymentId(), "5.00", "USD"),
+                    inboxId,
+                    200,
+                    null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("no webhook_inbox row " + inboxId);
+    assertThat(payments.find(p.paymentId()).orElseThrow().status())
+        .isEqualTo(PaymentStatus.PENDING);
+    assertThat(confirmedEvents(p)).isZero();
   }
 
   @Test
