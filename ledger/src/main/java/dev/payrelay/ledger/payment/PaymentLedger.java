@@ -53,8 +53,15 @@ public final class PaymentLedger {
                   .and(PAYMENT_ORDER.MERCHANT_ID.eq(DSL.param("merchantId", String.class)))
                   .and(PAYMENT_ORDER.CHANNEL.eq(DSL.param("channel", String.class))),
               Map.of(
-                  PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class),
-                  PAYMENT_ORDER.PAID_AT, SqlTime.now())),
+                  PAYMENT_ORDER.CHANNEL_TXN_ID,
+                  DSL.param("channelTxnId", String.class),
+                  PAYMENT_ORDER.PAID_AT,
+                  SqlTime.now(),
+                  // The guard matched the channel's amount and currency to ours.
+                  PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR,
+                  PAYMENT_ORDER.AMOUNT_MINOR,
+                  PAYMENT_ORDER.CAPTURED_CURRENCY,
+                  PAYMENT_ORDER.CURRENCY)),
           "paymentId",
           "amountMinor",
           "currency",
