@@ -74,7 +74,7 @@ public final class ResolutionActivitiesImpl implements ResolutionActivities {
       return false;
     }
     return ResolutionAction.parse(request.action()).orElseThrow() != ResolutionAction.CLOSE
-        || resolutions.closeRefusal(request.paymentId()) == null;
+        || resolutions.closeAsksChannel(request.paymentId());
   }
 
   private SignalIdentity.Checked identity(ResolveRequest request) {

@@ -83,7 +83,9 @@ class OperatorRequestsApiTest {
     assertThat(r.body())
         .contains("\"operator\":\"olga\"")
         .contains("\"action\":\"REQUERY\"")
-        .contains("payment-" + p.paymentId());
+        .contains("payment-" + p.paymentId())
+        .contains("the channel query was asked; this answer does not carry the channel's answer")
+        .contains("GET /v1/payments/" + p.paymentId());
     assertThat(api.signals.sent).contains("requery " + p.paymentId() + " olga");
     OperatorSignal sent = lastSignal(OperatorSignal.class);
     assertThat(sent.reason()).isEqualTo("buyer says paid");

@@ -7,7 +7,12 @@ import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.operator.OperatorDecision;
+import dev.payrelay.ledger.operator.PaymentResolutions;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
@@ -87,6 +92,37 @@ class RefundApiTest {
     assertThat(unpaid.statusCode()).isEqualTo(409);
     assertThat(json(unpaid).path("error").asText()).contains("PENDING");
     assertThat(refund(paymentId, body(100, "r"), key(), READER).statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void afterAcceptingEightOfTen_aRefundOfEightIsCreated_andTwoMoreIs409NamingTheCapture()
+      throws Exception {
+    PaymentRow p =
+        api.payments.create(Payments.newPayment(Money.ofMinor(1000, "USD"), "c1")).payment();
+    ledger.apply(
+        new VerifiedCallback(
+            "n-" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "t-" + p.paymentId(),
+            Money.ofMinor(800, "USD"),
+            ChannelPaymentStatus.PAID),
+        null,
+        PaymentLedger.CALLBACK);
+    new PaymentResolutions(api.dsl, api.payments, new OutboxWriter(new EventJson()))
+        .resolve(
+            new OperatorDecision(
+                p.paymentId(), "olga", "buyer paid 8.00", ResolutionAction.ACCEPT_AS_PAID));
+
+    HttpResponse<String> eight = refund(p.paymentId(), body(800, "all"), key(), OPERATOR);
+    HttpResponse<String> two = refund(p.paymentId(), body(200, "more"), key(), OPERATOR);
+
+    assertThat(eight.statusCode()).as(eight.body()).isEqualTo(201);
+    assertThat(json(eight).path("amount").path("minorUnits").asLong()).isEqualTo(800);
+    assertThat(two.statusCode()).as(two.body()).isEqualTo(409);
+    assertThat(json(two).path("error").asText())
+        .contains("refund of 200 would exceed the captured 800 USD")
+        .contains("0 refundable");
   }
 
   @Test

@@ -40,6 +40,12 @@ final class PaymentFixCommands {
 
     /** Posts {@code body} to the payment's {@code route} and prints the workflow's verdict. */
     int send(AdminApi api, String route, Map<String, String> body) throws InterruptedException {
+      return send(api, route, body, "APPLIED");
+    }
+
+    /** As above, naming an applied verdict {@code applied} ({@link OperatorVerdict#print}). */
+    int send(AdminApi api, String route, Map<String, String> body, String applied)
+        throws InterruptedException {
       return api.call(
           admin ->
               OperatorVerdict.print(
@@ -53,7 +59,8 @@ final class PaymentFixCommands {
                   route + " of " + paymentId,
                   waitSeconds,
                   json,
-                  api));
+                  api,
+                  applied));
     }
   }
 
@@ -62,7 +69,8 @@ final class PaymentFixCommands {
       name = "requery",
       mixinStandardHelpOptions = true,
       description = {
-        "Have the payment's workflow ask the channel now; wait for the verdict.",
+        "Have the payment's workflow ask the channel now; wait for the verdict (QUERY ASKED:",
+        "the channel's answer itself shows later in `payrelay payment show`).",
         "For a PENDING payment whose callback has not come (the channel answers again, the",
         "buyer says they paid). Refused (exit 2) once the ledger holds it PAID, CLOSED or",
         "EXPIRED: the ledger is the truth. Audited as your API key's operator.",
@@ -76,7 +84,14 @@ final class PaymentFixCommands {
 
     @Override
     public Integer call() throws InterruptedException {
-      return fix.send(api, "requery", Map.of("reason", fix.reason));
+      return fix.send(
+          api,
+          "requery",
+          Map.of("reason", fix.reason),
+          "QUERY ASKED: the workflow asks the channel now; its answer shows in `payrelay payment"
+              + " show "
+              + fix.paymentId
+              + "` (waiting for, current details) once the channel answers");
     }
   }
 

@@ -2,12 +2,14 @@ package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * The workflow part of a printed trail: its id, run, status and Temporal UI link, the {@code state}
  * query's reason and the run's current details (as {@code Workflow.setCurrentDetails} set them,
- * indented), from the trail's {@code workflow} object ({@code PaymentWorkflowSummary}). With
- * Temporal unreachable it is the one line {@code workflow: Temporal unreachable (<address>)}.
+ * indented), a closed run's reason ({@code terminated: <reason>}), from the trail's {@code
+ * workflow} object ({@code PaymentWorkflowSummary}). With Temporal unreachable it is the one line
+ * {@code workflow: Temporal unreachable (<address>)}.
  */
 final class PaymentTrailWorkflow {
 
@@ -32,6 +34,7 @@ final class PaymentTrailWorkflow {
             PaymentTrail.labelled("run", w.path("runId")),
             PaymentTrail.present(w.path("status")),
             PaymentTrail.labelled("state", w.path("state"))));
+    line(out, w.path("status").asText().toLowerCase(Locale.ROOT) + ":", w.path("closeReason"));
     line(out, "ui", w.path("uiUrl"));
     line(out, "last error:", w.path("lastError"));
     for (JsonNode cause : w.path("attention")) {

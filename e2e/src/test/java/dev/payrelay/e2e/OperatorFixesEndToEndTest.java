@@ -76,7 +76,10 @@ class OperatorFixesEndToEndTest {
     CliRun r = cli(payrelay.env, "payment", "requery", id, "--reason", "buyer says paid");
 
     assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(AdminClient.OK);
-    assertThat(r.out()).contains("requery of " + id + " by alice: APPLIED");
+    assertThat(r.out())
+        .contains("requery of " + id + " by alice: QUERY ASKED")
+        .contains("its answer shows in `payrelay payment show " + id + "`")
+        .doesNotContain("APPLIED");
     await().atMost(WAIT).until(() -> "PAID".equals(payrelay.status(id)));
     OperatorActionRecord audit = audit(id, "REQUERY");
     assertThat(audit.getOperatorName()).as("verified by the API's signal token").isEqualTo("alice");

@@ -71,13 +71,16 @@ public final class AdminService {
    * @param action {@code REQUERY} or {@code EXTEND_DEADLINE}, as audited
    * @param until the deadline asked for, for {@code EXTEND_DEADLINE}; null for a requery
    * @param operator the operator recorded, the caller key's
+   * @param note what the answer does not carry and where to read it: for a requery, that the
+   *     channel's answer comes later and shows in the payment's trail; null for an extension
    */
   public record OperatorRequestAnswer(
       String paymentId,
       String workflowId,
       String action,
       java.time.Instant until,
-      String operator) {}
+      String operator,
+      String note) {}
 
   private final PaymentResolutions resolutions;
   private final DeadEvents deadEvents;

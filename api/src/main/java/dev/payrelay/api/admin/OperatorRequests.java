@@ -153,6 +153,20 @@ final class OperatorRequests {
         WorkflowIds.payment(payment.paymentId()),
         action,
         until,
-        caller.operator());
+        caller.operator(),
+        REQUERY.equals(action) ? requeryNote(payment.paymentId()) : null);
+  }
+
+  /**
+   * A requery's answer is the signal sent, never the channel's answer: the workflow asks the
+   * channel when it takes the signal, and what the channel said shows in the trail afterwards.
+   */
+  static String requeryNote(String paymentId) {
+    return "the channel query was asked; this answer does not carry the channel's answer, which"
+        + " shows in the payment's trail once the channel answers (GET /v1/payments/"
+        + paymentId
+        + ": workflow.waitingFor and workflow.currentDetails; payrelay payment show "
+        + paymentId
+        + ")";
   }
 }

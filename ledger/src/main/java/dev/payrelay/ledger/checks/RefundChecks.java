@@ -35,21 +35,28 @@ final class RefundChecks {
 
   /**
    * {@link FindingKind#REFUNDED_MORE_THAN_CAPTURED}: payments whose SUCCEEDED refunds add up to
-   * more than the captured amount (minor units), at any age; the request's and the callback's
-   * checks under the payment's row lock should make this impossible.
+   * more than what the channel captured ({@code payment_order.captured_amount_minor}, V21; minor
+   * units), at any age; the request's and the callback's checks under the payment's row lock should
+   * make this impossible.
    */
   List<PaymentFinding> refundedMoreThanCaptured(CheckScope scope) {
     Field<BigDecimal> refunded = DSL.sum(REFUND.AMOUNT_MINOR);
     return dsl.select(
-            PAYMENT_ORDER.PAYMENT_ID, PAYMENT_ORDER.AMOUNT_MINOR, PAYMENT_ORDER.CURRENCY, refunded)
+            PAYMENT_ORDER.PAYMENT_ID,
+            PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR,
+            PAYMENT_ORDER.CAPTURED_CURRENCY,
+            refunded)
         .from(REFUND)
         .join(PAYMENT_ORDER)
         .on(PAYMENT_ORDER.PAYMENT_ID.eq(REFUND.PAYMENT_ID))
         .where(REFUND.STATE.eq(RefundState.SUCCEEDED.name()))
         // A refund of another capture (V17: a second charge) is held against that capture.
         .and(REFUND.CHANNEL_TXN_ID.isNull())
-        .groupBy(PAYMENT_ORDER.PAYMENT_ID, PAYMENT_ORDER.AMOUNT_MINOR, PAYMENT_ORDER.CURRENCY)
-        .having(refunded.gt(PAYMENT_ORDER.AMOUNT_MINOR.cast(BigDecimal.class)))
+        .groupBy(
+            PAYMENT_ORDER.PAYMENT_ID,
+            PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR,
+            PAYMENT_ORDER.CAPTURED_CURRENCY)
+        .having(refunded.gt(PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR.cast(BigDecimal.class)))
         .orderBy(PAYMENT_ORDER.PAYMENT_ID)
         .limit(scope.limit())
         .fetch(

@@ -142,6 +142,21 @@ public final class PaymentResolutions {
     }
   }
 
+  /**
+   * Whether a {@link ResolutionAction#CLOSE} of {@code paymentId} is to close the payment at its
+   * channel before it is resolved: only for a PENDING payment that {@link #closeRefusal} lets go
+   * on. A CLOSED or EXPIRED payment was closed at the channel by the close or expiry that ended it,
+   * so asking again closes nothing; its resolution answers "already CLOSED/EXPIRED" instead.
+   *
+   * @throws IllegalArgumentException if there is no such payment
+   */
+  public boolean closeAsksChannel(String paymentId) {
+    if (closeRefusal(paymentId) != null) {
+      return false;
+    }
+    return PaymentTransition.CLOSE.startsFrom(payments.find(paymentId).orElseThrow().status());
+  }
+
   private OperatorAnswer refuse(OperatorAction asked, String why) {
     return OperatorActions.record(dsl, asked, refusal(asked, why));
   }
@@ -189,7 +204,7 @@ public final class PaymentResolutions {
       }
       case CLOSE -> {
         refuseWhileMoneyReceived(open);
-        yield new Effect(close(tx, payment, d), "closed; nothing granted");
+        yield close(tx, payment, open, d);
       }
       case MARK_FOR_REFUND -> markForRefund(tx, payment, open, d);
       case ACKNOWLEDGE -> acknowledge(payment, open);
@@ -268,12 +283,28 @@ public final class PaymentResolutions {
     }
   }
 
-  private String close(DSLContext tx, PaymentRow p, OperatorDecision d) {
+  /**
+   * Closes a PENDING payment. A CLOSED or EXPIRED one stays as it is: with open exceptions (none
+   * reporting money, {@link #refuseWhileMoneyReceived}) the CLOSE resolves them and says the
+   * payment was already closed; without any there is nothing to do, and it is refused as such.
+   */
+  private Effect close(
+      DSLContext tx, PaymentRow p, List<PaymentExceptionRecord> open, OperatorDecision d) {
     refuseWhilePaid(p);
-    if (!PaymentTransition.CLOSE.startsFrom(p.status())) {
-      return null; // already CLOSED/EXPIRED: only its exceptions are closed
+    if (PaymentTransition.CLOSE.startsFrom(p.status())) {
+      return new Effect(
+          transitions.closeUnpaid(tx, p, PaymentTransition.CLOSE, "OPERATOR", d.reason()),
+          "closed; nothing granted");
     }
-    return transitions.closeUnpaid(tx, p, PaymentTransition.CLOSE, "OPERATOR", d.reason());
+    String already = "payment is already " + p.status() + "; the channel was not asked again";
+    if (open.isEmpty()) {
+      throw new ResolutionRefused(already + ": nothing to close");
+    }
+    return new Effect(
+        null,
+        already
+            + "; resolved its open exceptions "
+            + open.stream().map(PaymentExceptionRecord::getKind).toList());
   }
 
   private PaymentRow lock(DSLContext tx, String paymentId) {

@@ -19,7 +19,9 @@ import org.jooq.impl.DSL;
  * transaction and amount from an open exception become the payment's, by the transition the
  * payment's status allows ({@link PaymentTransition#ACCEPT_AS_PAID} from PENDING, {@link
  * PaymentTransition#REOPEN_AS_PAID} from CLOSED or EXPIRED), with {@code PaymentConfirmed} (source
- * OPERATOR).
+ * OPERATOR). The channel's amount and currency become the payment's captured ones ({@code
+ * captured_amount_minor}, {@code captured_currency}, V21), which its refunds are held against; its
+ * {@code amount_minor} stays what the buyer was asked to pay.
  */
 public final class PaidAcceptance {
 
@@ -67,7 +69,9 @@ public final class PaidAcceptance {
             DSL.noCondition(),
             Map.of(
                 PAYMENT_ORDER.CHANNEL_TXN_ID, e.getChannelTxnId(),
-                PAYMENT_ORDER.PAID_AT, SqlTime.now()));
+                PAYMENT_ORDER.PAID_AT, SqlTime.now(),
+                PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR, e.getChannelAmountMinor(),
+                PAYMENT_ORDER.CAPTURED_CURRENCY, e.getChannelCurrency()));
     if (!moved) {
       throw new ResolutionRefused("payment changed while resolving");
     }

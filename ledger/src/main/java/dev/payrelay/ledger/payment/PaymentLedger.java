@@ -384,6 +384,9 @@ public final class PaymentLedger {
     Map<Field<?>, Field<?>> sets = new LinkedHashMap<>(PaymentTransitions.TAKE_NEXT_EVENT_SEQ);
     sets.put(PAYMENT_ORDER.CHANNEL_TXN_ID, DSL.param("channelTxnId", String.class));
     sets.put(PAYMENT_ORDER.PAID_AT, SqlTime.now());
+    // The guard matched the channel's amount and currency to ours: that is what it captured.
+    sets.put(PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR, PAYMENT_ORDER.AMOUNT_MINOR);
+    sets.put(PAYMENT_ORDER.CAPTURED_CURRENCY, PAYMENT_ORDER.CURRENCY);
     return sets;
   }
 

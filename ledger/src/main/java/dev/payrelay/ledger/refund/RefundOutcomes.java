@@ -86,7 +86,7 @@ public final class RefundOutcomes {
     PaymentOrderRecord payment = locked.payment();
     boolean otherCapture = locked.refund().getChannelTxnId() != null;
     long refunded = succeededMinor(tx, payment.getPaymentId());
-    boolean full = !otherCapture && refunded >= payment.getAmountMinor();
+    boolean full = !otherCapture && refunded >= OwnCapture.of(payment).minorUnits();
     PaymentStatus status =
         otherCapture ? PaymentStatus.valueOf(payment.getStatus()) : movePayment(tx, payment, full);
     RefundRecord after = reread(tx, refundId);

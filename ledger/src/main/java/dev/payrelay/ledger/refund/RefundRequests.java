@@ -67,7 +67,8 @@ public final class RefundRequests {
    * request with the same Idempotency-Key and body made.
    *
    * @param tenantId the tenant the payment must belong to (the caller may act for it)
-   * @param amountMinor the amount to give back in the payment's currency's minor units; positive
+   * @param amountMinor the amount to give back in minor units of the currency the channel captured
+   *     (the payment's, unless an operator accepted the channel's other currency); positive
    * @param reason why, free text of at most 500 characters
    * @param idempotencyKey the request's Idempotency-Key, unique per tenant; at most 128 characters
    * @param requestedBy who asks (the API key's operator and id), at most 128 characters
@@ -104,20 +105,21 @@ public final class RefundRequests {
     }
     requireRefundable(payment);
     long held = heldMinor(tx, ask.paymentId(), null);
+    Money captured = OwnCapture.of(payment);
     // Compared with what remains, never summed: held + a huge amount would overflow past the cap.
-    if (ask.amountMinor() > payment.getAmountMinor() - held) {
+    if (ask.amountMinor() > captured.minorUnits() - held) {
       throw new RefundRefused(
           Reason.EXCEEDS_CAPTURE,
           "refund of "
               + ask.amountMinor()
               + " would exceed the captured "
-              + payment.getAmountMinor()
+              + captured.minorUnits()
               + " "
-              + payment.getCurrency()
-              + " (minor units): "
+              + captured.currencyCode()
+              + " (minor units, what the channel took for this payment): "
               + held
               + " already refunded or in progress, "
-              + (payment.getAmountMinor() - held)
+              + (captured.minorUnits() - held)
               + " refundable");
     }
     return created(tx, ask, payment, null, requestedBy);
@@ -182,7 +184,8 @@ public final class RefundRequests {
       requireRefundable(payment);
     }
     String txn = capture == null ? null : capture.channelTxnId();
-    long captured = capture == null ? payment.getAmountMinor() : capture.refundableMinor();
+    long captured =
+        capture == null ? OwnCapture.of(payment).minorUnits() : capture.refundableMinor();
     long remaining = captured - heldMinor(tx, paymentId, txn);
     if (remaining <= 0) {
       throw new RefundRefused(
@@ -291,7 +294,9 @@ public final class RefundRequests {
         .set(REFUND.AMOUNT_MINOR, ask.amountMinor())
         .set(
             REFUND.CURRENCY,
-            capture == null ? payment.getCurrency() : capture.captured().currencyCode())
+            capture == null
+                ? OwnCapture.of(payment).currencyCode()
+                : capture.captured().currencyCode())
         .set(REFUND.CHANNEL_TXN_ID, capture == null ? null : capture.channelTxnId())
         .set(REFUND.TXN_AMOUNT_MINOR, capture == null ? null : capture.captured().minorUnits())
         .set(REFUND.REASON, ask.reason())

@@ -3,6 +3,7 @@ package dev.payrelay.ledger.checks;
 import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_FACT_PURGED;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,6 +85,29 @@ class RefundChecksTest {
         .satisfies(
             f ->
                 assertThat(f.reason()).contains("add up to 1.01 USD, more than the captured 1.00"));
+  }
+
+  @Test
+  void refundsPastWhatTheChannelCaptured_areFound_whenThatIsLessThanThePaymentsAmount() {
+    PaymentRow accepted = paid();
+    // As an operator's ACCEPT_AS_PAID of the channel's 0.80 leaves it (PaidAcceptance).
+    dsl.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.CAPTURED_AMOUNT_MINOR, 80L)
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(accepted.paymentId()))
+        .execute();
+    RefundRow all = request(accepted, 80);
+    outcomes.succeeded(all.refundId(), "re_" + UUID.randomUUID());
+    dsl.update(REFUND)
+        .set(REFUND.AMOUNT_MINOR, 90L)
+        .where(REFUND.REFUND_ID.eq(all.refundId()))
+        .execute();
+
+    assertThat(kind(FindingKind.REFUNDED_MORE_THAN_CAPTURED))
+        .filteredOn(f -> f.paymentId().equals(accepted.paymentId()))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.reason()).contains("add up to 0.90 USD, more than the captured 0.80"));
   }
 
   @Test

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
+import dev.payrelay.domain.PaymentTransition;
 import dev.payrelay.domain.ResolutionAction;
 import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
@@ -20,6 +21,7 @@ import dev.payrelay.ledger.payment.PaymentExceptions;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.payment.PaymentTransitions;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
 import java.util.List;
@@ -118,6 +120,44 @@ class PaymentResolutionsTest {
     }
     assertThat(payments.find(underpaid.paymentId()).orElseThrow().status())
         .isEqualTo(PaymentStatus.PENDING);
+  }
+
+  @Test
+  void close_ofAPaymentTheSweepExpired_isRefusedAsAlreadyExpired_withoutAskingTheChannel() {
+    PaymentRow p = pending("5.00");
+    assertThat(resolutions.closeAsksChannel(p.paymentId())).isTrue();
+    assertThat(
+            new PaymentTransitions(new OutboxWriter(new EventJson()))
+                .closeUnpaid(dsl, p, PaymentTransition.EXPIRE, "EXPIRY_SWEEP", "deadline passed"))
+        .isNotNull();
+
+    boolean asksChannel = resolutions.closeAsksChannel(p.paymentId());
+    ResolutionOutcome r = resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+
+    assertThat(asksChannel).isFalse();
+    assertThat(r.applied()).isFalse();
+    assertThat(r.message())
+        .isEqualTo("payment is already EXPIRED; the channel was not asked again: nothing to close");
+    assertThat(r.paymentStatus()).isEqualTo("EXPIRED");
+    assertThat(audit(p, "APPLIED")).isZero();
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+    assertThat(closedEvents(p)).isEqualTo(1);
+  }
+
+  @Test
+  void close_ofAClosedPayment_isRefusedAsAlreadyClosed_andWritesNoSecondPaymentClosed() {
+    PaymentRow p = pending("5.00");
+    assertThat(resolutions.resolve(decision(p, ResolutionAction.CLOSE)).applied()).isTrue();
+
+    boolean asksChannel = resolutions.closeAsksChannel(p.paymentId());
+    ResolutionOutcome again = resolutions.resolve(decision(p, ResolutionAction.CLOSE));
+
+    assertThat(asksChannel).isFalse();
+    assertThat(again.applied()).isFalse();
+    assertThat(again.message()).startsWith("payment is already CLOSED");
+    assertThat(audit(p, "APPLIED")).isEqualTo(1);
+    assertThat(audit(p, "REJECTED")).isEqualTo(1);
+    assertThat(closedEvents(p)).isEqualTo(1);
   }
 
   @Test
@@ -497,6 +537,15 @@ class PaymentResolutionsTest {
             .AGGREGATE_ID
             .eq(p.paymentId())
             .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentConfirmed")));
+  }
+
+  private static int closedEvents(PaymentRow p) {
+    return dsl.fetchCount(
+        OUTBOX_EVENT,
+        OUTBOX_EVENT
+            .AGGREGATE_ID
+            .eq(p.paymentId())
+            .and(OUTBOX_EVENT.EVENT_TYPE.eq("PaymentClosed")));
   }
 
   private static String payload(String eventId) {

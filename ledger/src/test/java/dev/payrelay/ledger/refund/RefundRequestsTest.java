@@ -8,10 +8,16 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.RefundIds;
 import dev.payrelay.domain.RefundState;
+import dev.payrelay.domain.ResolutionAction;
+import dev.payrelay.domain.channel.CallbackOutcome;
+import dev.payrelay.domain.channel.ChannelPaymentStatus;
+import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.domain.event.PaymentRefunded;
 import dev.payrelay.domain.event.RefundRequested;
 import dev.payrelay.ledger.db.generated.Tables;
+import dev.payrelay.ledger.operator.OperatorDecision;
+import dev.payrelay.ledger.operator.PaymentResolutions;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
@@ -242,6 +248,53 @@ class RefundRequestsTest {
     assertRefused(() -> outcomes.succeeded(r.refundId(), "re_x"), Reason.OUTCOME_CONFLICT);
     assertRefused(() -> outcomes.failed("rfd_none", "x"), Reason.NOT_FOUND);
     assertThat(Payments.events(dsl, p.paymentId(), "PaymentRefunded")).isZero();
+  }
+
+  @Test
+  void afterAcceptingTheChannelsSmallerAmount_refundsAreCappedByWhatItCaptured_andItsAllIsFull() {
+    PaymentRow p = payments.create(Payments.newPayment(Money.ofMinor(1000, "USD"), "c1")).payment();
+    VerifiedCallback eightDollars =
+        new VerifiedCallback(
+            "n-" + p.paymentId(),
+            p.merchantId(),
+            p.paymentId(),
+            "t-" + p.paymentId(),
+            Money.ofMinor(800, "USD"),
+            ChannelPaymentStatus.PAID);
+    assertThat(ledger.apply(eightDollars, null, "CALLBACK").outcome())
+        .isEqualTo(CallbackOutcome.AMOUNT_MISMATCH);
+    assertThat(
+            new PaymentResolutions(dsl, payments, new OutboxWriter(JSON))
+                .resolve(
+                    new OperatorDecision(
+                        p.paymentId(), "alice", "buyer paid 8.00", ResolutionAction.ACCEPT_AS_PAID))
+                .applied())
+        .isTrue();
+
+    RefundRow all = requests.request("t1", p.paymentId(), 800, "all of it", key(), BY).refund();
+
+    assertThatThrownBy(() -> requests.request("t1", p.paymentId(), 200, "the rest", key(), BY))
+        .isInstanceOfSatisfying(
+            RefundRefused.class, e -> assertThat(e.reason()).isEqualTo(Reason.EXCEEDS_CAPTURE))
+        .hasMessageContaining("refund of 200 would exceed the captured 800 USD")
+        .hasMessageContaining("800 already refunded or in progress, 0 refundable");
+    RefundOutcome done = outcomes.succeeded(all.refundId(), "re_all");
+    assertThat(done.paymentStatus()).isEqualTo(PaymentStatus.REFUNDED);
+    PaymentRefunded event =
+        JSON.decode(payload(p.paymentId(), "PaymentRefunded"), PaymentRefunded.class);
+    assertThat(event.full()).isTrue();
+    assertThat(event.refundedMinor()).isEqualTo(800);
+  }
+
+  @Test
+  void normalConfirm_capturesThePaymentsOwnAmount() {
+    PaymentRow p = paid();
+
+    var row =
+        dsl.fetchSingle(Tables.PAYMENT_ORDER, Tables.PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()));
+
+    assertThat(row.getCapturedAmountMinor()).isEqualTo(1050L);
+    assertThat(row.getCapturedCurrency()).isEqualTo("USD");
   }
 
   private static PaymentRow paid() {

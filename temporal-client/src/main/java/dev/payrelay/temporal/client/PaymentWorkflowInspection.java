@@ -6,11 +6,14 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.api.common.v1.WorkflowExecution;
+import io.temporal.api.enums.v1.HistoryEventFilterType;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.query.v1.WorkflowQuery;
 import io.temporal.api.sdk.v1.WorkflowMetadata;
 import io.temporal.api.workflow.v1.WorkflowExecutionInfo;
 import io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest;
+import io.temporal.api.workflowservice.v1.GetWorkflowExecutionHistoryRequest;
 import io.temporal.api.workflowservice.v1.QueryWorkflowRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -70,6 +73,7 @@ public final class PaymentWorkflowInspection {
     WorkflowExecution run = info.getExecution();
     String runId = run.getRunId();
     String status = statusName(info.getStatus());
+    String closeReason = closeReason(run, info.getStatus());
     String link = link(workflowId, runId);
     String details;
     PaymentView view;
@@ -84,13 +88,14 @@ public final class PaymentWorkflowInspection {
           true,
           runId,
           status,
+          closeReason,
           link,
           null,
           null,
           null,
           List.of(),
           null,
-          queryFailure(e));
+          queryFailure(e, info.getStatus(), status));
     }
     return new PaymentWorkflowSummary(
         workflowId,
@@ -99,6 +104,7 @@ public final class PaymentWorkflowInspection {
         true,
         runId,
         status,
+        closeReason,
         link,
         details == null || details.isBlank() ? null : details,
         view == null || view.state() == null ? null : view.state().name(),
@@ -118,6 +124,50 @@ public final class PaymentWorkflowInspection {
                 .setExecution(WorkflowExecution.newBuilder().setWorkflowId(workflowId))
                 .build())
         .getWorkflowExecutionInfo();
+  }
+
+  /**
+   * A Terminated run's reason or a Failed run's failure message, from its close event (one
+   * GetWorkflowExecutionHistory call filtered to it); null for other statuses, or when the history
+   * could not be read, since the status alone still tells the run closed.
+   */
+  private String closeReason(WorkflowExecution run, WorkflowExecutionStatus status) {
+    if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_TERMINATED
+        && status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_FAILED) {
+      return null;
+    }
+    List<HistoryEvent> events;
+    try {
+      events =
+          stubs()
+              .blockingStub()
+              .withDeadlineAfter(DESCRIBE_SECONDS, TimeUnit.SECONDS)
+              .getWorkflowExecutionHistory(
+                  GetWorkflowExecutionHistoryRequest.newBuilder()
+                      .setNamespace(namespace())
+                      .setExecution(run)
+                      .setHistoryEventFilterType(
+                          HistoryEventFilterType.HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT)
+                      .build())
+              .getHistory()
+              .getEventsList();
+    } catch (StatusRuntimeException e) {
+      return null;
+    }
+    for (HistoryEvent event : events) {
+      if (event.hasWorkflowExecutionTerminatedEventAttributes()) {
+        return blankToNull(event.getWorkflowExecutionTerminatedEventAttributes().getReason());
+      }
+      if (event.hasWorkflowExecutionFailedEventAttributes()) {
+        return blankToNull(
+            event.getWorkflowExecutionFailedEventAttributes().getFailure().getMessage());
+      }
+    }
+    return null;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
   }
 
   private <T> T query(WorkflowExecution run, String queryType, Class<T> type) {
@@ -162,12 +212,27 @@ public final class PaymentWorkflowInspection {
         null,
         null,
         null,
+        null,
         List.of(),
         null,
         error);
   }
 
-  private static String queryFailure(RuntimeException e) {
+  /**
+   * Why the queries had no answer, in one line. A closed run (terminated, failed, timed out) may
+   * close with a workflow task it never ran, and then Temporal refuses its queries
+   * (FAILED_PRECONDITION): that is its status speaking, not a fault. A worker's failed query answer
+   * carries the SDK's stack trace as its message; only its first line is kept.
+   */
+  private static String queryFailure(
+      RuntimeException e, WorkflowExecutionStatus status, String statusName) {
+    if (status != WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) {
+      return "the run is "
+          + statusName
+          + ", so its last state and current details could not be read ("
+          + (e instanceof StatusRuntimeException s ? description(s) : firstLine(e.getMessage()))
+          + ")";
+    }
     if (e instanceof StatusRuntimeException s) {
       Status.Code code = s.getStatus().getCode();
       return code == Status.Code.DEADLINE_EXCEEDED
@@ -176,12 +241,19 @@ public final class PaymentWorkflowInspection {
               + " s (is a worker polling its task queue?)"
           : "its queries failed (" + code + "): " + description(s);
     }
-    return "its query answer could not be read: " + e.getMessage();
+    return "its query answer could not be read: " + firstLine(e.getMessage());
   }
 
   private static String description(StatusRuntimeException e) {
     String d = e.getStatus().getDescription();
-    return d == null ? e.getStatus().getCode().name() : d;
+    return d == null ? e.getStatus().getCode().name() : firstLine(d);
+  }
+
+  private static String firstLine(String text) {
+    if (text == null) {
+      return "no message";
+    }
+    return text.strip().lines().findFirst().orElse("no message");
   }
 
   /** {@code WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW} as the UI names it: ContinuedAsNew. */

@@ -17,6 +17,9 @@ import java.util.List;
  * @param runId the latest run's id, or null when there is no such workflow
  * @param status the run's status as the Temporal UI names it: Running, Completed, Failed, Canceled,
  *     Terminated, ContinuedAsNew or TimedOut; null when there is no such workflow
+ * @param closeReason why a closed run closed, from its close event: a Terminated run's termination
+ *     reason ({@code temporal workflow terminate --reason}), a Failed run's failure message; null
+ *     for a running or completed run, or when the event gives none
  * @param uiUrl the run's page, {@code <ui>/namespaces/<ns>/workflows/<workflowId>/<runId>}; null
  *     without a configured UI or a run
  * @param currentDetails the run's current details (Markdown), or null if it set none or they could
@@ -36,6 +39,7 @@ public record PaymentWorkflowSummary(
     boolean reachable,
     String runId,
     String status,
+    String closeReason,
     String uiUrl,
     String currentDetails,
     String state,

@@ -119,6 +119,58 @@ class PaymentWorkflowInspectionTest {
     }
   }
 
+  /** A run whose {@code state} query fails, as a broken build's would. */
+  public static final class BrokenStateImpl implements Waiting {
+    private boolean done;
+
+    @Override
+    public void run() {
+      Workflow.await(() -> done);
+    }
+
+    @Override
+    public void finish() {
+      done = true;
+    }
+
+    @Override
+    public PaymentView state() {
+      throw new IllegalStateException("state unreadable in this build");
+    }
+  }
+
+  @Test
+  void failingQuery_isNamedInOneLine_withoutTheWorkersStackTrace() {
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    try {
+      Worker worker = env.newWorker(TASK_QUEUE);
+      worker.registerWorkflowImplementationTypes(BrokenStateImpl.class);
+      env.start();
+      Waiting wf =
+          env.getWorkflowClient()
+              .newWorkflowStub(
+                  Waiting.class,
+                  WorkflowOptions.newBuilder()
+                      .setWorkflowId(WorkflowIds.payment("pay_2"))
+                      .setTaskQueue(TASK_QUEUE)
+                      .build());
+      WorkflowClient.start(wf::run);
+
+      PaymentWorkflowSummary s =
+          new PaymentWorkflowInspection(env.getWorkflowClient(), null).inspect("pay_2");
+
+      assertThat(s.status()).isEqualTo("Running");
+      assertThat(s.error())
+          .startsWith("its queries failed")
+          .contains("state unreadable in this build")
+          .doesNotContain("\n")
+          .doesNotContain("\tat ");
+      wf.finish();
+    } finally {
+      env.close();
+    }
+  }
+
   @Test
   void unknownPayment_isReachable_withNoRun_andSaysSo() {
     TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();

@@ -30,9 +30,10 @@ public interface ResolutionActivities {
    * Whether {@link #resolve} may apply {@code request} before anything is asked of the channel: its
    * operator's identity is accepted (a valid signal token, or not production mode), and for a
    * {@code CLOSE} the ledger would not refuse it whatever the channel answers (the payment is PAID,
-   * or money the channel reported waits for a decision). Writes nothing; a {@code CLOSE} asks it
-   * before closing the payment at the channel, so a close that {@link #resolve} then refuses leaves
-   * the channel untouched too.
+   * or money the channel reported waits for a decision) and the payment is still PENDING (a CLOSED
+   * or EXPIRED payment is not closed at the channel again; {@link #resolve} answers that it already
+   * is). Writes nothing; a {@code CLOSE} asks it before closing the payment at the channel, so a
+   * close that {@link #resolve} then refuses leaves the channel untouched too.
    */
   @ActivityMethod
   boolean mayApply(ResolveRequest request);
