@@ -23,10 +23,10 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Print a signal's JSON with a token signed for your API key, for the Temporal UI or CLI.",
-      "Sends nothing. The token is good for this payment's (--payment) or refund's (--refund)",
-      "workflow, this action and this target only, until it expires (PAYRELAY_SIGNAL_TOKEN_TTL",
-      "on the server). In production mode a money-moving fix without one is refused",
-      "(docs/temporal-ui.md)."
+      "Sends nothing. The token is good for this payment's (--payment) or refund's",
+      "(--refund) workflow, this action and this target only, until it expires",
+      "(PAYRELAY_SIGNAL_TOKEN_TTL on the server). In production mode a money-moving",
+      "fix without one is refused (docs/temporal-ui.md)."
     })
 final class AdminSignSignalCommand implements Callable<Integer> {
 

@@ -68,9 +68,10 @@ final class RefundFixCommands {
       name = "requery",
       mixinStandardHelpOptions = true,
       description = {
-        "Have the refund's workflow ask the channel about it now; wait for the verdict.",
-        "For a refund whose result is unknown once the channel answers again. Refused (exit 2)",
-        "once the ledger holds it SUCCEEDED or FAILED. Audited as your API key's operator.",
+        "Have the refund's workflow ask the channel now; wait for the verdict.",
+        "For a refund whose result is unknown, once the channel answers again.",
+        "Refused (exit 2) once the ledger holds it SUCCEEDED or FAILED.",
+        "Audited as your API key's operator.",
         "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
       })
   static final class Requery implements Callable<Integer> {
@@ -91,9 +92,10 @@ final class RefundFixCommands {
       mixinStandardHelpOptions = true,
       description = {
         "Record the refund SUCCEEDED on the channel's evidence; wait for the verdict.",
-        "Only when the channel (its dashboard, support) shows the refund done: give its refund",
-        "id with --channel-refund-id. The payment becomes PARTIALLY_REFUNDED or REFUNDED and",
-        "one PaymentRefunded event is written. Refused (exit 2) once the ledger settled it.",
+        "Only when the channel (its dashboard, support) shows the refund done: give",
+        "its refund id with --channel-refund-id. The payment becomes",
+        "PARTIALLY_REFUNDED or REFUNDED and one PaymentRefunded event is written.",
+        "Refused (exit 2) once the ledger settled it. Audited as your key's operator.",
         "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
       })
   static final class Accept implements Callable<Integer> {
@@ -121,9 +123,9 @@ final class RefundFixCommands {
       name = "fail",
       mixinStandardHelpOptions = true,
       description = {
-        "Record the refund FAILED; wait for the verdict. Its amount can be refunded again.",
-        "Only when the channel shows no such refund, or shows it failed. Refused (exit 2) once",
-        "the ledger settled it. Audited as your API key's operator.",
+        "Record the refund FAILED; wait for the verdict; its amount is refundable again.",
+        "Only when the channel shows no such refund, or shows it failed.",
+        "Refused (exit 2) once the ledger settled it. Audited as your key's operator.",
         "Exit: 0 applied, 2 refused, 3 unavailable or no verdict in time, 4 not allowed."
       })
   static final class Fail implements Callable<Integer> {
