@@ -107,12 +107,11 @@ public final class SignalIdentity {
             + action
             + " only with a valid signal token, and "
             + verdict.refusal()
-            + "; nothing changed. Send the signal with a token signed for workflow "
-            + WorkflowIds.refund(refundId)
-            + ", action "
+            + "; nothing changed. Get one from payrelay admin sign-signal --refund "
+            + refundId
+            + " --action "
             + action
-            + " and target "
-            + refundId;
+            + " and send the signal it prints, or use payrelay refund requery|accept|fail";
     log.warn("refund {}: {} by {} {}", refundId, action, operator, why);
     return new Checked(operator, why);
   }

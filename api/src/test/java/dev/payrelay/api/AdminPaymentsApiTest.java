@@ -77,6 +77,7 @@ class AdminPaymentsApiTest {
                     new CodecEndpoint(
                         null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
                     null,
+                    null,
                     null))
             .start("127.0.0.1", 0);
   }

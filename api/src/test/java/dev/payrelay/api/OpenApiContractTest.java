@@ -13,9 +13,12 @@ import dev.payrelay.api.http.OpenApiDocument;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
+import dev.payrelay.ledger.refund.RefundOutcomes;
+import dev.payrelay.ledger.refund.RefundResolutions;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.simulators.sandbox.SandboxSimulator;
 import dev.payrelay.simulators.sandbox.SandboxSimulatorConfig;
@@ -145,6 +148,11 @@ class OpenApiContractTest {
             "GET /v1/payments/{id}/refunds 200",
             "GET /v1/refunds/{refundId} 200",
             "GET /v1/refunds/{refundId} 404",
+            "POST /v1/admin/refunds/{refundId}/accept-as-refunded 202",
+            "POST /v1/admin/refunds/{refundId}/mark-failed 400",
+            "POST /v1/admin/refunds/{refundId}/requery 404",
+            "POST /v1/admin/refunds/{refundId}/requery 409",
+            "POST /v1/admin/refunds/{refundId}/signal-token 200",
             "POST /v1/webhooks/{channel} 200",
             "POST /v1/webhooks/{channel} 400",
             "POST /v1/webhooks/{channel} 401",
@@ -213,15 +221,52 @@ class OpenApiContractTest {
     String body = "{\"amountMinor\":1050,\"reason\":\"contract\"}";
     HttpResponse<String> created = refundPost(path, body, "k-refund", token);
     String refundId = ApiServer.jsonMapper().readTree(created.body()).path("refundId").asText();
-    return List.of(
-        created,
-        refundPost(path, body, "k-refund", token),
-        refundPost(path, body, null, token),
-        refundPost("/v1/payments/pay_missing/refunds", body, "k-missing", token),
-        refundPost(path, body, "k-refund-2", token),
-        api.send("GET", false, path, null, token),
-        api.send("GET", false, "/v1/refunds/" + refundId, null, token),
-        api.send("GET", false, "/v1/refunds/rfd_missing", null, token));
+    List<HttpResponse<String>> answers =
+        new ArrayList<>(
+            List.of(
+                created,
+                refundPost(path, body, "k-refund", token),
+                refundPost(path, body, null, token),
+                refundPost("/v1/payments/pay_missing/refunds", body, "k-missing", token),
+                refundPost(path, body, "k-refund-2", token),
+                api.send("GET", false, path, null, token),
+                api.send("GET", false, "/v1/refunds/" + refundId, null, token),
+                api.send("GET", false, "/v1/refunds/rfd_missing", null, token)));
+    answers.addAll(refundFixes(refundId, token));
+    return answers;
+  }
+
+  /** The fixes of a stuck refund: sent (no worker here, so PENDING), refused, settled. */
+  private List<HttpResponse<String>> refundFixes(String refundId, String token) throws Exception {
+    String fixes = "/v1/admin/refunds/" + refundId + "/";
+    List<HttpResponse<String>> answers =
+        new ArrayList<>(
+            List.of(
+                api.send(
+                    "POST",
+                    true,
+                    fixes + "accept-as-refunded",
+                    "{\"reason\":\"contract\",\"channelRefundId\":\"re_c\"}",
+                    token),
+                api.send("POST", true, fixes + "mark-failed", "{}", token),
+                api.send(
+                    "POST",
+                    true,
+                    "/v1/admin/refunds/rfd_missing/requery",
+                    "{\"reason\":\"r\"}",
+                    token),
+                api.send(
+                    "POST",
+                    true,
+                    fixes + "signal-token",
+                    "{\"action\":\"MARK_FAILED\",\"reason\":\"r\"}",
+                    token)));
+    new RefundResolutions(api.dsl, new RefundOutcomes(api.dsl, new OutboxWriter(new EventJson())))
+        .markFailed(
+            new OperatorAction(
+                "contract-" + refundId, "bob", "MARK_FAILED", "refund", refundId, "r"));
+    answers.add(api.send("POST", true, fixes + "requery", "{\"reason\":\"r\"}", token));
+    return answers;
   }
 
   private static HttpResponse<String> refundPost(

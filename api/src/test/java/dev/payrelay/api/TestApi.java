@@ -4,6 +4,9 @@ import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentSignals;
 import dev.payrelay.api.admin.QuarantineAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.admin.RefundFix;
+import dev.payrelay.api.admin.RefundFixes;
+import dev.payrelay.api.admin.RefundSignals;
 import dev.payrelay.api.admin.SignalTokenIssuer;
 import dev.payrelay.api.auth.ApiKey;
 import dev.payrelay.api.auth.ApiKeys;
@@ -36,13 +39,18 @@ import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.reconciliation.Reconciliation;
+import dev.payrelay.ledger.refund.RefundAudit;
+import dev.payrelay.ledger.refund.RefundOutcomes;
 import dev.payrelay.ledger.refund.RefundRequests;
+import dev.payrelay.ledger.refund.RefundResolutions;
+import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
 import dev.payrelay.temporal.client.PaymentWorkflowInspection;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.OperatorSignal;
+import dev.payrelay.workflows.RefundSignal;
 import dev.payrelay.workflows.ResolveSignal;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -88,6 +96,14 @@ final class TestApi implements AutoCloseable {
   final PaymentStore payments;
   final OutboxStore outbox;
   final RecordingSignals signals = new RecordingSignals();
+  final RecordingRefundSignals refundSignals = new RecordingRefundSignals();
+
+  /**
+   * How long a refund fix waits for a verdict here: no workflow answers the recorded signals, so
+   * the API tests see PENDING after it (the workflow's verdict is e2e's RefundFixesEndToEndTest).
+   */
+  static final Duration VERDICT_WAIT = Duration.ofMillis(500);
+
   final ApiServer server;
   final ChannelRegistry channels;
 
@@ -206,7 +222,15 @@ final class TestApi implements AutoCloseable {
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
                 quarantine, // null leaves them out; worker's QuarantineEndToEndTest has them
                 new RefundService(
-                    new RefundRequests(dsl, writer), new RefundStore(dsl), payments, () -> {})),
+                    new RefundRequests(dsl, writer), new RefundStore(dsl), payments, () -> {}),
+                new RefundFixes(
+                    new RefundStore(dsl),
+                    payments,
+                    new RefundResolutions(dsl, new RefundOutcomes(dsl, writer)),
+                    new RefundAudit(dsl),
+                    refundSignals,
+                    new SignalTokenIssuer(TOKENS, payments, outbox),
+                    VERDICT_WAIT)),
             separateAdmin,
             limits);
     server = separateAdmin ? api.start("127.0.0.1", 0, "127.0.0.1", 0) : api.start("127.0.0.1", 0);
@@ -262,6 +286,21 @@ final class TestApi implements AutoCloseable {
     server.close();
     temporal.shutdownNow();
     db.close();
+  }
+
+  /** Refund signals recorded as they were sent (tokens included). */
+  static final class RecordingRefundSignals implements RefundSignals {
+    /** {@code "<signal> <refundId> <operator>"} per signal sent. */
+    final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Every signal's argument, in order. */
+    final List<RefundSignal> signals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    @Override
+    public void send(RefundRow refund, PaymentRow payment, RefundFix fix, RefundSignal signal) {
+      signals.add(signal);
+      sent.add(fix.signal() + " " + refund.refundId() + " " + signal.operator());
+    }
   }
 
   /** Signals recorded as {@code "<signal> <paymentId> <action or eventId> <operator>"}. */

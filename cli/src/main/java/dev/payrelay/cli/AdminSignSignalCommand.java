@@ -5,39 +5,56 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code payrelay admin sign-signal}: the input of an operator signal, with a token the admin API
- * signed for the caller's API key ({@code POST /v1/admin/payments/{id}/signal-token}), for a fix
- * sent from the Temporal UI or {@code temporal workflow signal}. It sends nothing. Exit codes as
- * {@link AdminClient}'s: 0 printed, 2 refused (bad input, no such payment or event), 3 the API is
- * unreachable, 4 not allowed (no key, or a read-only one).
+ * signed for the caller's API key ({@code POST /v1/admin/payments/{id}/signal-token} for a
+ * payment's workflow, {@code POST /v1/admin/refunds/{refundId}/signal-token} for a refund's), for a
+ * fix sent from the Temporal UI or {@code temporal workflow signal}. It sends nothing. Exit codes
+ * as {@link AdminClient}'s: 0 printed, 2 refused (bad input, no such payment, refund or event), 3
+ * the API is unreachable, 4 not allowed (no key, or a read-only one).
  */
 @Command(
     name = "sign-signal",
     mixinStandardHelpOptions = true,
     description = {
       "Print a signal's JSON with a token signed for your API key, for the Temporal UI or CLI.",
-      "Sends nothing. The token is good for this payment's workflow, this action and this",
-      "target only, until it expires (PAYRELAY_SIGNAL_TOKEN_TTL on the server). In",
-      "production mode a money-moving fix without one is refused (docs/temporal-ui.md)."
+      "Sends nothing. The token is good for this payment's (--payment) or refund's",
+      "(--refund) workflow, this action and this target only, until it expires",
+      "(PAYRELAY_SIGNAL_TOKEN_TTL on the server). In production mode a money-moving",
+      "fix without one is refused (docs/temporal-ui.md)."
     })
 final class AdminSignSignalCommand implements Callable<Integer> {
 
   @Mixin AdminApi api;
 
-  @Option(names = "--payment", required = true, description = "The payment id, e.g. pay_...")
-  String paymentId;
+  /** Exactly one workflow: a payment's or a refund's. */
+  static final class Target {
+    @Option(names = "--payment", required = true, description = "The payment id, e.g. pay_...")
+    String paymentId;
+
+    @Option(
+        names = "--refund",
+        required = true,
+        description = "The refund id, e.g. rfd_... (its workflow refund-rfd_...).")
+    String refundId;
+  }
+
+  @ArgGroup(multiplicity = "1")
+  Target target;
 
   @Option(
       names = "--action",
       required = true,
       description =
-          "ACCEPT_AS_PAID, CLOSE, MARK_FOR_REFUND, ACKNOWLEDGE (signal resolve), REPLAY_EVENT,"
-              + " DISCARD_EVENT (need --event), REQUERY or EXTEND_DEADLINE (needs --until).")
+          "With --payment: ACCEPT_AS_PAID, CLOSE, MARK_FOR_REFUND, ACKNOWLEDGE (signal resolve),"
+              + " REPLAY_EVENT, DISCARD_EVENT (need --event), REQUERY or EXTEND_DEADLINE (needs"
+              + " --until). With --refund: REQUERY, ACCEPT_AS_REFUNDED (needs"
+              + " --channel-refund-id) or MARK_FAILED.")
   String action;
 
   @Option(names = "--reason", required = true, description = "Why, in your words.")
@@ -49,6 +66,11 @@ final class AdminSignSignalCommand implements Callable<Integer> {
   @Option(names = "--until", description = "The new deadline (ISO-8601), for EXTEND_DEADLINE.")
   String until;
 
+  @Option(
+      names = "--channel-refund-id",
+      description = "The channel's refund id read at the channel, for ACCEPT_AS_REFUNDED.")
+  String channelRefundId;
+
   @Option(names = "--json", description = "Print the admin API's JSON answer only.")
   boolean json;
 
@@ -57,11 +79,18 @@ final class AdminSignSignalCommand implements Callable<Integer> {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("action", action);
     body.put("reason", reason);
-    body.put("eventId", eventId);
-    body.put("until", until);
+    String path;
+    if (target.refundId != null) {
+      body.put("channelRefundId", channelRefundId);
+      path = "/v1/admin/refunds/" + target.refundId + "/signal-token";
+    } else {
+      body.put("eventId", eventId);
+      body.put("until", until);
+      path = "/v1/admin/payments/" + target.paymentId + "/signal-token";
+    }
     return api.call(
         admin -> {
-          JsonNode answer = admin.post("/v1/admin/payments/" + paymentId + "/signal-token", body);
+          JsonNode answer = admin.post(path, body);
           return api.print(answer, json, out -> out.println(instructions(answer)));
         });
   }

@@ -32,13 +32,34 @@ final class OperatorVerdict {
       boolean json,
       AdminApi api,
       String applied) {
+    return print(
+        acted,
+        what,
+        waitSeconds,
+        json,
+        api,
+        applied,
+        "the payment's trail (GET /v1/payments/{id}) or its workflow in the Temporal UI");
+  }
+
+  /**
+   * As {@link #print(AdminClient.Acted, String, int, boolean, AdminApi, String)}, naming where to
+   * look when no verdict came ({@code whereToLook}, e.g. {@code payrelay refund show rfd_...}).
+   */
+  static int print(
+      AdminClient.Acted acted,
+      String what,
+      int waitSeconds,
+      boolean json,
+      AdminApi api,
+      String applied,
+      String whereToLook) {
     String action = what + " by " + acted.operator();
     if (acted.verdict().isEmpty()) {
       PrintWriter err = api.err();
       err.printf(
-          "payrelay: %s was signalled, but its workflow recorded no verdict within %d s; see"
-              + " the payment's trail (GET /v1/payments/{id}) or its workflow in the Temporal UI%n",
-          action, waitSeconds);
+          "payrelay: %s was signalled, but its workflow recorded no verdict within %d s; see %s%n",
+          action, waitSeconds, whereToLook);
       err.flush();
       return AdminClient.UNAVAILABLE;
     }

@@ -36,7 +36,7 @@ final class PaymentCommand extends CommandGroup {
       mixinStandardHelpOptions = true,
       description = {
         "A payment's trail: status, its workflow (run, status, UI link, current details), events",
-        "and their errors, exceptions, grants, operator actions.",
+        "and their errors, exceptions, grants, operator actions, and its refunds.",
         "Give its payment id, or --order with the merchant's order id (as a customer names it)."
       })
   static final class Show implements Callable<Integer> {
@@ -72,7 +72,35 @@ final class PaymentCommand extends CommandGroup {
               return AdminClient.REFUSED;
             }
             JsonNode trail = client.get("/v1/payments/" + paymentId, AdminClient.params());
-            return api.print(trail, json, out -> PaymentTrail.print(trail, out));
+            if (json) {
+              return api.print(trail, true, out -> {});
+            }
+            JsonNode refunds =
+                client.get("/v1/payments/" + paymentId + "/refunds", AdminClient.params());
+            return api.print(
+                trail,
+                false,
+                out -> {
+                  PaymentTrail.print(trail, out);
+                  printRefunds(refunds.path("refunds"), out);
+                });
+          });
+    }
+
+    /**
+     * The payment's refunds ({@code GET /v1/payments/{id}/refunds}), one line each as {@code refund
+     * show} prints them; the fix of a stuck one is {@code payrelay refund requery|accept| fail}.
+     */
+    static void printRefunds(JsonNode refunds, PrintWriter out) {
+      if (refunds.isEmpty()) {
+        out.println("refunds: none");
+        return;
+      }
+      out.println("refunds:");
+      refunds.forEach(
+          r -> {
+            out.print("  ");
+            RefundCommand.printRefund(r, out);
           });
     }
 

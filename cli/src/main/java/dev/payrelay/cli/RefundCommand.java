@@ -16,18 +16,23 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code payrelay refund create|show|list} (issue 28 item 1), over {@code POST/GET
- * /v1/payments/{id}/refunds} and {@code GET /v1/refunds/{refundId}}. Exit codes as {@link
- * AdminClient}'s: 0 done, 2 refused (no such payment or refund, more than refundable, not paid, the
- * key reused with another body), 3 unreachable, 4 not allowed.
+ * /v1/payments/{id}/refunds} and {@code GET /v1/refunds/{refundId}}, and the fixes of a stuck
+ * refund ({@link RefundFixCommands}: {@code requery}, {@code accept}, {@code fail}). Exit codes as
+ * {@link AdminClient}'s: 0 done, 2 refused (no such payment or refund, more than refundable, not
+ * paid, the key reused with another body), 3 unreachable, 4 not allowed.
  */
 @Command(
     name = "refund",
     mixinStandardHelpOptions = true,
-    description = "Refunds of a PAID payment: request one, show one, list a payment's.",
+    description =
+        "Refunds of a PAID payment: request one, show one, list a payment's; fix a stuck one.",
     subcommands = {
       RefundCommand.Create.class,
       RefundCommand.Show.class,
-      RefundCommand.ListRefunds.class
+      RefundCommand.ListRefunds.class,
+      RefundFixCommands.Requery.class,
+      RefundFixCommands.Accept.class,
+      RefundFixCommands.Fail.class
     })
 final class RefundCommand extends CommandGroup {
 

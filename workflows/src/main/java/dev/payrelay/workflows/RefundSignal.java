@@ -23,8 +23,13 @@ public record RefundSignal(String operator, String reason, String evidence, Stri
     this(operator, reason, null, null);
   }
 
-  /** Why this signal cannot be applied, or null when valid. */
-  String invalidBecause(boolean needsEvidence) {
+  /**
+   * Why this signal cannot be applied, or null when valid: the workflow's rule, also applied by the
+   * admin API before it sends one.
+   *
+   * @param needsEvidence true for {@code acceptAsRefunded}
+   */
+  public String invalidBecause(boolean needsEvidence) {
     String missing = OperatorFields.missing(operator, reason);
     if (missing != null || !needsEvidence) {
       return missing;

@@ -9,6 +9,7 @@ import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.ledger.outbox.OutboxStore;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.workflows.WorkflowIds;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -85,6 +86,45 @@ public final class SignalTokenIssuer {
   /** The token the admin API attaches to its own signal of {@code action} on {@code target}. */
   String token(String paymentId, String action, String target, ApiKey caller) {
     return tokens.sign(grant(paymentId, action, target, caller));
+  }
+
+  /**
+   * A token and the whole signal input for {@code fix} on {@code refund}, as {@code caller}: the
+   * input of the refund workflow's {@code requery}, {@code acceptAsRefunded} or {@code markFailed}
+   * ({@code {operator, reason, evidence?, token}}), signed for workflow {@code refund-{refundId}},
+   * the fix's action and the refund id as target. The caller's scope is checked by the caller.
+   *
+   * @param reason why; checked non-blank by the caller
+   * @param evidence the channel's refund id for {@code ACCEPT_AS_REFUNDED}, else null
+   */
+  SignalTokenAnswer issueForRefund(
+      RefundRow refund, RefundFix fix, String reason, String evidence, ApiKey caller) {
+    SignalGrant grant = refundGrant(refund.refundId(), fix, caller);
+    Map<String, String> input = new LinkedHashMap<>();
+    input.put("operator", caller.operator());
+    input.put("reason", reason.strip());
+    if (fix.needsEvidence()) {
+      input.put("evidence", evidence.strip());
+    }
+    input.put("token", tokens.sign(grant));
+    log.info(
+        "signal token for {} {} on {} by API key {}",
+        fix.signal(),
+        fix.name(),
+        refund.refundId(),
+        caller.id());
+    return new SignalTokenAnswer(
+        grant.workflowId(), fix.signal(), input, caller.operator(), grant.expiresAt());
+  }
+
+  /** The token the admin API attaches to its own {@code fix} signal on {@code refundId}. */
+  String refundToken(String refundId, RefundFix fix, ApiKey caller) {
+    return tokens.sign(refundGrant(refundId, fix, caller));
+  }
+
+  private SignalGrant refundGrant(String refundId, RefundFix fix, ApiKey caller) {
+    return tokens.grant(
+        WorkflowIds.refund(refundId), fix.name(), refundId, caller.operator(), caller.id());
   }
 
   private SignalGrant grant(String paymentId, String action, String target, ApiKey caller) {

@@ -51,6 +51,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *       does not take the start; {@code GET /v1/admin/reconciliations/{channel}/{date}} [read,
  *       every tenant]: the day's run and counts per kind and repair status (404 if never run)
  *   <li>the consumers' quarantine queues: {@link QuarantineRoutes}
+ *   <li>a stuck refund's fixes and their signal tokens: {@link RefundAdminRoutes}
  *   <li>{@code GET /metrics}: Prometheus text exposition
  *   <li>{@code POST /v1/codec/decode} and {@code /encode}: the Temporal UI's codec server, {@link
  *       CodecEndpoint}
@@ -111,6 +112,9 @@ final class AdminRoutes {
     h.codec().register(routes);
     if (h.quarantine() != null) {
       QuarantineRoutes.register(routes, h.quarantine(), mapper);
+    }
+    if (h.refundFixes() != null) {
+      new RefundAdminRoutes(h.refundFixes(), mapper).register(routes);
     }
   }
 

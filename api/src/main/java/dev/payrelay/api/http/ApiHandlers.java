@@ -4,6 +4,7 @@ import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.QuarantineAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.admin.RefundFixes;
 import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.payment.PaymentQueries;
@@ -32,6 +33,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  *     those routes out (404), for tests without a broker
  * @param refunds refund requests and reads, {@code /v1/payments/{id}/refunds} and {@code
  *     /v1/refunds/{refundId}}; null leaves those routes out
+ * @param refundFixes an operator's fixes of a stuck refund, {@code
+ *     /v1/admin/refunds/{refundId}/...}; null leaves those routes out
  */
 public record ApiHandlers(
     PaymentService payments,
@@ -46,4 +49,5 @@ public record ApiHandlers(
     ApiKeys keys,
     CodecEndpoint codec,
     QuarantineAdmin quarantine,
-    RefundService refunds) {}
+    RefundService refunds,
+    RefundFixes refundFixes) {}

@@ -5,8 +5,10 @@ import dev.payrelay.amqp.consume.ConsumerQuarantine;
 import dev.payrelay.api.admin.AdminService;
 import dev.payrelay.api.admin.PaymentListingAdmin;
 import dev.payrelay.api.admin.ReconciliationAdmin;
+import dev.payrelay.api.admin.RefundFixes;
 import dev.payrelay.api.admin.SignalTokenIssuer;
 import dev.payrelay.api.admin.TemporalPaymentSignals;
+import dev.payrelay.api.admin.TemporalRefundSignals;
 import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.health.Readiness;
 import dev.payrelay.api.http.ApiHandlers;
@@ -29,7 +31,10 @@ import dev.payrelay.ledger.inbox.QuarantineDiscards;
 import dev.payrelay.ledger.inbox.QuarantineReplays;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentAudit;
+import dev.payrelay.ledger.refund.RefundAudit;
+import dev.payrelay.ledger.refund.RefundOutcomes;
 import dev.payrelay.ledger.refund.RefundRequests;
+import dev.payrelay.ledger.refund.RefundResolutions;
 import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.temporal.client.PaymentListing;
 import dev.payrelay.temporal.client.PaymentWorkflowInspection;
@@ -133,7 +138,8 @@ public final class ApiRuntime {
             keys,
             codecEndpoint(config, keys),
             quarantineAdmin(config, services),
-            refunds()),
+            refunds(),
+            refundFixes()),
         config.access().adminPort() != null,
         config.api().limits());
   }
@@ -146,6 +152,28 @@ public final class ApiRuntime {
         new RefundStore(dsl),
         services.payments(),
         outboxCommitted);
+  }
+
+  /**
+   * An operator's fixes of a stuck refund, signalled to its workflow with the caller's signal token
+   * and the start input the dispatcher would give it.
+   */
+  private RefundFixes refundFixes() {
+    DSLContext dsl = services.database().dsl();
+    return new RefundFixes(
+        new RefundStore(dsl),
+        services.payments(),
+        new RefundResolutions(dsl, new RefundOutcomes(dsl, new OutboxWriter(new EventJson()))),
+        new RefundAudit(dsl),
+        new TemporalRefundSignals(
+            temporal, config.amqp().publishRetries(), config.temporal().refundQueries()),
+        signalTokens(),
+        RefundFixes.VERDICT_WAIT);
+  }
+
+  private SignalTokenIssuer signalTokens() {
+    return new SignalTokenIssuer(
+        config.access().signalTokens().tokens(), services.payments(), services.outbox());
   }
 
   /**
@@ -184,8 +212,7 @@ public final class ApiRuntime {
         services.outbox(),
         new TemporalPaymentSignals(
             temporal, config.amqp().publishRetries(), config.temporal().channelQueries()),
-        new SignalTokenIssuer(
-            config.access().signalTokens().tokens(), services.payments(), services.outbox()));
+        signalTokens());
   }
 
   /**

@@ -14,12 +14,13 @@ import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
 import io.temporal.workflow.Functions;
+import java.util.function.BiConsumer;
 
 /**
- * Client-side helper (not workflow code): hands a refund's outbox event to its workflow ({@code
- * refund-{refundId}}, on the payments task queue) with signalWithStart, so it reaches the workflow
- * whether it is running, finished or never started; repeats are harmless (the workflow dedupes by
- * event id).
+ * Client-side helper (not workflow code): hands a refund's outbox event, or an operator's signal,
+ * to its workflow ({@code refund-{refundId}}, on the payments task queue) with signalWithStart, so
+ * it reaches the workflow whether it is running, finished or never started; repeated events are
+ * harmless (the workflow dedupes by event id).
  */
 public final class RefundWorkflowStarts {
 
@@ -32,6 +33,21 @@ public final class RefundWorkflowStarts {
    */
   public static void signalWithStart(
       WorkflowClient client, RefundWorkflowInput input, OutboxEventSignal event) {
+    signalWithStart(client, input, RefundWorkflow::onOutboxEvent, event);
+  }
+
+  /**
+   * Starts the refund's workflow if needed and sends one signal.
+   *
+   * @param signal e.g. {@code RefundWorkflow::acceptAsRefunded}
+   * @param argument the signal's record argument
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public static <A> void signalWithStart(
+      WorkflowClient client,
+      RefundWorkflowInput input,
+      BiConsumer<RefundWorkflow, A> signal,
+      A argument) {
     RefundWorkflow workflow =
         client.newWorkflowStub(
             RefundWorkflow.class,
@@ -44,8 +60,8 @@ public final class RefundWorkflowStarts {
                 .build());
     BatchRequest request = client.newSignalWithStartRequest();
     request.add(workflow::run, input);
-    Functions.Proc1<OutboxEventSignal> send = workflow::onOutboxEvent;
-    request.add(send, event);
+    Functions.Proc1<A> send = a -> signal.accept(workflow, a);
+    request.add(send, argument);
     client.signalWithStart(request);
   }
 
