@@ -15,9 +15,22 @@ import java.util.Objects;
  * @param answerDelay how long a submit sleeps after the refund is made before it answers, e.g.
  *     beyond the client's timeout: the refund succeeded but the caller cannot know
  * @param fail whether new refunds are FAILED by the sandbox (answered and reported as such)
+ * @param pendingAnswers how many answers about a new refund (its submit's, then each query's) say
+ *     PENDING before the refund shows its status; pair it with {@link Callbacks#DROP} so that only
+ *     a query can tell the outcome
+ * @param notFoundQueries how many queries of a refund the sandbox made answer 404 (no such refund)
+ *     all the same, as a channel whose query side lags its submit side does
+ * @param lostSubmits how many submits of a refund number are lost before they reach the channel:
+ *     answered 503 and no refund is made, so a query finds none
  */
 public record RefundMode(
-    Callbacks callbacks, Duration callbackDelay, Duration answerDelay, boolean fail) {
+    Callbacks callbacks,
+    Duration callbackDelay,
+    Duration answerDelay,
+    boolean fail,
+    int pendingAnswers,
+    int notFoundQueries,
+    int lostSubmits) {
 
   /** What a new refund does with its callback. */
   public enum Callbacks {
@@ -36,12 +49,12 @@ public record RefundMode(
 
   /** Refunds as a well-behaved channel makes them. */
   public static final RefundMode NORMAL =
-      new RefundMode(Callbacks.DELIVER, Duration.ZERO, Duration.ZERO, false);
+      new RefundMode(Callbacks.DELIVER, Duration.ZERO, Duration.ZERO, false, 0, 0, 0);
 
   /**
    * Validates the mode.
    *
-   * @throws IllegalArgumentException for a negative delay
+   * @throws IllegalArgumentException for a negative delay or count
    * @throws NullPointerException if a component is null
    */
   public RefundMode {
@@ -50,20 +63,51 @@ public record RefundMode(
         || Objects.requireNonNull(answerDelay, "answerDelay").isNegative()) {
       throw new IllegalArgumentException("delays must not be negative");
     }
+    if (pendingAnswers < 0 || notFoundQueries < 0 || lostSubmits < 0) {
+      throw new IllegalArgumentException(
+          "pendingAnswers, notFoundQueries and lostSubmits must not be negative");
+    }
+  }
+
+  /** A mode without answer faults (no PENDING answers, 404s or lost submits). */
+  public RefundMode(
+      Callbacks callbacks, Duration callbackDelay, Duration answerDelay, boolean fail) {
+    this(callbacks, callbackDelay, answerDelay, fail, 0, 0, 0);
   }
 
   /** This mode with refund callbacks sent {@code how}, the first attempt after {@code delay}. */
   public RefundMode callbacks(Callbacks how, Duration delay) {
-    return new RefundMode(how, delay, answerDelay, fail);
+    return new RefundMode(
+        how, delay, answerDelay, fail, pendingAnswers, notFoundQueries, lostSubmits);
   }
 
   /** This mode with each submit answering {@code delay} after its refund was made. */
   public RefundMode answeringAfter(Duration delay) {
-    return new RefundMode(callbacks, callbackDelay, delay, fail);
+    return new RefundMode(
+        callbacks, callbackDelay, delay, fail, pendingAnswers, notFoundQueries, lostSubmits);
   }
 
   /** This mode with new refunds FAILED by the sandbox. */
   public RefundMode failing() {
-    return new RefundMode(callbacks, callbackDelay, answerDelay, true);
+    return new RefundMode(
+        callbacks, callbackDelay, answerDelay, true, pendingAnswers, notFoundQueries, lostSubmits);
+  }
+
+  /** This mode with the first {@code answers} answers about each new refund saying PENDING. */
+  public RefundMode pendingFor(int answers) {
+    return new RefundMode(
+        callbacks, callbackDelay, answerDelay, fail, answers, notFoundQueries, lostSubmits);
+  }
+
+  /** This mode with the first {@code queries} queries of each refund made answering 404. */
+  public RefundMode notFoundFor(int queries) {
+    return new RefundMode(
+        callbacks, callbackDelay, answerDelay, fail, pendingAnswers, queries, lostSubmits);
+  }
+
+  /** This mode with the first {@code submits} submits of each refund number lost (503). */
+  public RefundMode losingSubmits(int submits) {
+    return new RefundMode(
+        callbacks, callbackDelay, answerDelay, fail, pendingAnswers, notFoundQueries, submits);
   }
 }

@@ -14,14 +14,15 @@ import org.slf4j.Logger;
  * <p>Every run first reads the refund from the ledger: a refund already SUCCEEDED or FAILED is
  * never submitted or queried; the run publishes the events it is handed and ends. History: a refund
  * queried at the cap grows by about eight events per query, so a run continues as new past {@link
- * #HISTORY_LIMIT} events between steps, carrying its counts, the time it first saw the refund
- * unsettled and its unpublished events.
+ * #HISTORY_LIMIT} events (or its input's {@code historyLimit}) between steps, carrying its counts,
+ * the time it first saw the refund unsettled and its unpublished events.
  */
 public class RefundWorkflowImpl implements RefundWorkflow {
 
   /**
    * A run continues as new past this many history events (or when the server suggests it), at a
-   * point where no activity is under way. Well under Temporal's 10,240-event warning.
+   * point where no activity is under way, unless its input names another limit. Well under
+   * Temporal's 10,240-event warning.
    */
   static final int HISTORY_LIMIT = 2_000;
 
@@ -31,10 +32,12 @@ public class RefundWorkflowImpl implements RefundWorkflow {
   private final RefundPublisher publisher = new RefundPublisher(story);
   private final RefundWatch watch = new RefundWatch(story);
   private final RefundDesk desk = new RefundDesk(story, watch);
+  private int historyLimit = HISTORY_LIMIT;
 
   @Override
   public RefundView run(RefundWorkflowInput input) {
     story.begin(input);
+    historyLimit = input.historyLimitOrDefault();
     Workflow.upsertTypedSearchAttributes(
         RefundSearchAttributes.REFUND_ID.valueSet(input.refundId()),
         PaymentSearchAttributes.PAYMENT_ID.valueSet(input.paymentId()),
@@ -67,7 +70,7 @@ public class RefundWorkflowImpl implements RefundWorkflow {
       return false;
     }
     return Workflow.getInfo().isContinueAsNewSuggested()
-        || Workflow.getInfo().getHistoryLength() > HISTORY_LIMIT;
+        || Workflow.getInfo().getHistoryLength() > historyLimit;
   }
 
   private void continueAsNew(RefundWorkflowInput input) {

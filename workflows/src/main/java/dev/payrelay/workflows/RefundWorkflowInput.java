@@ -19,6 +19,9 @@ import java.util.Map;
  * @param failedQueries of those, how many failed
  * @param unsettledSince when an earlier run first saw the refund unsettled, ISO-8601, or null
  * @param queuedEvents outbox events the previous run had not published when it continued as new
+ * @param historyLimit the history length (events) past which a run continues as new; null for
+ *     {@link RefundWorkflowImpl#HISTORY_LIMIT} (the dispatcher passes null; a test passes a small
+ *     one to reach continue-as-new in seconds)
  */
 public record RefundWorkflowInput(
     String refundId,
@@ -32,9 +35,10 @@ public record RefundWorkflowInput(
     int queriesSoFar,
     int failedQueries,
     String unsettledSince,
-    List<OutboxEventSignal> queuedEvents) {
+    List<OutboxEventSignal> queuedEvents,
+    Integer historyLimit) {
 
-  /** A first run's input. */
+  /** A first run's input with the default history limit. */
   public RefundWorkflowInput(
       String refundId,
       String paymentId,
@@ -56,7 +60,31 @@ public record RefundWorkflowInput(
         0,
         0,
         null,
+        null,
         null);
+  }
+
+  /** This input with the run continuing as new past {@code events} history events. */
+  public RefundWorkflowInput withHistoryLimit(int events) {
+    return new RefundWorkflowInput(
+        refundId,
+        paymentId,
+        tenantId,
+        channel,
+        amountMinor,
+        currency,
+        queries,
+        publishRetries,
+        queriesSoFar,
+        failedQueries,
+        unsettledSince,
+        queuedEvents,
+        events);
+  }
+
+  /** The history length past which a run continues as new. */
+  public int historyLimitOrDefault() {
+    return historyLimit == null ? RefundWorkflowImpl.HISTORY_LIMIT : historyLimit;
   }
 
   /** The query schedule. */
@@ -88,6 +116,7 @@ public record RefundWorkflowInput(
         queries,
         failed,
         since,
-        stillQueued);
+        stillQueued,
+        historyLimit);
   }
 }

@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * not a new recording.
  *
  * <p>The histories were recorded on the real Temporal dev server by the worker module's {@code
- * HistoryRecordingTest} and {@code ReconciliationHistoryRecordingTest}, run on purpose for a new
- * workflow shape (the command is in their Javadoc). A file's name is its branch; keep names stable.
+ * HistoryRecordingTest}, {@code ReconciliationHistoryRecordingTest} and {@code
+ * RefundHistoryRecordingTest}, run on purpose for a new workflow shape (the command is in their
+ * Javadoc). A file's name is its branch; keep names stable.
  */
 class WorkflowHistoriesReplayTest {
 
@@ -96,6 +97,26 @@ class WorkflowHistoriesReplayTest {
               Stream.of(
                   "payment-grant-round-paused-then-granted--with-settled-lifecycle",
                   "daily-reconciliation-started-by-hand"),
+              // RefundWorkflow's first recordings (no version marker yet), one per branch:
+              // submitted
+              // and SUCCEEDED at once (full, partial); PENDING then a query; a submit timeout
+              // (unknown) then a query; a lost submit, NOT_FOUND, one resubmission with the same
+              // number; FAILED; pending past the threshold then acceptAsRefunded; NOT_FOUND after
+              // the resubmission then markFailed; an operator's requery; a channel-made refund
+              // settled at start (only publishes); a run continued as new and its last run.
+              Stream.of(
+                  "refund-submit-succeeded",
+                  "refund-partial-submit-succeeded",
+                  "refund-submit-pending-query-succeeded",
+                  "refund-submit-unknown-query-succeeded",
+                  "refund-not-found-resubmitted-succeeded",
+                  "refund-failed",
+                  "refund-attention-accepted-as-refunded",
+                  "refund-not-found-again-marked-failed",
+                  "refund-requery",
+                  "refund-settled-at-start-publishes",
+                  "refund-continued-as-new",
+                  "refund-continued-run-settled"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the
@@ -130,7 +151,8 @@ class WorkflowHistoriesReplayTest {
       Map.of(
           "PaymentWorkflow", PaymentWorkflowImpl.class,
           "ReconciliationWorkflow", ReconciliationWorkflowImpl.class,
-          "DailyReconciliationWorkflow", DailyReconciliationWorkflowImpl.class);
+          "DailyReconciliationWorkflow", DailyReconciliationWorkflowImpl.class,
+          "RefundWorkflow", RefundWorkflowImpl.class);
 
   /**
    * Temporal's default history-count warning limit ({@code limit.historyCount.warn}, 10,240

@@ -52,7 +52,10 @@ import java.util.concurrent.ScheduledExecutorService;
  *       answering 503. The pay answer also carries {@code callback_mode}.
  *   <li>{@code POST /sandbox/v1/admin/refund-mode} → sets a {@link RefundMode} globally or per
  *       payment (body on {@link SimulatorRefundApi#setMode}): refund answers late, callbacks
- *       dropped, delayed or sent twice, refunds failed.
+ *       dropped, delayed or sent twice, refunds failed, answers PENDING, queries answering 404 for
+ *       a refund made, submits lost before the channel.
+ *   <li>{@code GET /sandbox/v1/admin/refunds/{refundNo}/calls} → 200 {@code {refund_no, submits,
+ *       queries}}: the calls received with that refund number.
  *   <li>{@code POST /sandbox/v1/admin/payments/{id}/dashboard-refund} {@code {amount, currency}} →
  *       201, a refund made in the dashboard (no refund_no), reported like any other.
  * </ul>
@@ -188,6 +191,14 @@ public final class SandboxSimulator implements AutoCloseable {
    */
   public SimulatedRefund dashboardRefund(String paymentId, Money amount) {
     return refundApi.dashboardRefund(paymentId, amount);
+  }
+
+  /**
+   * The calls the sandbox received with our refund number {@code refundNo}: submits (lost ones
+   * included) and queries; zeros for a number never seen.
+   */
+  public RefundCalls.Counts refundCalls(String refundNo) {
+    return refundApi.calls(refundNo);
   }
 
   /** The refunds the simulator holds for a payment, oldest first. */

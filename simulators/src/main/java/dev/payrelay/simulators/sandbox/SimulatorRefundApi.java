@@ -24,6 +24,7 @@ final class SimulatorRefundApi {
   private final RefundModes modes;
   private final SandboxJson json;
   private final IdempotencyLog keys;
+  private final RefundCalls calls = new RefundCalls();
 
   SimulatorRefundApi(
       SimulatedPayments payments,
@@ -42,17 +43,25 @@ final class SimulatorRefundApi {
 
   /**
    * POST /sandbox/v1/payments/{id}/refunds: 201 a new refund, 200 the same number again; then
-   * sleeps the mode's answer delay.
+   * sleeps the mode's answer delay. 503 without a refund for a submit the mode loses ({@link
+   * RefundMode#lostSubmits}); the answer says PENDING while the mode's {@link
+   * RefundMode#pendingAnswers} last.
    */
   void submit(Context ctx) {
     String id = ctx.pathParam("id");
     keys.record(id, ctx);
     JsonNode body = json.object(ctx.bodyAsBytes());
     RefundMode mode = modes.of(id);
+    String refundNo = SandboxJson.text(body, "refund_no");
+    int attempt = calls.submitted(refundNo);
+    if (attempt <= mode.lostSubmits()) {
+      throw new SimulatorException(
+          503, "submit " + attempt + " of refund " + refundNo + " lost before the channel");
+    }
     Submission s =
         refunds.submit(
             id,
-            SandboxJson.text(body, "refund_no"),
+            refundNo,
             Money.parse(SandboxJson.text(body, "amount"), SandboxJson.text(body, "currency")),
             SandboxJson.optionalText(body, "reason").orElse(""),
             mode.fail());
@@ -60,19 +69,54 @@ final class SimulatorRefundApi {
       reporter.report(s.refund(), mode);
     }
     sleep(mode.answerDelay());
-    send(ctx, s.created() ? 201 : 200, toJson(s.refund()));
+    send(ctx, s.created() ? 201 : 200, answer(s.refund(), mode));
   }
 
-  /** GET /sandbox/v1/payments/{id}/refunds/{refundNo}: 200 the refund, 404 none. */
+  /**
+   * GET /sandbox/v1/payments/{id}/refunds/{refundNo}: 200 the refund, 404 none (or, while the
+   * mode's {@link RefundMode#notFoundQueries} last, 404 for a refund made).
+   */
   void get(Context ctx) {
     String id = ctx.pathParam("id");
     String refundNo = ctx.pathParam("refundNo");
     keys.record(id, ctx);
+    RefundMode mode = modes.of(id);
+    int query = calls.queried(refundNo);
     SimulatedRefund refund =
         refunds
             .find(id, refundNo)
+            .filter(r -> query > mode.notFoundQueries())
             .orElseThrow(() -> new SimulatorException(404, "no refund " + refundNo + " of " + id));
-    send(ctx, 200, toJson(refund));
+    send(ctx, 200, answer(refund, mode));
+  }
+
+  /**
+   * GET /sandbox/v1/admin/refunds/{refundNo}/calls: 200 {@code {refund_no, submits, queries}}, the
+   * calls the sandbox received with that refund number (zeros for one never seen).
+   */
+  void calls(Context ctx) {
+    String refundNo = ctx.pathParam("refundNo");
+    RefundCalls.Counts counts = calls(refundNo);
+    ObjectNode answer = json.newObject();
+    answer.put("refund_no", refundNo);
+    answer.put("submits", counts.submits());
+    answer.put("queries", counts.queries());
+    send(ctx, 200, answer);
+  }
+
+  /** The calls the sandbox received with {@code refundNo}. */
+  RefundCalls.Counts calls(String refundNo) {
+    return calls.of(refundNo);
+  }
+
+  /** The refund as answered now: PENDING while the mode's pending answers last. */
+  private ObjectNode answer(SimulatedRefund refund, RefundMode mode) {
+    ObjectNode node = toJson(refund);
+    if (calls.answered(refund.refundNo()) <= mode.pendingAnswers()) {
+      node.put("status", "PENDING");
+      node.putNull("failure_reason");
+    }
+    return node;
   }
 
   /**
@@ -96,8 +140,9 @@ final class SimulatorRefundApi {
 
   /**
    * POST /sandbox/v1/admin/refund-mode {@code {payment_id?, callbacks: DELIVER|DROP|DELAY|TWICE,
-   * callback_delay_millis, answer_delay_millis, fail}}: every field optional, an omitted one takes
-   * {@link RefundMode#NORMAL}'s value; without {@code payment_id} the global mode. Echoes it.
+   * callback_delay_millis, answer_delay_millis, fail, pending_answers, not_found_queries,
+   * lost_submits}}: every field optional, an omitted one takes {@link RefundMode#NORMAL}'s value;
+   * without {@code payment_id} the global mode. Echoes it.
    */
   void setMode(Context ctx) {
     JsonNode body = json.object(ctx.bodyAsBytes());
@@ -111,7 +156,10 @@ final class SimulatorRefundApi {
             callbacks(SandboxJson.optionalText(body, "callbacks").orElse("DELIVER")),
             Duration.ofMillis(SimulatorAdminApi.number(body, "callback_delay_millis")),
             Duration.ofMillis(SimulatorAdminApi.number(body, "answer_delay_millis")),
-            fail.asBoolean(false));
+            fail.asBoolean(false),
+            count(body, "pending_answers"),
+            count(body, "not_found_queries"),
+            count(body, "lost_submits"));
     paymentId.ifPresentOrElse(id -> modes.set(id, mode), () -> modes.set(mode));
     ObjectNode answer = json.newObject();
     answer.put("payment_id", paymentId.orElse(null));
@@ -119,7 +167,14 @@ final class SimulatorRefundApi {
     answer.put("callback_delay_millis", mode.callbackDelay().toMillis());
     answer.put("answer_delay_millis", mode.answerDelay().toMillis());
     answer.put("fail", mode.fail());
+    answer.put("pending_answers", mode.pendingAnswers());
+    answer.put("not_found_queries", mode.notFoundQueries());
+    answer.put("lost_submits", mode.lostSubmits());
     send(ctx, 200, answer);
+  }
+
+  private static int count(JsonNode body, String field) {
+    return Math.toIntExact(SimulatorAdminApi.number(body, field));
   }
 
   /** The refund as submit, query and dashboard answer it. */

@@ -49,6 +49,7 @@ final class SimulatorRoutes {
     app.get("/sandbox/v1/payments/{id}/refunds/{refundNo}", refundApi::get);
     app.post("/sandbox/v1/admin/payments/{id}/dashboard-refund", refundApi::dashboardRefund);
     app.post("/sandbox/v1/admin/refund-mode", refundApi::setMode);
+    app.get("/sandbox/v1/admin/refunds/{refundNo}/calls", refundApi::calls);
     app.get("/sandbox/pay/{id}", page::render);
     app.exception(
         SimulatorException.class, (e, ctx) -> api.error(ctx, e.httpStatus(), e.getMessage()));

@@ -269,6 +269,56 @@ class SandboxRefundTest {
   }
 
   /** Registers and pays {@code paymentId} for 10.00 USD, consumes its callback, returns the txn. */
+  @Test
+  void pendingAnswers_sayPending_thenTheRefundShowsItsStatus_andEveryCallIsCounted()
+      throws Exception {
+    String txn = paid("p-20");
+    sandbox.simulator.setRefundMode("p-20", RefundMode.NORMAL.pendingFor(2));
+
+    ChannelRefundResult submitted = channel.refund(refund("p-20", txn, "rfn20", THREE));
+    ChannelRefundResult firstQuery = channel.queryRefund("p-20", txn, "rfn20");
+    ChannelRefundResult secondQuery = channel.queryRefund("p-20", txn, "rfn20");
+
+    assertThat(submitted.status()).isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(firstQuery.status()).isEqualTo(ChannelRefundStatus.PENDING);
+    assertThat(secondQuery.status()).isEqualTo(ChannelRefundStatus.SUCCEEDED);
+    assertThat(sandbox.simulator.refundCalls("rfn20").submits()).isEqualTo(1);
+    assertThat(sandbox.simulator.refundCalls("rfn20").queries()).isEqualTo(2);
+    assertThat(sandbox.simulator.refundCalls("rfn-never").submits()).isZero();
+  }
+
+  @Test
+  void notFoundQueries_answerNoSuchRefund_thoughTheRefundWasMade() throws Exception {
+    String txn = paid("p-21");
+    sandbox.simulator.setRefundMode("p-21", RefundMode.NORMAL.notFoundFor(1));
+    channel.refund(refund("p-21", txn, "rfn21", THREE));
+
+    assertThat(channel.queryRefund("p-21", txn, "rfn21").status())
+        .isEqualTo(ChannelRefundStatus.NOT_FOUND);
+    assertThat(channel.queryRefund("p-21", txn, "rfn21").status())
+        .isEqualTo(ChannelRefundStatus.SUCCEEDED);
+    assertThat(sandbox.simulator.refunds("p-21")).hasSize(1);
+  }
+
+  @Test
+  void lostSubmit_isRetryable_makesNoRefund_andTheResubmissionMakesOne() throws Exception {
+    String txn = paid("p-22");
+    sandbox.simulator.setRefundMode("p-22", RefundMode.NORMAL.losingSubmits(1));
+
+    ChannelException lost =
+        catchThrowableOfType(
+            ChannelException.class, () -> channel.refund(refund("p-22", txn, "rfn22", THREE)));
+    ChannelRefundResult query = channel.queryRefund("p-22", txn, "rfn22");
+    ChannelRefundResult again = channel.refund(refund("p-22", txn, "rfn22", THREE));
+
+    assertThat(lost).isNotNull();
+    assertThat(lost.retryable()).isTrue();
+    assertThat(query.status()).isEqualTo(ChannelRefundStatus.NOT_FOUND);
+    assertThat(again.status()).isEqualTo(ChannelRefundStatus.SUCCEEDED);
+    assertThat(sandbox.simulator.refunds("p-22")).hasSize(1);
+    assertThat(sandbox.simulator.refundCalls("rfn22").submits()).isEqualTo(2);
+  }
+
   private String paid(String paymentId) throws Exception {
     channel.register(payment(paymentId, TEN));
     String txn = sandbox.pay(paymentId, 200).get("channel_txn_id").asText();
