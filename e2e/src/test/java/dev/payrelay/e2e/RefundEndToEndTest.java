@@ -195,7 +195,8 @@ class RefundEndToEndTest {
           r != null;
           r = ch.basicGet(payrelay.queue, true)) {
         String body = new String(r.getBody(), StandardCharsets.UTF_8);
-        if (body.contains(paymentId) && body.contains(eventType)) {
+        // The event type travels in the AMQP type property, not in the payload.
+        if (body.contains(paymentId) && eventType.equals(r.getProps().getType())) {
           mine.add(body);
         }
       }
