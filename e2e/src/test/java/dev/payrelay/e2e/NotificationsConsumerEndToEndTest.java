@@ -121,7 +121,9 @@ class NotificationsConsumerEndToEndTest {
               }
               return reasons.size() == 2;
             });
-    assertThat(reasons.get(poisonId)).startsWith("POISON: unknown payload version 2");
+    assertThat(reasons.get(poisonId))
+        .startsWith("POISON: event ")
+        .contains("(PaymentConfirmed) has payload version 2; this build reads");
     assertThat(reasons.get(garbledId)).startsWith("POISON: PaymentConfirmed body does not parse");
     assertThat(dsl.fetchCount(NOTIFICATION, NOTIFICATION.PAYMENT_ID.eq("p-v2"))).isZero();
   }
