@@ -308,7 +308,7 @@ class PaymentCheckCommandTest {
     assertThat(noTemporalRepair.exit()).isEqualTo(CheckCommand.BAD_INPUT);
     assertThat(noTemporalRepair.err()).contains("--repair needs Temporal");
     assertThat(badAge.exit()).isEqualTo(CheckCommand.BAD_INPUT);
-    assertThat(badAge.err()).contains("'soon' is not a duration");
+    assertThat(badAge.err()).contains("'soon' must be a duration");
     assertThat(tooLong.exit()).isEqualTo(CheckCommand.BAD_INPUT);
     assertThat(tooLong.err()).contains("'300000d' is longer than 36500d");
     assertThat(help.exit()).isZero();
