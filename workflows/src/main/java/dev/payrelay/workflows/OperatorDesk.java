@@ -139,7 +139,12 @@ final class OperatorDesk {
     if (settledLifecycle) {
       deadlineWatch.resolved();
     }
-    switch (String.valueOf(result.paymentStatus())) {
+    String status = String.valueOf(result.paymentStatus());
+    if (RefundedPayments.resolvesAsRefunded(status)) {
+      story.applyRefunded(status);
+      return;
+    }
+    switch (status) {
       case "PAID" -> {
         story.setBase(PAID);
         // Grant even in a run that never saw PaymentConfirmed (grants are idempotent by key).

@@ -91,9 +91,7 @@ final class PaymentStory implements DeliveryStory {
    */
   void applyLedger(LedgerView ledger, boolean knowsRefunds) {
     if (knowsRefunds && RefundedPayments.isRefunded(ledger.status())) {
-      confirmed = RefundedPayments.owesEntitlements(ledger.status());
-      setBase(confirmed ? PAID : PaymentWorkflowState.REFUNDED);
-      refunded = !confirmed;
+      applyRefunded(ledger.status());
       applyCauses(ledger);
       return;
     }
@@ -110,6 +108,17 @@ final class PaymentStory implements DeliveryStory {
       }
     }
     applyCauses(ledger);
+  }
+
+  /**
+   * Takes a refunded {@code status} (PARTIALLY_REFUNDED or REFUNDED, from the ledger or an
+   * operator's resolution) as settled: PARTIALLY_REFUNDED is PAID and owed its grant, REFUNDED is
+   * settled REFUNDED and owed nothing. Shows the result.
+   */
+  void applyRefunded(String status) {
+    confirmed = RefundedPayments.owesEntitlements(status);
+    refunded = !confirmed;
+    setBase(confirmed ? PAID : PaymentWorkflowState.REFUNDED);
   }
 
   private void applyCauses(LedgerView ledger) {

@@ -20,6 +20,14 @@ final class RefundedPayments {
   /** The version whose runs follow this rule. */
   static final int VERSION = 1;
 
+  /**
+   * The {@code Workflow.getVersion} change id under which an operator's resolution that leaves the
+   * payment PARTIALLY_REFUNDED or REFUNDED settles the run as the ledger read would ({@link
+   * PaymentStory#applyRefunded}); before it, such a resolution sent the run back to
+   * AWAITING_PAYMENT, where it waited for a payment that had already been made.
+   */
+  static final String RESOLVE_CHANGE_ID = "refunded-resolve";
+
   private RefundedPayments() {}
 
   /**
@@ -31,6 +39,18 @@ final class RefundedPayments {
       return false;
     }
     return Workflow.getVersion(CHANGE_ID, Workflow.DEFAULT_VERSION, VERSION) >= VERSION;
+  }
+
+  /**
+   * Whether this run settles a resolution that left the payment in {@code status} as refunded:
+   * false for any other status (no marker) and for a history recorded before {@link
+   * #RESOLVE_CHANGE_ID}.
+   */
+  static boolean resolvesAsRefunded(String status) {
+    if (!isRefunded(status)) {
+      return false;
+    }
+    return Workflow.getVersion(RESOLVE_CHANGE_ID, Workflow.DEFAULT_VERSION, VERSION) >= VERSION;
   }
 
   /** Whether {@code status} names a refunded payment (PARTIALLY_REFUNDED or REFUNDED). */
