@@ -47,7 +47,7 @@ import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
-import dev.payrelay.temporal.client.PaymentWorkflowInspection;
+import dev.payrelay.temporal.client.WorkflowInspection;
 import dev.payrelay.workflows.EventOperatorSignal;
 import dev.payrelay.workflows.OperatorSignal;
 import dev.payrelay.workflows.RefundSignal;
@@ -180,6 +180,11 @@ final class TestApi implements AutoCloseable {
     for (ApiKeys.Issued k : more) {
       keys = keys.and(ApiKeys.of(List.of(k.key())));
     }
+    WorkflowInspection inspection =
+        new WorkflowInspection(
+            WorkflowClient.newInstance(
+                temporal, WorkflowClientOptions.newBuilder().setNamespace("default").build()),
+            null);
     ApiServer api =
         new ApiServer(
             new ApiHandlers(
@@ -189,11 +194,7 @@ final class TestApi implements AutoCloseable {
                     outbox,
                     new EntitlementStore(dsl, payments),
                     new PaymentAudit(dsl),
-                    new PaymentWorkflowInspection(
-                        WorkflowClient.newInstance(
-                            temporal,
-                            WorkflowClientOptions.newBuilder().setNamespace("default").build()),
-                        null)),
+                    inspection),
                 new WebhookService(
                     new WebhookInboxStore(dsl),
                     new PaymentLedger(dsl, payments, writer),
@@ -222,7 +223,11 @@ final class TestApi implements AutoCloseable {
                 new CodecEndpoint(null, CodecEndpoint.LOCAL_UI_ORIGINS, CodecEndpoint.Access.OPEN),
                 quarantine, // null leaves them out; worker's QuarantineEndToEndTest has them
                 new RefundService(
-                    new RefundRequests(dsl, writer), new RefundStore(dsl), payments, () -> {}),
+                    new RefundRequests(dsl, writer),
+                    new RefundStore(dsl),
+                    payments,
+                    () -> {},
+                    inspection),
                 new RefundFixes(
                     new RefundStore(dsl),
                     payments,

@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 /**
  * A payment's trail ({@code GET /v1/payments/{id}}) as {@code payrelay payment show} prints it: the
- * payment in two lines, its workflow ({@link PaymentTrailWorkflow}), then a section per kind of row
+ * payment in two lines, its workflow ({@link TrailWorkflow}), then a section per kind of row
  * (events, exceptions, entitlements, operator actions), each headed by its name and count, one
  * indented line a row. Absent fields are left out rather than printed as null; amounts read as
  * {@code 10.50 USD} (minor units and the currency's ISO 4217 exponent, {@link Money}).
@@ -21,7 +21,8 @@ final class PaymentTrail {
   /** Prints {@code trail}: the payment, its workflow, then its sections. */
   static void print(JsonNode trail, PrintWriter out) {
     payment(trail.path("payment"), out);
-    PaymentTrailWorkflow.print(trail.path("workflow"), trail.path("payment"), out);
+    TrailWorkflow.print(
+        trail.path("workflow"), "payment-" + trail.path("payment").path("paymentId").asText(), out);
     section(out, "events", trail.path("events"), PaymentTrail::event);
     section(out, "exceptions", trail.path("exceptions"), PaymentTrail::exception);
     section(out, "entitlements", trail.path("entitlements"), PaymentTrail::entitlement);

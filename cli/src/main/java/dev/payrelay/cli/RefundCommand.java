@@ -120,7 +120,10 @@ final class RefundCommand extends CommandGroup {
   }
 
   /** {@code payrelay refund show}. */
-  @Command(name = "show", mixinStandardHelpOptions = true, description = "One refund.")
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "One refund, and its workflow (run, status, UI link, what it waits for).")
   static final class Show implements Callable<Integer> {
 
     @Mixin AdminApi api;
@@ -136,7 +139,13 @@ final class RefundCommand extends CommandGroup {
       return api.call(
           client -> {
             JsonNode refund = client.get("/v1/refunds/" + refundId, AdminClient.params());
-            return api.print(refund, json, out -> printRefund(refund, out));
+            return api.print(
+                refund,
+                json,
+                out -> {
+                  printRefund(refund, out);
+                  TrailWorkflow.print(refund.path("workflow"), "refund-" + refundId, out);
+                });
           });
     }
   }

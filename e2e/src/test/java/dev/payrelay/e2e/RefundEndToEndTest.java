@@ -85,6 +85,15 @@ class RefundEndToEndTest {
         .isEqualTo(1);
     assertThat(sandbox.refunds(paymentId)).hasSize(1);
     assertThat(payrelay.status(paymentId)).isEqualTo("PARTIALLY_REFUNDED");
+    // On-call reads the story from the CLI: the refund, then its workflow's run and details.
+    CliRun show = CliRun.of(payrelay.env, "refund", "show", refundId);
+    assertThat(show.exit()).as(show.err()).isZero();
+    assertThat(show.out())
+        .contains(refundId + "  SUCCEEDED")
+        .contains("workflow " + WorkflowIds.refund(refundId) + "  run ")
+        .contains("Completed  state SUCCEEDED")
+        .contains("current details:")
+        .doesNotContain("note:");
   }
 
   @Test

@@ -20,7 +20,8 @@ import java.util.Map;
  *       another body, more than the captured amount (the message names the amounts), or a payment
  *       neither PAID nor PARTIALLY_REFUNDED
  *   <li>{@code GET /v1/payments/{id}/refunds} [read]: {@code {refunds: [...]}}, oldest first; 404
- *   <li>{@code GET /v1/refunds/{refundId}} [read]: the refund; 404
+ *   <li>{@code GET /v1/refunds/{refundId}} [read]: the refund with its workflow ({@link
+ *       dev.payrelay.api.refund.RefundDetail}); 404
  * </ul>
  */
 final class RefundRoutes {
@@ -61,6 +62,6 @@ final class RefundRoutes {
   }
 
   private void show(Context ctx) {
-    ctx.json(refunds.refund(ctx.pathParam("refundId"), RouteGuard.caller(ctx)));
+    ctx.json(refunds.detail(ctx.pathParam("refundId"), RouteGuard.caller(ctx)));
   }
 }

@@ -7,8 +7,8 @@ import dev.payrelay.ledger.payment.EntitlementStore;
 import dev.payrelay.ledger.payment.PaymentAudit;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
-import dev.payrelay.temporal.client.PaymentWorkflowInspection;
-import dev.payrelay.temporal.client.PaymentWorkflowSummary;
+import dev.payrelay.temporal.client.WorkflowInspection;
+import dev.payrelay.temporal.client.WorkflowSummary;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,8 +26,8 @@ public final class PaymentQueries {
    * @param entitlements what it granted
    * @param exceptions callbacks that disagreed with it, open or resolved
    * @param operatorActions operator decisions on it and its events
-   * @param workflow its workflow ({@link PaymentWorkflowSummary}: reachable false when Temporal did
-   *     not answer, the rest of the trail still read from the ledger), or null when the API runs
+   * @param workflow its workflow ({@link WorkflowSummary}: reachable false when Temporal did not
+   *     answer, the rest of the trail still read from the ledger), or null when the API runs
    *     without a Temporal client
    */
   public record PaymentTrail(
@@ -36,13 +36,13 @@ public final class PaymentQueries {
       List<EntitlementRow> entitlements,
       List<PaymentAudit.ExceptionEntry> exceptions,
       List<PaymentAudit.ActionEntry> operatorActions,
-      PaymentWorkflowSummary workflow) {}
+      WorkflowSummary workflow) {}
 
   private final PaymentStore payments;
   private final OutboxStore outbox;
   private final EntitlementStore entitlements;
   private final PaymentAudit audit;
-  private final PaymentWorkflowInspection workflows;
+  private final WorkflowInspection workflows;
 
   /**
    * Queries over the stores, and over Temporal through {@code workflows} (null: trails carry no
@@ -53,7 +53,7 @@ public final class PaymentQueries {
       OutboxStore outbox,
       EntitlementStore entitlements,
       PaymentAudit audit,
-      PaymentWorkflowInspection workflows) {
+      WorkflowInspection workflows) {
     this.payments = payments;
     this.outbox = outbox;
     this.entitlements = entitlements;
@@ -75,7 +75,7 @@ public final class PaymentQueries {
                   entitlements.forPurchase(paymentId),
                   audit.exceptions(paymentId),
                   audit.actions(paymentId, eventIds),
-                  workflows == null ? null : workflows.inspect(paymentId));
+                  workflows == null ? null : workflows.payment(paymentId));
             });
   }
 }

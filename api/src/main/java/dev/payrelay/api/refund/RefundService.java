@@ -9,6 +9,7 @@ import dev.payrelay.ledger.refund.RefundRequests;
 import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.ledger.refund.RequestedRefund;
+import dev.payrelay.temporal.client.WorkflowInspection;
 import java.util.List;
 
 /**
@@ -22,21 +23,26 @@ public final class RefundService {
   private final RefundStore refunds;
   private final PaymentStore payments;
   private final Runnable outboxCommitted;
+  private final WorkflowInspection workflows;
 
   /**
    * A service over the ledger's refunds.
    *
    * @param outboxCommitted called after a new refund and its RefundRequested event committed
+   * @param workflows reads a refund's workflow for {@link #detail}; null when the API runs without
+   *     a Temporal client
    */
   public RefundService(
       RefundRequests requests,
       RefundStore refunds,
       PaymentStore payments,
-      Runnable outboxCommitted) {
+      Runnable outboxCommitted,
+      WorkflowInspection workflows) {
     this.requests = requests;
     this.refunds = refunds;
     this.payments = payments;
     this.outboxCommitted = outboxCommitted;
+    this.workflows = workflows;
   }
 
   /**
@@ -93,6 +99,18 @@ public final class RefundService {
         .find(refundId)
         .filter(r -> caller.mayActFor(r.tenantId()))
         .orElseThrow(() -> new NotFoundException("no refund " + refundId));
+  }
+
+  /**
+   * One refund of a payment of the caller's tenants, with its workflow as Temporal answers (each
+   * Temporal call bounded by {@link WorkflowInspection}'s deadlines; its failures are named in the
+   * workflow part, never thrown).
+   *
+   * @throws NotFoundException for no such refund, or another tenant's
+   */
+  public RefundDetail detail(String refundId, ApiKey caller) {
+    RefundRow row = refund(refundId, caller);
+    return new RefundDetail(row, workflows == null ? null : workflows.refund(row.refundId()));
   }
 
   private PaymentRow payment(String paymentId, ApiKey caller) {

@@ -37,7 +37,7 @@ import dev.payrelay.ledger.refund.RefundRequests;
 import dev.payrelay.ledger.refund.RefundResolutions;
 import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.temporal.client.PaymentListing;
-import dev.payrelay.temporal.client.PaymentWorkflowInspection;
+import dev.payrelay.temporal.client.WorkflowInspection;
 import io.temporal.client.WorkflowClient;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -151,7 +151,8 @@ public final class ApiRuntime {
         new RefundRequests(dsl, new OutboxWriter(new EventJson())),
         new RefundStore(dsl),
         services.payments(),
-        outboxCommitted);
+        outboxCommitted,
+        workflowInspection());
   }
 
   /**
@@ -186,9 +187,14 @@ public final class ApiRuntime {
         services.outbox(),
         services.entitlements(),
         new PaymentAudit(services.database().dsl()),
-        temporal == null
-            ? null
-            : new PaymentWorkflowInspection(temporal, config.temporal().uiUrl()));
+        workflowInspection());
+  }
+
+  /**
+   * Reads workflows for trails, linking into {@code PAYRELAY_TEMPORAL_UI_URL}; null without one.
+   */
+  private WorkflowInspection workflowInspection() {
+    return temporal == null ? null : new WorkflowInspection(temporal, config.temporal().uiUrl());
   }
 
   /** The channels' callbacks, into the inbox and the ledger. */

@@ -3,13 +3,13 @@ package dev.payrelay.temporal.client;
 import java.util.List;
 
 /**
- * A payment's workflow as its trail shows it: the latest run's identity and status from
+ * A payment's or refund's workflow as its trail shows it: the latest run's identity and status from
  * DescribeWorkflowExecution, its Temporal UI page, the current details the run set with {@code
  * Workflow.setCurrentDetails} (read with the SDK's {@code __temporal_workflow_metadata} query) and
  * the {@code state} query's reason fields. Fields that could not be read are null; {@code error}
  * says why.
  *
- * @param workflowId {@code payment-{paymentId}}
+ * @param workflowId {@code payment-{paymentId}} or {@code refund-{refundId}}
  * @param namespace the Temporal namespace asked
  * @param address the Temporal frontend asked, host:port
  * @param reachable false when the frontend did not answer (UNAVAILABLE or past the deadline); every
@@ -24,7 +24,7 @@ import java.util.List;
  *     without a configured UI or a run
  * @param currentDetails the run's current details (Markdown), or null if it set none or they could
  *     not be read
- * @param state the {@code state} query's PaymentWorkflowState name, or null
+ * @param state the {@code state} query's PaymentWorkflowState or RefundWorkflowState name, or null
  * @param lastError the {@code state} query's last failure or open exception, or null
  * @param attention the {@code state} query's open reasons an operator is needed, {@code "why — fix:
  *     what to send"}, oldest first; empty when none or unread
@@ -32,7 +32,7 @@ import java.util.List;
  * @param error why something above is missing (no such workflow, a query that failed or timed out,
  *     Temporal unreachable), or null when everything was read
  */
-public record PaymentWorkflowSummary(
+public record WorkflowSummary(
     String workflowId,
     String namespace,
     String address,
@@ -49,7 +49,7 @@ public record PaymentWorkflowSummary(
     String error) {
 
   /** Copies {@code attention}; null reads as empty. */
-  public PaymentWorkflowSummary {
+  public WorkflowSummary {
     attention = attention == null ? List.of() : List.copyOf(attention);
   }
 }

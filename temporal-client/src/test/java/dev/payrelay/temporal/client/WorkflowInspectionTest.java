@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.workflows.PaymentView;
 import dev.payrelay.workflows.PaymentWorkflowState;
+import dev.payrelay.workflows.RefundView;
+import dev.payrelay.workflows.RefundWorkflowState;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
 import io.temporal.client.WorkflowClient;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * answers the {@code state} query and sets current details as the payment workflow does; and from a
  * closed port.
  */
-class PaymentWorkflowInspectionTest {
+class WorkflowInspectionTest {
 
   private static final String TASK_QUEUE = "inspection-test";
   private static final String DETAILS = "**NEEDS_ATTENTION**: amount 10.00 USD reported, 10.50 USD";
@@ -94,10 +96,9 @@ class PaymentWorkflowInspectionTest {
                       .build());
       String runId = WorkflowClient.start(wf::run).getRunId();
 
-      PaymentWorkflowSummary s =
-          new PaymentWorkflowInspection(
-                  env.getWorkflowClient(), URI.create("http://127.0.0.1:8233/"))
-              .inspect("pay_1");
+      WorkflowSummary s =
+          new WorkflowInspection(env.getWorkflowClient(), URI.create("http://127.0.0.1:8233/"))
+              .payment("pay_1");
 
       assertThat(s.reachable()).isTrue();
       assertThat(s.error()).isNull();
@@ -113,6 +114,92 @@ class PaymentWorkflowInspectionTest {
       assertThat(s.state()).isEqualTo("NEEDS_ATTENTION");
       assertThat(s.lastError()).contains("AMOUNT_MISMATCH");
       assertThat(s.attention()).containsExactly("amount mismatch — fix: resolve ACCEPT_AMOUNT");
+      wf.finish();
+    } finally {
+      env.close();
+    }
+  }
+
+  /** A stand-in with the refund workflow's query and current details. */
+  @WorkflowInterface
+  public interface RefundWaiting {
+    @WorkflowMethod(name = "RefundWorkflow")
+    void run();
+
+    @SignalMethod
+    void finish();
+
+    @QueryMethod
+    RefundView state();
+  }
+
+  /** Sets its details, then waits for {@code finish}, as a refund whose result is unknown. */
+  public static final class RefundWaitingImpl implements RefundWaiting {
+    private boolean done;
+
+    @Override
+    public void run() {
+      Workflow.setCurrentDetails("**UNKNOWN**: the channel has not answered");
+      Workflow.await(() -> done);
+    }
+
+    @Override
+    public void finish() {
+      done = true;
+    }
+
+    @Override
+    public RefundView state() {
+      return new RefundView(
+          "rfd_1",
+          "pay_1",
+          RefundWorkflowState.UNKNOWN,
+          "SUBMITTED",
+          1,
+          3,
+          1,
+          "2026-12-02T10:00:00Z",
+          "2026-12-02T10:05:00Z",
+          "submit timed out after 5 s",
+          null,
+          List.of(),
+          List.of(),
+          List.of(),
+          "the channel's answer to query 4 of refund rfd_1",
+          "**UNKNOWN**");
+    }
+  }
+
+  @Test
+  void refundWorkflow_isDescribedUnderItsOwnId_withItsStateQuerysReason() {
+    TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
+    try {
+      Worker worker = env.newWorker(TASK_QUEUE);
+      worker.registerWorkflowImplementationTypes(RefundWaitingImpl.class);
+      env.start();
+      RefundWaiting wf =
+          env.getWorkflowClient()
+              .newWorkflowStub(
+                  RefundWaiting.class,
+                  WorkflowOptions.newBuilder()
+                      .setWorkflowId(WorkflowIds.refund("rfd_1"))
+                      .setTaskQueue(TASK_QUEUE)
+                      .build());
+      String runId = WorkflowClient.start(wf::run).getRunId();
+
+      WorkflowSummary s =
+          new WorkflowInspection(env.getWorkflowClient(), URI.create("http://127.0.0.1:8233"))
+              .refund("rfd_1");
+
+      assertThat(s.error()).isNull();
+      assertThat(s.workflowId()).isEqualTo("refund-rfd_1");
+      assertThat(s.runId()).isEqualTo(runId);
+      assertThat(s.uiUrl()).endsWith("/workflows/refund-rfd_1/" + runId);
+      assertThat(s.currentDetails()).isEqualTo("**UNKNOWN**: the channel has not answered");
+      assertThat(s.state()).isEqualTo("UNKNOWN");
+      assertThat(s.lastError()).isEqualTo("submit timed out after 5 s");
+      assertThat(s.attention()).isEmpty();
+      assertThat(s.waitingFor()).startsWith("the channel's answer to query 4");
       wf.finish();
     } finally {
       env.close();
@@ -156,8 +243,7 @@ class PaymentWorkflowInspectionTest {
                       .build());
       WorkflowClient.start(wf::run);
 
-      PaymentWorkflowSummary s =
-          new PaymentWorkflowInspection(env.getWorkflowClient(), null).inspect("pay_2");
+      WorkflowSummary s = new WorkflowInspection(env.getWorkflowClient(), null).payment("pay_2");
 
       assertThat(s.status()).isEqualTo("Running");
       assertThat(s.error())
@@ -175,8 +261,7 @@ class PaymentWorkflowInspectionTest {
   void unknownPayment_isReachable_withNoRun_andSaysSo() {
     TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance();
     try {
-      PaymentWorkflowSummary s =
-          new PaymentWorkflowInspection(env.getWorkflowClient(), null).inspect("pay_none");
+      WorkflowSummary s = new WorkflowInspection(env.getWorkflowClient(), null).payment("pay_none");
 
       assertThat(s.reachable()).isTrue();
       assertThat(s.runId()).isNull();
@@ -201,7 +286,7 @@ class PaymentWorkflowInspectionTest {
           WorkflowClient.newInstance(
               stubs, WorkflowClientOptions.newBuilder().setNamespace("default").build());
 
-      PaymentWorkflowSummary s = new PaymentWorkflowInspection(client, null).inspect("pay_1");
+      WorkflowSummary s = new WorkflowInspection(client, null).payment("pay_1");
 
       assertThat(s.reachable()).isFalse();
       assertThat(s.address()).isEqualTo("127.0.0.1:" + port);
@@ -214,11 +299,11 @@ class PaymentWorkflowInspectionTest {
   @Test
   void statusNames_areTheTemporalUisWords() {
     assertThat(
-            PaymentWorkflowInspection.statusName(
+            WorkflowInspection.statusName(
                 WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW))
         .isEqualTo("ContinuedAsNew");
     assertThat(
-            PaymentWorkflowInspection.statusName(
+            WorkflowInspection.statusName(
                 WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_COMPLETED))
         .isEqualTo("Completed");
   }

@@ -1,6 +1,7 @@
 package dev.payrelay.temporal.client;
 
 import dev.payrelay.workflows.PaymentView;
+import dev.payrelay.workflows.RefundView;
 import dev.payrelay.workflows.WorkflowIds;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -24,17 +25,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
- * Client-side helper (not workflow code): reads one payment's workflow for its trail with a
- * DescribeWorkflowExecution call and two queries, {@code __temporal_workflow_metadata} (the SDK's
- * built-in query whose {@link WorkflowMetadata#getCurrentDetails()} is what the run set with {@code
- * Workflow.setCurrentDetails}) and {@code state} ({@link PaymentView}). Each call has its own
- * deadline, so an unreachable frontend or a run without a worker to answer its queries costs
- * seconds, never the caller's whole request. Never throws for Temporal's failures: they are named
- * in {@link PaymentWorkflowSummary#error()}.
+ * Client-side helper (not workflow code): reads one payment's or refund's workflow for its trail
+ * with a DescribeWorkflowExecution call and two queries, {@code __temporal_workflow_metadata} (the
+ * SDK's built-in query whose {@link WorkflowMetadata#getCurrentDetails()} is what the run set with
+ * {@code Workflow.setCurrentDetails}) and {@code state} ({@link PaymentView} or {@link
+ * RefundView}). Each call has its own deadline, so an unreachable frontend or a run without a
+ * worker to answer its queries costs seconds, never the caller's whole request. Never throws for
+ * Temporal's failures: they are named in {@link WorkflowSummary#error()}.
  */
-public final class PaymentWorkflowInspection {
+public final class WorkflowInspection {
 
   /** The SDK's built-in query answering {@link WorkflowMetadata} (sdk-java, since 1.26). */
   public static final String METADATA_QUERY = "__temporal_workflow_metadata";
@@ -56,14 +58,47 @@ public final class PaymentWorkflowInspection {
    * @param uiUrl the Temporal UI's base address (e.g. {@code http://127.0.0.1:8233}) for the run's
    *     link, or null for no link
    */
-  public PaymentWorkflowInspection(WorkflowClient client, URI uiUrl) {
+  public WorkflowInspection(WorkflowClient client, URI uiUrl) {
     this.client = client;
     this.uiUrl = uiUrl;
   }
 
   /** The workflow of payment {@code paymentId}, as far as Temporal answers. */
-  public PaymentWorkflowSummary inspect(String paymentId) {
-    String workflowId = WorkflowIds.payment(paymentId);
+  public WorkflowSummary payment(String paymentId) {
+    return inspect(
+        WorkflowIds.payment(paymentId),
+        PaymentView.class,
+        view ->
+            new Reason(
+                view.state() == null ? null : view.state().name(),
+                view.lastError(),
+                view.causes(),
+                view.waitingFor()));
+  }
+
+  /**
+   * The workflow of refund {@code refundId} ({@code refund-{refundId}}), as far as Temporal
+   * answers; its {@code state} query is a {@link RefundView}, whose one attention reason becomes
+   * the list.
+   */
+  public WorkflowSummary refund(String refundId) {
+    return inspect(
+        WorkflowIds.refund(refundId),
+        RefundView.class,
+        view ->
+            new Reason(
+                view.state() == null ? null : view.state().name(),
+                view.lastError(),
+                view.attention() == null ? List.of() : List.of(view.attention()),
+                view.waitingFor()));
+  }
+
+  /** What a workflow's {@code state} query says of why it is where it is. */
+  private record Reason(
+      String state, String lastError, List<String> attention, String waitingFor) {}
+
+  private <V> WorkflowSummary inspect(
+      String workflowId, Class<V> viewType, Function<V, Reason> reasonOf) {
     WorkflowExecutionInfo info;
     try {
       info = describe(workflowId);
@@ -76,12 +111,12 @@ public final class PaymentWorkflowInspection {
     String closeReason = closeReason(run, info.getStatus());
     String link = link(workflowId, runId);
     String details;
-    PaymentView view;
+    V view;
     try {
       details = query(run, METADATA_QUERY, WorkflowMetadata.class).getCurrentDetails();
-      view = query(run, "state", PaymentView.class);
+      view = query(run, "state", viewType);
     } catch (RuntimeException e) {
-      return new PaymentWorkflowSummary(
+      return new WorkflowSummary(
           workflowId,
           namespace(),
           address(),
@@ -97,7 +132,8 @@ public final class PaymentWorkflowInspection {
           null,
           queryFailure(e, info.getStatus(), status));
     }
-    return new PaymentWorkflowSummary(
+    Reason reason = view == null ? new Reason(null, null, List.of(), null) : reasonOf.apply(view);
+    return new WorkflowSummary(
         workflowId,
         namespace(),
         address(),
@@ -107,10 +143,10 @@ public final class PaymentWorkflowInspection {
         closeReason,
         link,
         details == null || details.isBlank() ? null : details,
-        view == null || view.state() == null ? null : view.state().name(),
-        view == null ? null : view.lastError(),
-        view == null ? List.of() : view.causes(),
-        view == null ? null : view.waitingFor(),
+        reason.state(),
+        reason.lastError(),
+        reason.attention(),
+        reason.waitingFor(),
         null);
   }
 
@@ -186,7 +222,7 @@ public final class PaymentWorkflowInspection {
   }
 
   /** Not found is an answer (the dispatcher has not started it yet); the rest is unreachable. */
-  private PaymentWorkflowSummary failed(String workflowId, StatusRuntimeException e) {
+  private WorkflowSummary failed(String workflowId, StatusRuntimeException e) {
     Status.Code code = e.getStatus().getCode();
     boolean notFound = code == Status.Code.NOT_FOUND;
     boolean unreachable = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
@@ -201,7 +237,7 @@ public final class PaymentWorkflowInspection {
                     + code
                     + "): "
                     + description(e);
-    return new PaymentWorkflowSummary(
+    return new WorkflowSummary(
         workflowId,
         namespace(),
         address(),

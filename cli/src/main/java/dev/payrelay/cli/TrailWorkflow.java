@@ -5,23 +5,24 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * The workflow part of a printed trail: its id, run, status and Temporal UI link, the {@code state}
- * query's reason and the run's current details (as {@code Workflow.setCurrentDetails} set them,
- * indented), a closed run's reason ({@code terminated: <reason>}), from the trail's {@code
- * workflow} object ({@code PaymentWorkflowSummary}). With Temporal unreachable it is the one line
- * {@code workflow: Temporal unreachable (<address>)}.
+ * The workflow part of a printed payment trail or refund: its id, run, status and Temporal UI link,
+ * the {@code state} query's reason and the run's current details (as {@code
+ * Workflow.setCurrentDetails} set them, indented), a closed run's reason ({@code terminated:
+ * <reason>}), from the trail's {@code workflow} object ({@code WorkflowSummary}). With Temporal
+ * unreachable it is the one line {@code workflow: Temporal unreachable (<address>)}.
  */
-final class PaymentTrailWorkflow {
+final class TrailWorkflow {
 
-  private PaymentTrailWorkflow() {}
+  private TrailWorkflow() {}
 
-  /** Prints {@code w}; {@code payment} names the workflow when the API asked no Temporal. */
-  static void print(JsonNode w, JsonNode payment, PrintWriter out) {
+  /**
+   * Prints {@code w}; {@code workflowId} ({@code payment-...} or {@code refund-...}) names the
+   * workflow when the API asked no Temporal.
+   */
+  static void print(JsonNode w, String workflowId, PrintWriter out) {
     if (w.isMissingNode() || w.isNull()) {
       out.println(
-          "workflow payment-"
-              + payment.path("paymentId").asText()
-              + ": not asked (this API runs without a Temporal client)");
+          "workflow " + workflowId + ": not asked (this API runs without a Temporal client)");
       return;
     }
     if (!w.path("reachable").asBoolean()) {
