@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Reconciliation of refunds (issue 28 item 5) through a whole payrelay on the real Temporal dev
  * server, started by {@code payrelay reconcile}: a refund whose callback was lost is queried to
- * SUCCEEDED, a dashboard refund is recorded once across two runs, a refund the statement leaves out
- * is listed for review. The tests share the day's statement, so each asserts on its own payment's
- * items.
+ * SUCCEEDED (or, while the channel still answers PENDING, left open for the next run), a dashboard
+ * refund is recorded once across two runs, a refund the statement leaves out is listed for review.
+ * The tests share the day's statement, so each asserts on its own payment's items.
  */
 class ReconciliationRefundEndToEndTest {
 
@@ -83,6 +83,47 @@ class ReconciliationRefundEndToEndTest {
     assertThat(payrelay.status(p)).isEqualTo("PARTIALLY_REFUNDED");
     await().atMost(Duration.ofSeconds(60)).until(() -> payrelay.sent(p, "PaymentRefunded") == 1);
     assertThat(refundedMessages(p)).hasSize(1);
+  }
+
+  @Test
+  void refundTheChannelStillCallsPending_staysUnknownAndOpen_untilTheNextRunsQuerySettlesIt()
+      throws Exception {
+    String p = paidAndGranted(1200);
+    // The submit's answer and the first query's say PENDING though the statement lists it.
+    payrelay.stack.sandbox().setRefundMode(p, CALLBACKS_LOST.pendingFor(2));
+    JsonNode refund = requestRefund(p, 500);
+    String refundId = refund.path("refundId").asText();
+    submitAtSandbox(p, refund.path("refundNo").asText(), "5.00");
+    dsl()
+        .update(REFUND)
+        .set(REFUND.STATE, RefundState.UNKNOWN.name())
+        .where(REFUND.REFUND_ID.eq(refundId))
+        .execute();
+
+    CliRun first = reconcile();
+
+    assertThat(first.exit()).as(first.out() + first.err()).isZero();
+    assertThat(items(p))
+        .singleElement()
+        .satisfies(
+            i -> {
+              assertThat(i.get(RECONCILIATION_ITEM.KIND)).isEqualTo("REFUND_NOT_CONFIRMED");
+              assertThat(i.get(RECONCILIATION_ITEM.REPAIR_STATUS)).isEqualTo("FAILED");
+              assertThat(i.get(RECONCILIATION_ITEM.REPAIR_DETAILS))
+                  .contains("answered PENDING")
+                  .contains("queried again next run");
+            });
+    assertThat(refundState(refundId)).as("a PENDING answer applies nothing").isEqualTo("UNKNOWN");
+    assertThat(payrelay.sent(p, "PaymentRefunded")).isZero();
+
+    CliRun second = reconcile();
+
+    assertThat(second.exit()).as(second.out() + second.err()).isZero();
+    assertThat(items(p))
+        .singleElement()
+        .satisfies(i -> assertThat(i.get(RECONCILIATION_ITEM.REPAIR_STATUS)).isEqualTo("DONE"));
+    assertThat(refundState(refundId)).isEqualTo("SUCCEEDED");
+    await().atMost(Duration.ofSeconds(60)).until(() -> payrelay.sent(p, "PaymentRefunded") == 1);
   }
 
   @Test
