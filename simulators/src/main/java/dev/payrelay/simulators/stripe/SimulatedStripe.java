@@ -181,6 +181,17 @@ public final class SimulatedStripe {
     return charges.get(refund.get("charge").asText()).deepCopy();
   }
 
+  /** The refunds whose {@code metadata[key]} equals {@code value}, oldest first. */
+  synchronized List<ObjectNode> refundsByMetadata(String key, String value) {
+    List<ObjectNode> found = new ArrayList<>();
+    for (ObjectNode refund : refunds.values()) {
+      if (value.equals(refund.path("metadata").path(key).asText(null))) {
+        found.add(refund.deepCopy());
+      }
+    }
+    return found;
+  }
+
   /**
    * {@code GET /v1/refunds?payment_intent=}: the intent's refunds, newest first, after {@code
    * startingAfter}, at most {@code limit}.
