@@ -9,7 +9,6 @@ import com.rabbitmq.client.GetResponse;
 import dev.payrelay.app.config.PayrelayConfig;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -92,8 +91,8 @@ public final class Demo {
         buyer != null
             ? buyer
             : switch (channelName) {
-              case "sandbox" -> this::payAtSandbox;
-              case "alipay" -> this::payAtAlipaySimulator;
+              case "sandbox" -> simulators()::payAtSandbox;
+              case "alipay" -> simulators()::payAtAlipay;
               default -> throw new IllegalArgumentException("no buyer for channel " + channelName);
             };
     this.refundWitness = refundWitness;
@@ -115,13 +114,17 @@ public final class Demo {
         witness != null
             ? witness
             : switch (channelName) {
-              case "sandbox" -> this::sandboxRefunded;
-              case "alipay" -> this::alipayRefunded;
+              case "sandbox" -> simulators()::sandboxRefunded;
+              case "alipay" -> simulators()::alipayRefunded;
               default ->
                   throw new IllegalArgumentException(
                       "no refund witness for channel " + channelName);
             };
     return new Demo(config, api, out, channelName, buyer, w);
+  }
+
+  private DemoSimulators simulators() {
+    return new DemoSimulators(api, config.sandbox().url());
   }
 
   /**
@@ -156,53 +159,6 @@ public final class Demo {
           || new DemoRefund(api, out, refundWitness)
               .run(trail.path("payment"), created.path("payUrl").asText(), channel, queue, timeout);
     }
-  }
-
-  private String payAtSandbox(String paymentId, String payUrl) throws Exception {
-    JsonNode pay =
-        api.post(
-            config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"),
-            "{}",
-            null);
-    return "sandbox paid it: channel_txn_id=%s, callback answered HTTP %s"
-        .formatted(pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
-  }
-
-  /** The Alipay simulator's buyer scans and pays: {@code POST <qr_code>/pay}, plain text state. */
-  private String payAtAlipaySimulator(String paymentId, String payUrl) throws Exception {
-    URI pay = URI.create(payUrl + "/pay");
-    String state = DemoApi.body("POST " + pay, api.postChannel(pay)).strip();
-    return "alipay simulator paid it: trade " + state + ", notification sent";
-  }
-
-  /** The sandbox's refund query: {@code GET /sandbox/v1/payments/{id}/refunds/{refundNo}}. */
-  private String sandboxRefunded(String paymentId, String payUrl, String refundNo)
-      throws Exception {
-    HttpResponse<String> r =
-        api.getChannel(
-            config
-                .sandbox()
-                .url()
-                .resolve("/sandbox/v1/payments/" + paymentId + "/refunds/" + refundNo));
-    if (r.statusCode() == 404) {
-      return null;
-    }
-    JsonNode refund = DemoApi.json("GET " + r.uri(), r);
-    return "SUCCEEDED".equals(refund.path("status").asText())
-        ? "sandbox refunded it: refund_id=%s refund_no=%s status=SUCCEEDED"
-            .formatted(refund.path("refund_id").asText(), refundNo)
-        : null;
-  }
-
-  /**
-   * The Alipay simulator's trade state at the pay URL ({@code GET <qr_code>}, plain text): a trade
-   * refunded in full is {@code TRADE_CLOSED}.
-   */
-  private String alipayRefunded(String paymentId, String payUrl, String refundNo) throws Exception {
-    String state = DemoApi.body("GET " + payUrl, api.getChannel(URI.create(payUrl))).strip();
-    return "TRADE_CLOSED".equals(state)
-        ? "alipay simulator refunded it: trade TRADE_CLOSED, refunded in full"
-        : null;
   }
 
   /**

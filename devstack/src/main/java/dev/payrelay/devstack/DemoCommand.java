@@ -26,20 +26,23 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Run the main job once on a real signed callback and print its trail.",
-      "Creates a payment on --channel, has the channel's simulator pay it, then shows: payment PAID,",
-      "events SENT with their ids,",
-      "the message read from a queue bound to the exchange, the granted entitlements.",
-      "With --refund it then refunds the payment in full and shows: refunded at the channel,",
-      "refund SUCCEEDED, payment REFUNDED, PaymentRefunded SENT and on the queue, grants revoked.",
-      "Uses a running 'payrelay dev' when its API answers, else starts one in this process.",
-      "Exits 0 only when the whole trail was seen."
+      "Creates a payment on --channel, has the channel's simulator pay it, then shows:",
+      "payment PAID, events SENT with their ids, the message read from a queue bound",
+      "to the exchange, the granted entitlements.",
+      "With --refund it then refunds the payment in full and shows: refunded at the",
+      "channel, refund SUCCEEDED, payment REFUNDED, PaymentRefunded SENT and on the",
+      "queue, grants revoked; a step not seen in time is named in the FAILED line.",
+      "Uses a running 'payrelay dev' when its API answers, else starts one in this",
+      "process. Exits 0 only when the whole trail was seen."
     })
 public final class DemoCommand implements Callable<Integer>, OptionalCommand {
 
   @Option(
       names = "--timeout-seconds",
       defaultValue = "30",
-      description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
+      description =
+          "How long to wait for the trail, then with --refund for the refund's (default"
+              + " ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
   @Option(
@@ -53,9 +56,7 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
 
   @Option(
       names = "--refund",
-      description =
-          "After the payment's trail, refund it in full and wait for the refund's trail too; a"
-              + " step not seen in time is named in the FAILED line.")
+      description = "After the payment's trail, refund it in full and show the refund's trail.")
   boolean refund;
 
   @Override

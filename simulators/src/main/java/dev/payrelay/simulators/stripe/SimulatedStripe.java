@@ -10,6 +10,7 @@ import dev.payrelay.simulators.SimulatorIds;
 import dev.payrelay.simulators.StatementRefundFaults;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,13 +80,7 @@ public final class SimulatedStripe {
 
   /** Intents whose {@code metadata[key]} equals {@code value}, oldest first. */
   synchronized List<ObjectNode> searchByMetadata(String key, String value) {
-    List<ObjectNode> found = new ArrayList<>();
-    for (ObjectNode pi : intents.values()) {
-      if (value.equals(pi.path("metadata").path(key).asText(null))) {
-        found.add(pi.deepCopy());
-      }
-    }
-    return found;
+    return byMetadata(intents.values(), key, value);
   }
 
   /**
@@ -183,10 +178,16 @@ public final class SimulatedStripe {
 
   /** The refunds whose {@code metadata[key]} equals {@code value}, oldest first. */
   synchronized List<ObjectNode> refundsByMetadata(String key, String value) {
+    return byMetadata(refunds.values(), key, value);
+  }
+
+  /** Copies of the {@code objects} whose {@code metadata[key]} equals {@code value}, in order. */
+  private static List<ObjectNode> byMetadata(
+      Collection<ObjectNode> objects, String key, String value) {
     List<ObjectNode> found = new ArrayList<>();
-    for (ObjectNode refund : refunds.values()) {
-      if (value.equals(refund.path("metadata").path(key).asText(null))) {
-        found.add(refund.deepCopy());
+    for (ObjectNode o : objects) {
+      if (value.equals(o.path("metadata").path(key).asText(null))) {
+        found.add(o.deepCopy());
       }
     }
     return found;
