@@ -1,7 +1,7 @@
 package dev.payrelay.devstack;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -9,18 +9,17 @@ import com.rabbitmq.client.GetResponse;
 import dev.payrelay.app.config.PayrelayConfig;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * The main job, end to end, against a running payrelay: create a payment on a channel, have the
  * channel's simulator pay it (it sends the signed callback), then wait for the whole trail: payment
  * PAID, its PaymentConfirmed event SENT, the message read from a queue bound to the exchange with
- * {@code message_id = event_id}, and the entitlement granted.
+ * {@code message_id = event_id}, and the entitlement granted. {@link #withRefund} adds the refund
+ * trail on the same payment ({@link DemoRefund}).
  */
 public final class Demo {
 
@@ -38,14 +37,28 @@ public final class Demo {
     String pay(String paymentId, String payUrl) throws Exception;
   }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** How the demo sees, at the channel itself, that a payment was refunded. */
+  @FunctionalInterface
+  public interface RefundWitness {
+    /**
+     * What the channel shows of the refund payrelay submitted under our refund number.
+     *
+     * @param paymentId our payment id (the channel's merchant order number)
+     * @param payUrl the pay URL the channel's registration gave
+     * @param refundNo our refund number, the channel's merchant refund number
+     * @return one line saying the channel refunded it, for the output; null while the channel shows
+     *     no succeeded refund under that number
+     * @throws Exception if the channel could not be asked
+     */
+    String refunded(String paymentId, String payUrl, String refundNo) throws Exception;
+  }
 
   private final PayrelayConfig config;
-  private final URI api;
+  private final DemoApi api;
   private final PrintStream out;
   private final String channelName;
   private final Buyer buyer;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final RefundWitness refundWitness;
 
   /** A demo on the sandbox channel against the API at {@code api}. */
   public Demo(PayrelayConfig config, URI api, PrintStream out) {
@@ -60,6 +73,16 @@ public final class Demo {
    * @throws IllegalArgumentException for another channel without a buyer
    */
   public Demo(PayrelayConfig config, URI api, PrintStream out, String channelName, Buyer buyer) {
+    this(config, new DemoApi(config, api), out, channelName, buyer, null);
+  }
+
+  private Demo(
+      PayrelayConfig config,
+      DemoApi api,
+      PrintStream out,
+      String channelName,
+      Buyer buyer,
+      RefundWitness refundWitness) {
     this.config = config;
     this.api = api;
     this.out = out;
@@ -68,10 +91,40 @@ public final class Demo {
         buyer != null
             ? buyer
             : switch (channelName) {
-              case "sandbox" -> this::payAtSandbox;
-              case "alipay" -> this::payAtAlipaySimulator;
+              case "sandbox" -> simulators()::payAtSandbox;
+              case "alipay" -> simulators()::payAtAlipay;
               default -> throw new IllegalArgumentException("no buyer for channel " + channelName);
             };
+    this.refundWitness = refundWitness;
+  }
+
+  /**
+   * This demo with the refund trail after the payment's ({@code payrelay demo --refund}): the
+   * payment refunded in full through {@code POST /v1/payments/{id}/refunds}, seen refunded at the
+   * channel by {@code witness}, the refund SUCCEEDED and the payment REFUNDED, its {@code
+   * PaymentRefunded} event SENT and read from the bound queue (by the AMQP {@code type} property),
+   * and every grant revoked by the entitlements consumer.
+   *
+   * @param witness sees the refund at the channel; null for the sandbox's refund query ({@code
+   *     sandbox}) or the Alipay simulator's trade state at the pay URL ({@code alipay})
+   * @throws IllegalArgumentException for another channel without a witness
+   */
+  public Demo withRefund(RefundWitness witness) {
+    RefundWitness w =
+        witness != null
+            ? witness
+            : switch (channelName) {
+              case "sandbox" -> simulators()::sandboxRefunded;
+              case "alipay" -> simulators()::alipayRefunded;
+              default ->
+                  throw new IllegalArgumentException(
+                      "no refund witness for channel " + channelName);
+            };
+    return new Demo(config, api, out, channelName, buyer, w);
+  }
+
+  private DemoSimulators simulators() {
+    return new DemoSimulators(api, config.sandbox().url());
   }
 
   /**
@@ -96,36 +149,16 @@ public final class Demo {
             "FAILED: trail incomplete within "
                 + timeout.toSeconds()
                 + " s; last state: "
-                + get(paymentId));
+                + api.payment(paymentId));
         return false;
       }
-      return printTrail(trail, channel, queue, paidAt.plus(timeout));
+      if (!printTrail(trail, channel, queue, paidAt.plus(timeout))) {
+        return false;
+      }
+      return refundWitness == null
+          || new DemoRefund(api, out, refundWitness)
+              .run(trail.path("payment"), created.path("payUrl").asText(), channel, queue, timeout);
     }
-  }
-
-  private String payAtSandbox(String paymentId, String payUrl) throws Exception {
-    JsonNode pay =
-        post(
-            config.sandbox().url().resolve("/sandbox/v1/payments/" + paymentId + "/pay"),
-            "{}",
-            null);
-    return "sandbox paid it: channel_txn_id=%s, callback answered HTTP %s"
-        .formatted(pay.path("channel_txn_id").asText(), pay.path("callback_status").asText());
-  }
-
-  /** The Alipay simulator's buyer scans and pays: {@code POST <qr_code>/pay}, plain text state. */
-  private String payAtAlipaySimulator(String paymentId, String payUrl) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create(payUrl + "/pay"))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IllegalStateException(
-          "POST " + payUrl + "/pay answered " + r.statusCode() + ": " + r.body());
-    }
-    return "alipay simulator paid it: trade " + r.body().strip() + ", notification sent";
   }
 
   /**
@@ -148,7 +181,7 @@ public final class Demo {
             + "\"channel\":\""
             + channelName
             + "\"}";
-    JsonNode created = post(api.resolve("/v1/payments"), body, "demo-" + orderId);
+    JsonNode created = api.post(api.api("/v1/payments"), body, "demo-" + orderId);
     out.printf(
         "created payment %s on %s for order %s: 19.99 %s, pay at %s%n",
         created.path("payment").path("paymentId").asText(),
@@ -161,7 +194,7 @@ public final class Demo {
 
   private JsonNode awaitTrail(String paymentId, Instant deadline) throws Exception {
     while (Instant.now().isBefore(deadline)) {
-      JsonNode trail = get(paymentId);
+      JsonNode trail = api.payment(paymentId);
       boolean paid = "PAID".equals(trail.path("payment").path("status").asText());
       boolean allSent = trail.path("events").size() == 2;
       for (JsonNode e : trail.path("events")) {
@@ -186,7 +219,12 @@ public final class Demo {
     JsonNode payment = trail.path("payment");
     DemoTrail.payment(out, payment);
     String confirmedId = DemoTrail.events(out, trail.path("events"));
-    GetResponse message = awaitMessage(channel, queue, confirmedId, deadline);
+    GetResponse message =
+        awaitMessage(
+            channel,
+            queue,
+            p -> confirmedId != null && confirmedId.equals(p.getMessageId()),
+            deadline);
     if (message == null) {
       out.println("FAILED: no message with message_id " + confirmedId + " on the bound queue");
       return false;
@@ -200,50 +238,23 @@ public final class Demo {
     return true;
   }
 
-  private static GetResponse awaitMessage(
-      Channel channel, String queue, String messageId, Instant deadline) throws Exception {
+  /**
+   * Reads {@code queue} (auto-ack, dropping the others) until a message whose properties match
+   * {@code wanted} comes, or {@code deadline} passes.
+   *
+   * @return that message, or null when none came in time
+   */
+  static GetResponse awaitMessage(
+      Channel channel, String queue, Predicate<AMQP.BasicProperties> wanted, Instant deadline)
+      throws Exception {
     while (Instant.now().isBefore(deadline)) {
       GetResponse r = channel.basicGet(queue, true);
       if (r == null) {
         Thread.sleep(50);
-      } else if (messageId != null && messageId.equals(r.getProps().getMessageId())) {
+      } else if (wanted.test(r.getProps())) {
         return r;
       }
     }
     return null;
-  }
-
-  private JsonNode get(String paymentId) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            authorized(HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId)))
-                .GET()
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    return JSON.readTree(r.body());
-  }
-
-  /** The request with the API key of {@code PAYRELAY_API_KEY} (or dev's own), when there is one. */
-  private HttpRequest.Builder authorized(HttpRequest.Builder request) {
-    String key = config.access().clientKey();
-    return key == null ? request : request.header("Authorization", "Bearer " + key);
-  }
-
-  /** A POST; with {@code idempotencyKey} it is one to payrelay's API, which gets the API key. */
-  private JsonNode post(URI uri, String body, String idempotencyKey) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (idempotencyKey != null) {
-      // Only payrelay's own API gets the key, never the channel.
-      authorized(request).header("Idempotency-Key", idempotencyKey);
-    }
-    HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() / 100 != 2) {
-      throw new IllegalStateException(
-          "POST " + uri + " answered " + r.statusCode() + ": " + r.body());
-    }
-    return JSON.readTree(r.body());
   }
 }

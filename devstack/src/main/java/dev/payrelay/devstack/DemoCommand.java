@@ -26,18 +26,23 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Run the main job once on a real signed callback and print its trail.",
-      "Creates a payment on --channel, has the channel's simulator pay it, then shows: payment PAID,",
-      "events SENT with their ids,",
-      "the message read from a queue bound to the exchange, the granted entitlements.",
-      "Uses a running 'payrelay dev' when its API answers, else starts one in this process.",
-      "Exits 0 only when the whole trail was seen."
+      "Creates a payment on --channel, has the channel's simulator pay it, then shows:",
+      "payment PAID, events SENT with their ids, the message read from a queue bound",
+      "to the exchange, the granted entitlements.",
+      "With --refund it then refunds the payment in full and shows: refunded at the",
+      "channel, refund SUCCEEDED, payment REFUNDED, PaymentRefunded SENT and on the",
+      "queue, grants revoked; a step not seen in time is named in the FAILED line.",
+      "Uses a running 'payrelay dev' when its API answers, else starts one in this",
+      "process. Exits 0 only when the whole trail was seen."
     })
 public final class DemoCommand implements Callable<Integer>, OptionalCommand {
 
   @Option(
       names = "--timeout-seconds",
       defaultValue = "30",
-      description = "How long to wait for the trail (default ${DEFAULT-VALUE}).")
+      description =
+          "How long to wait for the trail, then with --refund for the refund's (default"
+              + " ${DEFAULT-VALUE}).")
   int timeoutSeconds;
 
   @Option(
@@ -48,6 +53,11 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
               + " need the simulator of a dev started by this demo, so no other payrelay dev may"
               + " be running.")
   String channel;
+
+  @Option(
+      names = "--refund",
+      description = "After the payment's trail, refund it in full and show the refund's trail.")
+  boolean refund;
 
   @Override
   public Integer call() throws Exception {
@@ -66,8 +76,9 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
         return PayrelayCommand.CONFIGURATION_ERROR;
       }
       // Read again: a dev started here has just written its API key.
+      Demo demo = new Demo(PayrelayCommand.config(), api, System.out, channel, buyer(stack));
       boolean ok =
-          new Demo(PayrelayCommand.config(), api, System.out, channel, buyer(stack))
+          (refund ? demo.withRefund(refundWitness(stack)) : demo)
               .run(Duration.ofSeconds(timeoutSeconds));
       return ok ? 0 : 1;
     } finally {
@@ -112,6 +123,50 @@ public final class DemoCommand implements Callable<Integer>, OptionalCommand {
       return wechatBuyer(stack.simulators().wechatpay().get());
     }
     return null;
+  }
+
+  /**
+   * The refund witness of {@code --channel} (one {@link #refusal} let through): the started dev's
+   * simulator for stripe and wechatpay; null for sandbox and alipay, which {@link Demo} asks
+   * itself.
+   */
+  private Demo.RefundWitness refundWitness(DevStack stack) {
+    if (channel.equals(StripeChannel.NAME)) {
+      return stripeRefunds(stack.simulators().stripe().get());
+    }
+    if (channel.equals(WechatPayChannel.NAME)) {
+      return wechatRefunds(stack.simulators().wechatpay().get());
+    }
+    return null;
+  }
+
+  /**
+   * The Stripe simulator's Refund carrying our refund number in {@code metadata.refund_no}, once
+   * {@code succeeded}.
+   */
+  public static Demo.RefundWitness stripeRefunds(StripeSimulator stripe) {
+    return (paymentId, payUrl, refundNo) ->
+        stripe
+            .refundByNumber(refundNo)
+            .filter(r -> "succeeded".equals(r.path("status").asText()))
+            .map(
+                r ->
+                    "stripe simulator refunded it: %s status=succeeded amount=%d"
+                        .formatted(r.path("id").asText(), r.path("amount").asLong()))
+            .orElse(null);
+  }
+
+  /** The WeChat Pay simulator's refund under our refund number ({@code out_refund_no}), SUCCESS. */
+  public static Demo.RefundWitness wechatRefunds(WechatPaySimulator wechatpay) {
+    return (paymentId, payUrl, refundNo) ->
+        wechatpay
+            .refundStatus(refundNo)
+            .filter("SUCCESS"::equals)
+            .map(
+                status ->
+                    "wechatpay simulator refunded it: out_refund_no %s status=SUCCESS, trade_state %s"
+                        .formatted(refundNo, wechatpay.tradeState(paymentId).orElse("?")))
+            .orElse(null);
   }
 
   /**

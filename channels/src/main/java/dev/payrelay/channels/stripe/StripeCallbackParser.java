@@ -49,6 +49,9 @@ public final class StripeCallbackParser {
   /** The PaymentIntent metadata key that carries our payment id. */
   public static final String PAYMENT_ID_KEY = "payment_id";
 
+  /** The Refund metadata key that carries our refund number (also the refund's idempotency key). */
+  public static final String REFUND_NO_KEY = "refund_no";
+
   private final String accountId;
   private final IntentLookup lookup;
 
@@ -141,7 +144,7 @@ public final class StripeCallbackParser {
     ChannelRefundStatus status = StripeStatuses.ofRefundStatus(refund.getStatus());
     return new RefundReport(
         refund.getId(),
-        refund.getMetadata() == null ? null : refund.getMetadata().get(StripeRefunds.REFUND_NO_KEY),
+        refund.getMetadata() == null ? null : refund.getMetadata().get(REFUND_NO_KEY),
         StripeAmounts.toMoney(refund.getAmount(), refund.getCurrency()),
         status,
         status == ChannelRefundStatus.FAILED ? StripeRefunds.failureReason(refund) : null);

@@ -23,9 +23,6 @@ import java.util.Set;
  */
 final class StripeRefunds {
 
-  /** The Refund metadata key that carries our refund number. */
-  static final String REFUND_NO_KEY = "refund_no";
-
   /**
    * Stripe error codes that refuse a refund on its merits (https://docs.stripe.com/error-codes):
    * nothing is left to refund, more than is left, the charge is disputed, or the intent has no
@@ -59,7 +56,7 @@ final class StripeRefunds {
         RefundCreateParams.builder()
             .setPaymentIntent(request.channelTxnId())
             .setAmount(amount)
-            .putMetadata(REFUND_NO_KEY, request.refundNo())
+            .putMetadata(StripeCallbackParser.REFUND_NO_KEY, request.refundNo())
             .putMetadata(StripeCallbackParser.PAYMENT_ID_KEY, request.paymentId())
             .build();
     RequestOptions options = RequestOptions.builder().setIdempotencyKey(request.refundNo()).build();
@@ -82,7 +79,7 @@ final class StripeRefunds {
     List<Refund> matching = new ArrayList<>();
     for (Refund refund : list(channelTxnId)) {
       if (refund.getMetadata() != null
-          && refundNo.equals(refund.getMetadata().get(REFUND_NO_KEY))) {
+          && refundNo.equals(refund.getMetadata().get(StripeCallbackParser.REFUND_NO_KEY))) {
         matching.add(refund);
       }
     }

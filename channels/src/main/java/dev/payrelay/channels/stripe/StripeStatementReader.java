@@ -99,7 +99,7 @@ final class StripeStatementReader {
             at,
             refund.getMetadata() == null
                 ? null
-                : refund.getMetadata().get(StripeRefunds.REFUND_NO_KEY));
+                : refund.getMetadata().get(StripeCallbackParser.REFUND_NO_KEY));
       }
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new ChannelException(txn.getId() + ": " + e.getMessage(), false, e);

@@ -10,6 +10,7 @@ import dev.payrelay.simulators.SimulatorIds;
 import dev.payrelay.simulators.StatementRefundFaults;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,13 +80,7 @@ public final class SimulatedStripe {
 
   /** Intents whose {@code metadata[key]} equals {@code value}, oldest first. */
   synchronized List<ObjectNode> searchByMetadata(String key, String value) {
-    List<ObjectNode> found = new ArrayList<>();
-    for (ObjectNode pi : intents.values()) {
-      if (value.equals(pi.path("metadata").path(key).asText(null))) {
-        found.add(pi.deepCopy());
-      }
-    }
-    return found;
+    return byMetadata(intents.values(), key, value);
   }
 
   /**
@@ -179,6 +174,23 @@ public final class SimulatedStripe {
   /** The charge a refund refunds, as it is now. */
   synchronized ObjectNode chargeOf(ObjectNode refund) {
     return charges.get(refund.get("charge").asText()).deepCopy();
+  }
+
+  /** The refunds whose {@code metadata[key]} equals {@code value}, oldest first. */
+  synchronized List<ObjectNode> refundsByMetadata(String key, String value) {
+    return byMetadata(refunds.values(), key, value);
+  }
+
+  /** Copies of the {@code objects} whose {@code metadata[key]} equals {@code value}, in order. */
+  private static List<ObjectNode> byMetadata(
+      Collection<ObjectNode> objects, String key, String value) {
+    List<ObjectNode> found = new ArrayList<>();
+    for (ObjectNode o : objects) {
+      if (value.equals(o.path("metadata").path(key).asText(null))) {
+        found.add(o.deepCopy());
+      }
+    }
+    return found;
   }
 
   /**

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -123,6 +124,17 @@ public final class StripeSimulator implements AutoCloseable {
    */
   public StripeWebhookEvent refund(String intentId) {
     return send("charge.refunded", stripe.refund(intentId));
+  }
+
+  /**
+   * The refund made through {@code POST /v1/refunds} under merchant refund number {@code refundNo}
+   * (its {@code metadata.refund_no}, which payrelay sets to its own refund number), as Stripe would
+   * list it now: {@code id} ({@code re_…}), {@code status} ({@code succeeded}, {@code failed}, …),
+   * {@code amount} in minor units; empty when there is none.
+   */
+  public Optional<ObjectNode> refundByNumber(String refundNo) {
+    return stripe.refundsByMetadata(StripeCallbackParser.REFUND_NO_KEY, refundNo).stream()
+        .findFirst();
   }
 
   /**

@@ -121,6 +121,18 @@ public final class WechatPaySimulator implements AutoCloseable {
   }
 
   /**
+   * The {@code status} of the refund under {@code outRefundNo} as the refund query would answer it
+   * ({@code SUCCESS}, or {@code ABNORMAL} when WeChat Pay failed it), or empty when no order has a
+   * refund under that number.
+   */
+  public Optional<String> refundStatus(String outRefundNo) {
+    return orders
+        .byRefundNo(outRefundNo)
+        .flatMap(o -> o.refund(outRefundNo))
+        .map(SimulatedOrder.Refund::status);
+  }
+
+  /**
    * The buyer scans and pays: the order becomes SUCCESS and the {@code TRANSACTION.SUCCESS}
    * notification is posted to its {@code notify_url}.
    *
