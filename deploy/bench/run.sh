@@ -104,6 +104,7 @@ export PAYRELAY_TEMPORAL_PORT="$TEMPORAL_PORT" PAYRELAY_TEMPORAL_UI_PORT="$UI_PO
 unset PAYRELAY_API_KEYS_FILE PAYRELAY_API_KEY_FILE PAYRELAY_ADMIN_PORT PAYRELAY_TEMPORAL_ADDRESS
 
 PIDS=()      # started here, in start order
+WORKER_ARGS=() # the bench's --worker-pid, split mode only
 NAMES=()
 stop_all() {
   local i pid deadline
@@ -200,6 +201,7 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
   if [[ "$MODE" == split ]]; then
     await "grep -q 'worker bench-$LABEL polling' '$LOGS/worker.log'" "$WORKER_PID" worker 120
     PAYRELAY_PIDS="$API_PID,$WORKER_PID"
+    WORKER_ARGS=(--worker-pid "$WORKER_PID")
   else
     PAYRELAY_PIDS="$API_PID"
   fi
@@ -221,7 +223,7 @@ log "ready: api http://127.0.0.1:$API_PORT, payrelay pid(s) $PAYRELAY_PIDS, temp
 
 # In the background so a signal reaches the trap at once rather than after the bench ends.
 "${JVM[@]}" bench "$@" --out "$RUN_DIR/$LABEL.json" \
-  --payrelay-pid "$PAYRELAY_PIDS" --temporal-pid "$TEMPORAL_PID" > >(tee "$RUN_DIR/bench.log") 2>&1 &
+  --payrelay-pid "$PAYRELAY_PIDS" --temporal-pid "$TEMPORAL_PID" "${WORKER_ARGS[@]}" > >(tee "$RUN_DIR/bench.log") 2>&1 &
 BENCH_PID=$!
 PIDS+=("$BENCH_PID")
 NAMES+=(bench)

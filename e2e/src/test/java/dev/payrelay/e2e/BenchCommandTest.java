@@ -45,6 +45,7 @@ class BenchCommandTest {
             "--payments=20",
             "--warmup=3",
             "--rate=10/s",
+            "--windows=1",
             "--drain-seconds=90",
             "--baselines=ledger",
             "--out=" + out);
@@ -64,7 +65,11 @@ class BenchCommandTest {
             "payrelayRss",
             "processes",
             "baselines",
-            "ratios");
+            "ratios",
+            "profiling",
+            "benchInPayrelay",
+            "windows",
+            "summary");
     assertThat(r.path("shape").path("mode").asText()).isEqualTo("open");
     assertThat(r.path("shape").path("rate").asDouble()).isEqualTo(10.0);
     assertThat(r.path("payments").asInt()).isEqualTo(20);
@@ -88,7 +93,11 @@ class BenchCommandTest {
         .containsExactly("atSeconds", "pending", "dispatched", "oldestAgeMs");
     List<String> processes = new ArrayList<>();
     r.path("processes").forEach(g -> processes.add(g.path("name").asText()));
-    assertThat(processes).containsExactly("payrelay", "temporal", "mariadb", "rabbitmq");
+    assertThat(processes).containsExactly("payrelay", "temporal", "mariadb", "rabbitmq", "bench");
+    // The harness serves payrelay from this JVM, and the report says its CPU includes the bench's.
+    assertThat(r.path("benchInPayrelay").asBoolean()).isTrue();
+    assertThat(r.path("windows")).hasSize(1);
+    assertThat(r.path("summary").path("windows").asInt()).isEqualTo(1);
     // The harness serves the API from this JVM: found as the process listening on its port.
     JsonNode self = r.path("processes").get(0);
     assertThat(self.path("pids").get(0).asLong()).isEqualTo(ProcessHandle.current().pid());
@@ -101,6 +110,10 @@ class BenchCommandTest {
     assertThat(ledger.path("name").asText()).isEqualTo("ledger");
     assertThat(ledger.path("errors").asInt()).isZero();
     assertThat(ledger.path("latency").path("count").asLong()).isEqualTo(20);
+    List<String> metered = new ArrayList<>();
+    ledger.path("cpu").forEach(c -> metered.add(c.path("process").asText()));
+    assertThat(metered).containsExactly("bench", "mariadb");
+    assertThat(ledger.path("cpu").get(0).path("cpuSeconds").asDouble()).isPositive();
     List<String> ratios = new ArrayList<>();
     r.path("ratios").forEach(x -> ratios.add(x.path("metric").asText()));
     assertThat(ratios).containsExactly("callbacks/s", "callback p50 ms", "callback p99 ms");
@@ -124,8 +137,9 @@ class BenchCommandTest {
             "--payments=10",
             "--warmup=2",
             "--callers=2",
+            "--windows=1",
             "--drain-seconds=90",
-            "--baselines=workflow,relay,publish",
+            "--baselines=same-shape,workflow,relay,publish,zero-activity,exact-statements",
             "--relay-pollers=2",
             "--out=" + out);
 
@@ -141,21 +155,28 @@ class BenchCommandTest {
       assertThat(b.path("perSecond").asDouble()).as(b.toString()).isPositive();
     }
     // Always in the documented order, whatever the order asked.
-    assertThat(names).containsExactly("publish", "relay", "workflow");
-    JsonNode relay = r.path("baselines").get(1);
+    assertThat(names)
+        .containsExactly(
+            "exact-statements", "publish", "relay", "workflow", "zero-activity", "same-shape");
+    JsonNode relay = r.path("baselines").get(2);
     assertThat(relay.path("missing").asLong()).isZero();
     assertThat(relay.path("endToEnd").path("count").asLong()).isEqualTo(10);
     List<String> ratios = new ArrayList<>();
     r.path("ratios")
         .forEach(x -> ratios.add(x.path("metric").asText() + "/" + x.path("baseline").asText()));
+    // The CPU ratios against MariaDB and Temporal come only where those servers were found.
     assertThat(ratios)
-        .containsExactly(
+        .containsSubsequence(
+            "callbacks/s/exact-statements",
             "delivered/s/publish",
             "delivered/s/relay",
             "e2e message p50 ms/relay",
             "e2e message p99 ms/relay",
             "delivered/s/workflow",
-            "e2e message p99 ms/workflow");
+            "e2e message p99 ms/workflow",
+            "delivered/s/zero-activity",
+            "worker cpu ms/payment/same-shape");
+    assertThat(run.out()).contains("over 1 window(s)", "callbacks/s ÷ exact-statements");
   }
 
   @Test

@@ -11,12 +11,14 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * {@code payrelay bench} against a running payrelay. Phase 1 creates the payments (not measured);
- * phase 2 sends their signed PAID callbacks at the load shape while a consumer on the bench's own
- * queue timestamps each PaymentConfirmed and a poll of the {@code entitlement} table timestamps
- * each grant; then it waits for the drain, runs the baselines at the same shape and count, and
- * gives the {@link BenchResult}. Phase 1's PaymentCreated events are delivered (the outbox drains)
- * before the warm-up starts.
+ * {@code payrelay bench} against a running payrelay. Phase 1 creates the payments of every window
+ * (not measured); the warm-up pays some at the load shape (not measured); then each of {@link
+ * Plan#windows} windows sends its own payments' signed PAID callbacks at the load shape while a
+ * consumer on the bench's own queue timestamps each PaymentConfirmed and a poll of the {@code
+ * entitlement} table timestamps each grant, waits for the drain, and runs the baselines at the same
+ * shape and count (each warmed up outside its measured run); it gives the {@link BenchResult} with
+ * every window and each figure's median and spread. Phase 1's PaymentCreated events are delivered
+ * (the outbox drains) before the warm-up starts.
  */
 public final class Bench {
 
@@ -32,17 +34,22 @@ public final class Bench {
    * @param warmup payments paid at the same shape before the measured window, whose messages are
    *     awaited (up to {@code drainWait}) and not counted: JIT, pools and caches warm; each
    *     baseline runs as many unmeasured operations first
+   * @param windows measured windows, each with {@code payments} payments of its own and every
+   *     baseline
    */
-  public record Plan(LoadShape shape, int payments, Duration drainWait, int warmup) {
+  public record Plan(LoadShape shape, int payments, Duration drainWait, int warmup, int windows) {
     /**
      * Validates.
      *
-     * @throws IllegalArgumentException for fewer than one payment, a negative warm-up or a
-     *     non-positive wait
+     * @throws IllegalArgumentException for fewer than one payment or window, a negative warm-up or
+     *     a non-positive wait
      */
     public Plan {
       if (payments < 1) {
         throw new IllegalArgumentException("--payments must be at least 1, was " + payments);
+      }
+      if (windows < 1) {
+        throw new IllegalArgumentException("--windows must be at least 1, was " + windows);
       }
       if (warmup < 0) {
         throw new IllegalArgumentException("--warmup must not be negative, was " + warmup);
@@ -57,55 +64,99 @@ public final class Bench {
   private final BenchTarget target;
   private final ProcessGroups processes;
   private final List<BaselineBench> baselines;
+  private final BenchResult.Profiling profiling;
+  private final List<Long> workerPids;
   private final PrintWriter out;
 
-  /** A benchmark; {@code baselines} run after payrelay's phase, in the given order. */
+  /**
+   * A benchmark; {@code baselines} run after payrelay's phase of each window, in the given order.
+   *
+   * @param profiling whether a profiler is attached, which makes the ratios not comparable
+   * @param workerPids payrelay's worker process(es), whose CPU per payment is set against the
+   *     same-shape baseline's; empty for all of payrelay's (one {@code dev} process)
+   */
   Bench(
       Plan plan,
       BenchTarget target,
       ProcessGroups processes,
       List<BaselineBench> baselines,
+      BenchResult.Profiling profiling,
+      List<Long> workerPids,
       PrintWriter out) {
     this.plan = plan;
     this.target = target;
     this.processes = processes;
     this.baselines = List.copyOf(baselines);
+    this.profiling = profiling;
+    this.workerPids = List.copyOf(workerPids);
     this.out = out;
   }
 
-  /** Runs both phases and the baselines. */
+  /** Runs phase 1, the warm-up and every window with its baselines. */
   public BenchResult run() throws Exception {
     String startedAt = Instant.now().toString();
     PayrelayClient client = new PayrelayClient(target);
-    List<String> all = createPayments(client, plan.warmup() + plan.payments());
-    List<String> ids = all.subList(plan.warmup(), all.size());
+    int n = plan.payments();
+    List<String> all = createPayments(client, plan.warmup() + plan.windows() * n);
     awaitOutboxDrained("phase 1");
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(target.amqpUri());
-    MeasuredWindow.Measured measured;
+    List<MeasuredWindow.Measured> measured = new ArrayList<>();
+    List<BenchResult.Window> windows = new ArrayList<>();
     try (Connection amqp = factory.newConnection("payrelay-bench")) {
       warmUp(client, all.subList(0, plan.warmup()), amqp);
-      measured = new MeasuredWindow(plan, target, processes, out).run(client, ids, amqp);
+      for (int w = 1; w <= plan.windows(); w++) {
+        int from = plan.warmup() + (w - 1) * n;
+        out.printf("window %d of %d%n", w, plan.windows());
+        MeasuredWindow.Measured m =
+            new MeasuredWindow(plan, target, processes, out)
+                .run(client, all.subList(from, from + n), amqp);
+        measured.add(m);
+        List<BenchResult.Baseline> done = runBaselines();
+        windows.add(
+            new BenchResult.Window(
+                w,
+                m.payrelay(),
+                m.processes(),
+                done,
+                Ratios.of(m.payrelay(), m.processes(), workerPids, done)));
+      }
     }
+    MeasuredWindow.Measured first = measured.getFirst();
+    BenchResult.Window one = windows.getFirst();
+    return new BenchResult(
+        BenchResult.SCHEMA,
+        startedAt,
+        BenchResult.Shape.of(plan.shape()),
+        n,
+        plan.warmup(),
+        first.payrelay(),
+        first.lag(),
+        first.rss(),
+        first.processes(),
+        one.baselines(),
+        one.ratios(),
+        profiling,
+        processes.benchInPayrelay(),
+        windows,
+        Spreads.summary(windows, profiling.profiled()));
+  }
+
+  /** Every baseline at the plan's shape and count, each with its own CPU. */
+  private List<BenchResult.Baseline> runBaselines() throws Exception {
     List<BenchResult.Baseline> done = new ArrayList<>();
     for (BaselineBench b : baselines) {
       out.printf(
           "baseline %s: %d operations, %s%n", b.name(), plan.payments(), plan.shape().describe());
       out.flush();
-      done.add(b.run(plan.shape(), plan.payments(), plan.warmup()));
+      List<String> metered = new ArrayList<>();
+      metered.add(ProcessGroups.BENCH);
+      metered.addAll(b.servers());
+      CpuMeter meter = processes.meter(metered);
+      BenchResult.Baseline result = b.run(plan.shape(), plan.payments(), plan.warmup(), meter);
+      done.add(result.withCpu(meter.figures(plan.payments())));
     }
-    return new BenchResult(
-        BenchResult.SCHEMA,
-        startedAt,
-        BenchResult.Shape.of(plan.shape()),
-        plan.payments(),
-        plan.warmup(),
-        measured.payrelay(),
-        measured.lag(),
-        measured.rss(),
-        measured.processes(),
-        done,
-        Ratios.of(measured.payrelay(), done));
+    return done;
   }
 
   private List<String> createPayments(PayrelayClient client, int n) throws Exception {

@@ -33,7 +33,9 @@ import picocli.CommandLine.Spec;
       "Reports throughput, latency percentiles, missing and duplicate effects,",
       "outbox lag, and CPU and RSS of payrelay, Temporal, MariaDB and RabbitMQ.",
       "--baselines runs the plain equivalents at the same load and prints each",
-      "figure as a ratio. Exits 0 when nothing is missing or duplicated, else 1.",
+      "figure as a ratio, each baseline with its own CPU. --windows windows (3) run",
+      "one after the other; the report gives each figure's median and spread.",
+      "Exits 0 when nothing is missing or duplicated in any window, else 1.",
       "Use a quiet machine: the figures are only as good as it."
     })
 public final class BenchCommand implements Callable<Integer>, OptionalCommand {
@@ -99,7 +101,8 @@ public final class BenchCommand implements Callable<Integer>, OptionalCommand {
       fallbackValue = "all",
       split = ",",
       description =
-          "Baselines to run after payrelay's phase: all, or some of ledger,publish,relay,workflow.")
+          "Baselines to run after payrelay's phase of each window: all, or some of ledger,"
+              + "exact-statements,publish,relay,workflow,zero-activity,same-shape.")
   List<String> baselines = List.of();
 
   @Option(names = "--api-url", description = "payrelay's API (default: PAYRELAY_API_HOST/PORT).")
@@ -125,6 +128,31 @@ public final class BenchCommand implements Callable<Integer>, OptionalCommand {
   List<Long> temporalPids = List.of();
 
   @Option(
+      names = "--windows",
+      defaultValue = "3",
+      description =
+          "Measured windows, each with --payments payments of its own and every baseline; the"
+              + " report gives each figure's and ratio's median and spread (default"
+              + " ${DEFAULT-VALUE}).")
+  int windows;
+
+  @Option(
+      names = "--worker-pid",
+      split = ",",
+      description =
+          "Which of --payrelay-pid is payrelay's worker, for its CPU per payment against the"
+              + " same-shape workflow (default: all of payrelay's pids).")
+  List<Long> workerPids = List.of();
+
+  @Option(
+      names = "--profiler",
+      description =
+          "Marks the run as profiled (e.g. --profiler=jfr): printed and in the JSON, and its ratios"
+              + " are not compared with their targets. Profiling flags on the bench's or a"
+              + " measured process's command line mark it too.")
+  String profiler;
+
+  @Option(
       names = "--relay-pollers",
       defaultValue = "4",
       description = "Poller threads of the plain relay baseline (default ${DEFAULT-VALUE}).")
@@ -147,9 +175,14 @@ public final class BenchCommand implements Callable<Integer>, OptionalCommand {
             config.amqp().exchange());
     Bench.Plan plan =
         new Bench.Plan(
-            new LoadShape(rate, callers), payments, Duration.ofSeconds(drainSeconds), warmup);
+            new LoadShape(rate, callers),
+            payments,
+            Duration.ofSeconds(drainSeconds),
+            warmup,
+            windows);
     BenchRunner.Options options =
-        new BenchRunner.Options(baselines, payrelayPids, temporalPids, relayPollers);
+        new BenchRunner.Options(
+            baselines, payrelayPids, temporalPids, relayPollers, workerPids, profiler);
     BenchResult result = new BenchRunner(plan, target, config.temporal(), options, stdout).run();
     if (out != null) {
       Path parent = out.toAbsolutePath().getParent();
@@ -161,10 +194,14 @@ public final class BenchCommand implements Callable<Integer>, OptionalCommand {
       stdout.flush();
     }
     boolean clean =
-        result.payrelay().messages().missing() == 0
-            && result.payrelay().messages().duplicate() == 0
-            && result.payrelay().entitlements().missing() == 0
-            && result.payrelay().entitlements().duplicate() == 0;
+        result.windows().stream()
+            .map(BenchResult.Window::payrelay)
+            .allMatch(
+                p ->
+                    p.messages().missing() == 0
+                        && p.messages().duplicate() == 0
+                        && p.entitlements().missing() == 0
+                        && p.entitlements().duplicate() == 0);
     return clean ? 0 : 1;
   }
 }

@@ -20,6 +20,7 @@ final class BenchReport {
     memoryAndLag(r, out);
     baselines(r, out);
     ratios(r, out);
+    BenchSummaryReport.print(r, out);
     out.flush();
   }
 
@@ -113,6 +114,14 @@ final class BenchReport {
           b.what());
       if (b.firstError() != null) {
         out.println("  first error: " + b.firstError());
+      }
+      for (BenchResult.Cpu c : b.cpu()) {
+        out.printf(
+            "  cpu %-9s %-16s %8.2f s %10.3f ms/op%n",
+            c.process(),
+            c.pids().isEmpty() ? "(not found)" : c.pids().toString(),
+            c.cpuSeconds(),
+            c.cpuMsPerOperation());
       }
     }
   }

@@ -19,8 +19,14 @@ import java.util.List;
  * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
  *     outboxLag}
  * @param processes CPU and memory of each process group over the measured window
- * @param baselines the baselines that ran, in the order ledger, publish, relay, workflow
+ * @param baselines the baselines that ran, in the order of {@link BenchRunner#BASELINES}
  * @param ratios payrelay's figures divided by their baselines'
+ * @param profiling whether a profiler was attached to the bench or to payrelay's processes
+ * @param benchInPayrelay whether payrelay ran in the bench's own JVM, so that its CPU figures
+ *     include the bench's; false when payrelay runs in processes of its own, whose figures then
+ *     leave the bench's CPU (group {@code bench}) out
+ * @param windows every measured window, the first one's figures repeated in the fields above
+ * @param summary each figure and ratio over the windows: median and spread
  */
 public record BenchResult(
     String schema,
@@ -33,10 +39,14 @@ public record BenchResult(
     List<RssSample> payrelayRss,
     List<ProcessFigures> processes,
     List<Baseline> baselines,
-    List<Ratio> ratios) {
+    List<Ratio> ratios,
+    Profiling profiling,
+    boolean benchInPayrelay,
+    List<Window> windows,
+    Summary summary) {
 
-  /** The schema name and version this record writes. */
-  public static final String SCHEMA = "payrelay-bench/1";
+  /** The schema name and version this record writes (docs/bench/schema.md). */
+  public static final String SCHEMA = "payrelay-bench/2";
 
   /**
    * The load shape.
@@ -102,7 +112,8 @@ public record BenchResult(
   /**
    * A process group over the measured window.
    *
-   * @param name {@code payrelay}, {@code temporal}, {@code mariadb} or {@code rabbitmq}
+   * @param name {@code payrelay}, {@code temporal}, {@code mariadb}, {@code rabbitmq} or {@code
+   *     bench} (the bench's own JVM)
    * @param pids the processes read; empty when none was found
    * @param cpuSeconds user + system CPU seconds spent in the window, summed over {@code pids}
    * @param cpuMsPerPayment {@code cpuSeconds} in milliseconds per payment
@@ -145,6 +156,7 @@ public record BenchResult(
    * @param errors operations that failed
    * @param firstError the first failure, or null
    * @param missing messages never consumed ({@code relay}), else 0
+   * @param cpu CPU of the bench JVM and of each server the baseline drives, over its measured run
    */
   public record Baseline(
       String name,
@@ -154,7 +166,24 @@ public record BenchResult(
       Latency endToEnd,
       int errors,
       String firstError,
-      long missing) {
+      long missing,
+      List<Cpu> cpu) {
+
+    /** Copies the list. */
+    public Baseline {
+      cpu = List.copyOf(cpu);
+    }
+
+    /** This baseline with {@code cpu} as its CPU figures. */
+    Baseline withCpu(List<Cpu> figures) {
+      return new Baseline(
+          name, what, perSecond, latency, endToEnd, errors, firstError, missing, figures);
+    }
+
+    /** Its CPU figure of process group {@code process}, if it was read. */
+    java.util.Optional<Cpu> cpuOf(String process) {
+      return cpu.stream().filter(c -> c.process().equals(process)).findFirst();
+    }
 
     /** A baseline without an end-to-end figure, its errors those of its measured run. */
     static Baseline of(String name, String what, Load.Result run) {
@@ -171,9 +200,99 @@ public record BenchResult(
           null,
           errors,
           firstError,
-          0);
+          0,
+          List.of());
     }
   }
+
+  /**
+   * One process group's CPU over a baseline's measured run.
+   *
+   * @param process {@code bench} (the bench JVM: the load, and for the workflow baselines their
+   *     worker and client), {@code mariadb}, {@code temporal} or {@code rabbitmq}
+   * @param pids the processes read at both ends; empty when none was found
+   * @param cpuSeconds user + system CPU seconds, summed over {@code pids}
+   * @param cpuMsPerOperation {@code cpuSeconds} in milliseconds per measured operation
+   * @param exited processes read at the start but gone at the end, not in these figures
+   */
+  public record Cpu(
+      String process,
+      List<Long> pids,
+      double cpuSeconds,
+      double cpuMsPerOperation,
+      List<Long> exited) {}
+
+  /**
+   * Whether the run was profiled; a profiled run's ratios are not compared with their targets.
+   *
+   * @param profiled whether any reason was found
+   * @param reasons what said so: {@code --profiler}, or a profiling flag on a process's command
+   *     line (e.g. {@code pid 123: -XX:StartFlightRecording=...})
+   */
+  public record Profiling(boolean profiled, List<String> reasons) {
+    /** Copies the list. */
+    public Profiling {
+      reasons = List.copyOf(reasons);
+    }
+  }
+
+  /**
+   * One measured window: payrelay's callbacks and drain, then every baseline.
+   *
+   * @param window 1 for the first
+   * @param payrelay payrelay's figures
+   * @param processes CPU and memory of each process group over payrelay's part of the window
+   * @param baselines the baselines of this window
+   * @param ratios this window's ratios
+   */
+  public record Window(
+      int window,
+      Payrelay payrelay,
+      List<ProcessFigures> processes,
+      List<Baseline> baselines,
+      List<Ratio> ratios) {}
+
+  /**
+   * The windows' figures and ratios side by side.
+   *
+   * @param windows how many windows ran
+   * @param figures each figure's median and spread
+   * @param ratios each ratio's median and spread, with its target when it has one
+   */
+  public record Summary(int windows, List<Spread> figures, List<RatioSpread> ratios) {}
+
+  /**
+   * One figure over the windows.
+   *
+   * @param name e.g. {@code payrelay callbacks/s} or {@code exact-statements cpu ms/op mariadb}
+   * @param median the median over the windows (the mean of the two middle ones for an even count)
+   * @param min the smallest
+   * @param max the largest
+   */
+  public record Spread(String name, double median, double min, double max) {}
+
+  /**
+   * One ratio over the windows.
+   *
+   * @param metric as {@link Ratio#metric}
+   * @param baseline as {@link Ratio#baseline}
+   * @param median the median of the windows' ratios (windows without a ratio left out)
+   * @param min the smallest
+   * @param max the largest
+   * @param target e.g. {@code >= 0.6}, or null for a ratio without a target
+   * @param comparable false when the run was profiled: the ratio is then not compared with a target
+   * @param met whether the median meets the target; null without a target, when not comparable, or
+   *     when no window gave a ratio
+   */
+  public record RatioSpread(
+      String metric,
+      String baseline,
+      Double median,
+      Double min,
+      Double max,
+      String target,
+      boolean comparable,
+      Boolean met) {}
 
   /**
    * One of payrelay's figures next to its baseline's.

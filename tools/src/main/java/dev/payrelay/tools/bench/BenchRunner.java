@@ -15,7 +15,15 @@ import java.util.Set;
 public final class BenchRunner {
 
   /** Every baseline, in the order they run. */
-  public static final List<String> BASELINES = List.of("ledger", "publish", "relay", "workflow");
+  public static final List<String> BASELINES =
+      List.of(
+          "ledger",
+          "exact-statements",
+          "publish",
+          "relay",
+          "workflow",
+          "zero-activity",
+          "same-shape");
 
   /**
    * The command's options beyond the plan.
@@ -24,15 +32,24 @@ public final class BenchRunner {
    * @param payrelayPids payrelay's pids, or empty to find them
    * @param temporalPids the Temporal server's pids, or empty to find it by its frontend port
    * @param relayPollers poller threads of the relay baseline
+   * @param workerPids which of {@code payrelayPids} are payrelay's worker, for its CPU per payment;
+   *     empty for all of payrelay's
+   * @param profiler the profiler attached, as {@code --profiler} named it, or null
    */
   public record Options(
-      List<String> baselines, List<Long> payrelayPids, List<Long> temporalPids, int relayPollers) {
+      List<String> baselines,
+      List<Long> payrelayPids,
+      List<Long> temporalPids,
+      int relayPollers,
+      List<Long> workerPids,
+      String profiler) {
 
     /** Copies the lists. */
     public Options {
       baselines = List.copyOf(baselines);
       payrelayPids = List.copyOf(payrelayPids);
       temporalPids = List.copyOf(temporalPids);
+      workerPids = List.copyOf(workerPids);
     }
   }
 
@@ -71,7 +88,14 @@ public final class BenchRunner {
     for (String name : names()) {
       baselines.add(baseline(name));
     }
-    BenchResult result = new Bench(plan, this.target, processes, baselines, out).run();
+    BenchResult.Profiling profiling =
+        Profilers.detect(options.profiler(), processes.measuredPids());
+    if (profiling.profiled()) {
+      out.println("profiled (ratios not comparable): " + String.join("; ", profiling.reasons()));
+      out.flush();
+    }
+    BenchResult result =
+        new Bench(plan, target, processes, baselines, profiling, options.workerPids(), out).run();
     BenchReport.print(result, out);
     return result;
   }
@@ -123,10 +147,11 @@ public final class BenchRunner {
   private BaselineBench baseline(String name) {
     return switch (name) {
       case "ledger" -> new LedgerBaseline(target.database());
+      case "exact-statements" -> new ExactStatementsBaseline(target);
       case "publish" -> new PublishBaseline(target.amqpUri());
       case "relay" ->
           new RelayBaseline(target.database(), target.amqpUri(), options.relayPollers());
-      case "workflow" -> new WorkflowBaseline(temporal);
+      case "workflow", "zero-activity", "same-shape" -> new WorkflowBaseline(name, temporal);
       default -> throw new IllegalArgumentException("unknown baseline " + name);
     };
   }

@@ -4,6 +4,7 @@ import dev.payrelay.ledger.db.DatabaseConfig;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -55,11 +56,18 @@ final class LedgerBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
+  public List<String> servers() {
+    return List.of("mariadb");
+  }
+
+  @Override
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup, CpuMeter meter)
+      throws Exception {
     try (ScratchDatabase db = new ScratchDatabase(server, BaselineBench.pool(shape), DDL)) {
       insertPending(db.dataSource(), count + warmup);
       Load.Result r =
-          BaselineBench.warmedUp(shape, count, warmup, (i, at) -> confirm(db.dataSource(), i));
+          BaselineBench.warmedUp(
+              shape, count, warmup, meter, (i, at) -> confirm(db.dataSource(), i));
       return BenchResult.Baseline.of(
           name(), "UPDATE payment PENDING→PAID + INSERT outbox event, one commit", r);
     }

@@ -89,17 +89,7 @@ final class PayrelayClient {
    * @throws IOException for a non-2xx answer
    */
   void paid(String paymentId) throws IOException, InterruptedException {
-    byte[] body =
-        new SandboxNotification(
-                "ntf_bench_" + paymentId,
-                target.merchantId(),
-                paymentId,
-                "sbx_bench_" + paymentId,
-                AMOUNT,
-                CURRENCY,
-                "PAID",
-                Instant.now())
-            .toJson();
+    byte[] body = paidBody(target.merchantId(), paymentId);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(target.webhook())
             .timeout(TIMEOUT)
@@ -110,5 +100,23 @@ final class PayrelayClient {
     if (r.statusCode() / 100 != 2) {
       throw new IOException("callback answered " + r.statusCode() + ": " + r.body());
     }
+  }
+
+  /**
+   * The body of the sandbox's PAID callback for {@code paymentId} of merchant {@code merchantId},
+   * sent now: notification {@code ntf_bench_<id>}, transaction {@code sbx_bench_<id>}, {@value
+   * #AMOUNT} {@value #CURRENCY}.
+   */
+  static byte[] paidBody(String merchantId, String paymentId) {
+    return new SandboxNotification(
+            "ntf_bench_" + paymentId,
+            merchantId,
+            paymentId,
+            "sbx_bench_" + paymentId,
+            AMOUNT,
+            CURRENCY,
+            "PAID",
+            Instant.now())
+        .toJson();
   }
 }

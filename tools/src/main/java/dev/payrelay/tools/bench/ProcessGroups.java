@@ -9,8 +9,10 @@ import java.util.Map;
  * The process groups whose CPU and memory a benchmark reports: payrelay, the Temporal server,
  * MariaDB/MySQL and RabbitMQ, each given by pid or found as the process listening on its port
  * ({@link ProcessProbe#listening}); MariaDB and RabbitMQ, when their sockets are unreadable, by
- * process name ({@code mariadbd} or {@code mysqld}, {@code beam.smp}). Read once before and once
- * after the measured window.
+ * process name ({@code mariadbd} or {@code mysqld}, {@code beam.smp}); and {@code bench}, this JVM,
+ * so the bench's own CPU is recorded beside payrelay's and never inside it (unless payrelay runs in
+ * this JVM: {@link #benchInPayrelay}). Read once before and once after the measured window; {@link
+ * #meter} reads some of them around one baseline's measured run.
  */
 final class ProcessGroups {
 
@@ -35,6 +37,44 @@ final class ProcessGroups {
     groups.put("temporal", temporal.isEmpty() ? local(ports.temporal()) : temporal);
     groups.put("mariadb", local(ports.database(), "mariadbd", "mysqld"));
     groups.put("rabbitmq", local(ports.broker(), "beam.smp"));
+    groups.put(BENCH, List.of(ProcessHandle.current().pid()));
+  }
+
+  /** The pids of payrelay's and the Temporal server's groups, the processes a profiler skews. */
+  List<Long> measuredPids() {
+    List<Long> pids = new ArrayList<>(groups.get("payrelay"));
+    pids.addAll(groups.get("temporal"));
+    return pids;
+  }
+
+  /** The group of this JVM, the bench itself (the load, the probes, the baselines' workers). */
+  static final String BENCH = "bench";
+
+  /**
+   * Whether payrelay's pids include this JVM's (payrelay started in the bench's own process, as in
+   * {@code BenchCommandTest}): payrelay's CPU figures then include the bench's.
+   */
+  boolean benchInPayrelay() {
+    return groups.get("payrelay").contains(ProcessHandle.current().pid());
+  }
+
+  /**
+   * A meter of groups {@code names} (e.g. {@code bench} and {@code mariadb}) for one baseline; a
+   * name of no group is an error of the caller.
+   *
+   * @throws IllegalArgumentException for an unknown group name
+   */
+  CpuMeter meter(List<String> names) {
+    Map<String, List<Long>> some = new LinkedHashMap<>();
+    for (String name : names) {
+      List<Long> pids = groups.get(name);
+      if (pids == null) {
+        throw new IllegalArgumentException(
+            "no process group " + name + "; known: " + groups.keySet());
+      }
+      some.put(name, pids);
+    }
+    return new CpuMeter(some);
   }
 
   /**
@@ -51,9 +91,17 @@ final class ProcessGroups {
 
   /** Reads every process at the start of the window. */
   void start() {
+    before.clear();
+    before.putAll(readAll(groups));
+  }
+
+  /** A reading of every process of {@code groups} that is alive, by pid. */
+  static Map<Long, ProcessProbe.Reading> readAll(Map<String, List<Long>> groups) {
+    Map<Long, ProcessProbe.Reading> readings = new LinkedHashMap<>();
     groups.values().stream()
         .flatMap(List::stream)
-        .forEach(pid -> ProcessProbe.read(pid).ifPresent(r -> before.put(pid, r)));
+        .forEach(pid -> ProcessProbe.read(pid).ifPresent(r -> readings.put(pid, r)));
+    return readings;
   }
 
   /**
@@ -76,16 +124,26 @@ final class ProcessGroups {
    */
   List<BenchResult.ProcessFigures> finish(int payments) {
     List<BenchResult.ProcessFigures> figures = new ArrayList<>();
-    groups.forEach((name, pids) -> figures.add(figures(name, pids, payments)));
+    Map<Long, ProcessProbe.Reading> after = readAll(groups);
+    groups.forEach((name, pids) -> figures.add(figures(name, pids, before, after, payments)));
     return figures;
   }
 
-  private BenchResult.ProcessFigures figures(String name, List<Long> pids, int payments) {
+  /**
+   * Group {@code name}'s figures between the readings {@code before} and {@code after}, per {@code
+   * payments} operations; a pid read before and missing after is named as exited.
+   */
+  static BenchResult.ProcessFigures figures(
+      String name,
+      List<Long> pids,
+      Map<Long, ProcessProbe.Reading> before,
+      Map<Long, ProcessProbe.Reading> after,
+      int payments) {
     List<BenchResult.ProcessFigures.One> each = new ArrayList<>();
     List<Long> exited = new ArrayList<>();
     for (long pid : pids) {
       ProcessProbe.Reading start = before.get(pid);
-      ProcessProbe.Reading end = ProcessProbe.read(pid).orElse(null);
+      ProcessProbe.Reading end = after.get(pid);
       if (start != null && end == null) {
         exited.add(pid);
       }

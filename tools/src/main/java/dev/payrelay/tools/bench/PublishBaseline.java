@@ -2,6 +2,7 @@ package dev.payrelay.tools.bench;
 
 import com.rabbitmq.client.Channel;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Baseline (b): confirmed, persistent, mandatory publishes in a plain loop on a scratch exchange
@@ -22,7 +23,13 @@ final class PublishBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
+  public List<String> servers() {
+    return List.of("rabbitmq");
+  }
+
+  @Override
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup, CpuMeter meter)
+      throws Exception {
     try (ScratchExchange broker = new ScratchExchange(amqpUri, BaselineBench.pool(shape))) {
       byte[] body = "{\"paymentId\":\"p\",\"amountMinor\":1999}".getBytes(StandardCharsets.UTF_8);
       Load.Operation publish =
@@ -35,7 +42,7 @@ final class PublishBaseline implements BaselineBench {
               broker.release(ch);
             }
           };
-      Load.Result r = BaselineBench.warmedUp(shape, count, warmup, publish);
+      Load.Result r = BaselineBench.warmedUp(shape, count, warmup, meter, publish);
       return BenchResult.Baseline.of(
           name(),
           "persistent mandatory publish + wait for its confirm",

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
 import javax.sql.DataSource;
 import org.HdrHistogram.Histogram;
 
@@ -52,7 +53,13 @@ final class RelayBaseline implements BaselineBench {
   }
 
   @Override
-  public BenchResult.Baseline run(LoadShape shape, int count, int warmup) throws Exception {
+  public List<String> servers() {
+    return List.of("mariadb", "rabbitmq");
+  }
+
+  @Override
+  public BenchResult.Baseline run(LoadShape shape, int count, int warmup, CpuMeter meter)
+      throws Exception {
     int producers = BaselineBench.pool(shape);
     try (ScratchDatabase db = new ScratchDatabase(server, producers + pollers, DDL);
         ScratchExchange broker = new ScratchExchange(amqpUri, pollers)) {
@@ -74,6 +81,7 @@ final class RelayBaseline implements BaselineBench {
       Load.Result warm = Load.run(shape, warmup, (i, at) -> insert(db.dataSource(), count + i));
       awaitConsumed(warmedUp, warmup - warm.errors());
       long[] scheduled = new long[count];
+      meter.start();
       Load.Result inserts =
           Load.run(
               shape,
@@ -83,6 +91,7 @@ final class RelayBaseline implements BaselineBench {
                 insert(db.dataSource(), i);
               });
       awaitConsumed(consumed, count - inserts.errors());
+      meter.stop();
       relay.close();
       consumer.close();
       return result(inserts, consumed, scheduled, relay.firstError());
@@ -119,7 +128,8 @@ final class RelayBaseline implements BaselineBench {
         Latency.ofMicros(e2e),
         inserts.errors(),
         inserts.firstError() != null ? inserts.firstError() : pollerError,
-        scheduled.length - consumed.distinct());
+        scheduled.length - consumed.distinct(),
+        List.of());
   }
 
   private static void insert(DataSource ds, int i) throws SQLException {

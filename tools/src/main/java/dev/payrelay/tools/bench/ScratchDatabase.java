@@ -45,6 +45,11 @@ final class ScratchDatabase implements AutoCloseable {
     return database.dataSource();
   }
 
+  /** The pool, e.g. to migrate it to payrelay's schema ({@link Database#migrate}). */
+  Database database() {
+    return database;
+  }
+
   @Override
   public void close() throws SQLException {
     database.close();
