@@ -38,7 +38,12 @@ temporal_cli() {
   return 1
 }
 
-db_up() { mariadb-admin ping >/dev/null 2>&1; }
+# A server that refuses a new connection because all are taken is up: starting another would fail.
+db_up() {
+  local out
+  out=$(mariadb-admin ping 2>&1) && return 0
+  [[ "$out" == *"Too many connections"* ]]
+}
 rabbit_up() { rabbitmq-diagnostics -q ping >/dev/null 2>&1; }
 
 if [[ "${1:-}" == "--check" ]]; then
