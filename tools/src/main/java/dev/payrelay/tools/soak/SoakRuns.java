@@ -25,7 +25,7 @@ import java.util.Map;
  *
  * <ul>
  *   <li>PENDING: RUNNING, {@code AWAITING_PAYMENT} (its deadline watch waits for the channel);
- *   <li>PAID: COMPLETED, {@code FULFILLED};
+ *   <li>PAID, PARTIALLY_REFUNDED, REFUNDED: COMPLETED, {@code FULFILLED};
  *   <li>CLOSED: COMPLETED, {@code CLOSED}; EXPIRED: COMPLETED, {@code EXPIRED}.
  * </ul>
  *
@@ -51,12 +51,24 @@ final class SoakRuns {
   }
 
   /** The run a payment in each ledger status must have once quiet: execution status and state. */
+  private static final List<String> FULFILLED =
+      List.of("COMPLETED", PaymentWorkflowState.FULFILLED.name());
+
   private static final Map<PaymentStatus, List<String>> EXPECTED =
       Map.of(
-          PaymentStatus.PENDING, List.of("RUNNING", PaymentWorkflowState.AWAITING_PAYMENT.name()),
-          PaymentStatus.PAID, List.of("COMPLETED", PaymentWorkflowState.FULFILLED.name()),
-          PaymentStatus.CLOSED, List.of("COMPLETED", PaymentWorkflowState.CLOSED.name()),
-          PaymentStatus.EXPIRED, List.of("COMPLETED", PaymentWorkflowState.EXPIRED.name()));
+          PaymentStatus.PENDING,
+          List.of("RUNNING", PaymentWorkflowState.AWAITING_PAYMENT.name()),
+          PaymentStatus.PAID,
+          FULFILLED,
+          // The soak refunds only fulfilled payments; a refund's events go to its own workflow.
+          PaymentStatus.PARTIALLY_REFUNDED,
+          FULFILLED,
+          PaymentStatus.REFUNDED,
+          FULFILLED,
+          PaymentStatus.CLOSED,
+          List.of("COMPLETED", PaymentWorkflowState.CLOSED.name()),
+          PaymentStatus.EXPIRED,
+          List.of("COMPLETED", PaymentWorkflowState.EXPIRED.name()));
 
   private SoakRuns() {}
 
