@@ -1,8 +1,11 @@
 package dev.payrelay.tools.soak;
 
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.mapping.PartialRefundGrants;
 import dev.payrelay.app.runtime.ApiRuntime;
+import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import java.io.PrintWriter;
@@ -15,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill, cut
@@ -98,7 +103,7 @@ final class Soak {
   private SoakReport soak(SoakStack stack, SoakTap tap) throws Exception {
     PayrelayConfig config = PayrelayConfig.fromEnv(stack.environment().direct());
     Instant start = Instant.now();
-    SoakRefunds refunds = refunds(config);
+    SoakRefunds refunds = refunds(stack, config);
     SoakBuyers buyers = buyers(config, refunds);
     SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);
     List<Violation> violations =
@@ -142,13 +147,38 @@ final class Soak {
   }
 
   /** Refunds on the children's API and sandbox, their choices seeded from the plan's seed. */
-  private SoakRefunds refunds(PayrelayConfig config) {
+  private SoakRefunds refunds(SoakStack stack, PayrelayConfig config) {
     return new SoakRefunds(
         api(config),
         config.access().clientKey(),
         new SoakSandbox(config.sandbox().url(), ApiRuntime.sandboxChannel(config)),
+        ids -> fulfilled(stack, ids),
         plan.refundShare(),
         new Random(plan.seed() * 31 + 7));
+  }
+
+  /**
+   * Those of {@code paymentIds} PAID in the soak's database whose latest run visibility lists
+   * COMPLETED {@code FULFILLED}: one ledger read and a List Filter per 100, directly.
+   *
+   * @throws IllegalStateException when Temporal cannot list the runs
+   */
+  private static Set<String> fulfilled(SoakStack stack, List<String> paymentIds) {
+    List<String> paid =
+        stack
+            .dsl()
+            .select(PAYMENT_ORDER.PAYMENT_ID)
+            .from(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.PAYMENT_ID.in(paymentIds))
+            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
+            .fetch(PAYMENT_ORDER.PAYMENT_ID);
+    SoakRuns.Listed runs = SoakRuns.latest(stack.temporalClient(), paid);
+    if (runs.failure() != null) {
+      throw new IllegalStateException(runs.failure());
+    }
+    return paid.stream()
+        .filter(id -> SoakRuns.fulfilled(runs.latest().get(id)))
+        .collect(Collectors.toSet());
   }
 
   private static URI api(PayrelayConfig config) {

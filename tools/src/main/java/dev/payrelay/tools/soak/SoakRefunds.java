@@ -1,41 +1,63 @@
 package dev.payrelay.tools.soak;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.payrelay.cli.RetryingHttp;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The soak's refunds (issue 28 item 7), asked for while the faults run: a share of the payments the
  * buyers paid is refunded through the public API ({@code POST /v1/payments/{id}/refunds}) once its
- * workflow has fulfilled it, each in one {@link SoakRefundPlan.Shape} (full, partial, two parts,
- * the same request sent twice, two full refunds at once) against the sandbox behaving as its {@link
- * SoakRefundPlan.Behaviour} says (late answer, lost callback, reported twice, failed, …). Every
- * request is recorded before it is sent ({@link Ask}) and every answer as it came ({@link Answer}),
- * so {@link SoakRefundAudit} can hold the ledger and the channel to them.
+ * workflow has fulfilled it ({@link Fulfilment}, looked at for every waiting payment at once), each
+ * in one {@link SoakRefundPlan.Shape} (full, partial, two parts, the same request sent twice, two
+ * full refunds at once) against the sandbox behaving as its {@link SoakRefundPlan.Behaviour} says
+ * (late answer, lost callback, reported twice, failed, …). Every request is recorded before it is
+ * sent ({@link Ask}) and every answer as it came ({@link Answer}), so {@link SoakRefundAudit} can
+ * hold the ledger and the channel to them.
  */
 final class SoakRefunds {
 
   /** How long a paid payment may take to be fulfilled before its refund is given up. */
   static final Duration FULFILMENT_WAIT = Duration.ofSeconds(120);
 
-  private static final Duration POLL = Duration.ofSeconds(2);
+  // One look at every waiting payment at once (a ledger read and a visibility List Filter per 100).
+  private static final Duration WATCH_EVERY = Duration.ofSeconds(3);
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Tells which payments are fulfilled. */
+  @FunctionalInterface
+  interface Fulfilment {
+
+    /**
+     * The ids among {@code paymentIds} whose payment is PAID and whose workflow's latest run
+     * completed FULFILLED.
+     *
+     * @throws RuntimeException when it cannot tell now (the soak asks again later)
+     */
+    Set<String> fulfilled(List<String> paymentIds);
+  }
+
+  /**
+   * A chosen payment waiting for its fulfilment, since {@code sinceNanos} ({@link
+   * System#nanoTime}).
+   */
+  private record Waiting(long amountMinor, SoakRefundPlan plan, long sinceNanos) {}
 
   /**
    * A refund request the soak sent (or was about to send when stopped).
@@ -56,10 +78,14 @@ final class SoakRefunds {
   private final URI api;
   private final String apiKey;
   private final SoakSandbox sandbox;
+  private final Fulfilment fulfilment;
   private final double share;
   private final Random random;
   private final RetryingHttp http = new RetryingHttp(Duration.ofSeconds(90));
-  private final HttpClient polls = HttpClient.newHttpClient();
+  private final ScheduledExecutorService watcher =
+      Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().daemon().name("soak-refund-watch").factory());
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
   private final ExecutorService refunders = Executors.newVirtualThreadPerTaskExecutor();
   private final List<Ask> asks = Collections.synchronizedList(new ArrayList<>());
   private final List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
@@ -69,14 +95,24 @@ final class SoakRefunds {
 
   /**
    * Refunds {@code share} (0..1) of the paid payments through the API at {@code api} with {@code
-   * apiKey}, the sandbox told each payment's behaviour through {@code sandbox}.
+   * apiKey} once {@code fulfilment} says they are fulfilled, the sandbox told each payment's
+   * behaviour through {@code sandbox}.
    */
-  SoakRefunds(URI api, String apiKey, SoakSandbox sandbox, double share, Random random) {
+  SoakRefunds(
+      URI api,
+      String apiKey,
+      SoakSandbox sandbox,
+      Fulfilment fulfilment,
+      double share,
+      Random random) {
     this.api = api;
     this.apiKey = apiKey;
     this.sandbox = sandbox;
+    this.fulfilment = fulfilment;
     this.share = share;
     this.random = random;
+    watcher.scheduleWithFixedDelay(
+        this::watch, WATCH_EVERY.toMillis(), WATCH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** A buyer paid {@code paymentId} ({@code amountMinor}): refund it, if it is chosen. */
@@ -89,14 +125,53 @@ final class SoakRefunds {
       plan = SoakRefundPlan.choose(random, amountMinor);
     }
     chosen.incrementAndGet();
-    refunders.execute(() -> refund(paymentId, amountMinor, plan));
+    waiting.put(paymentId, new Waiting(amountMinor, plan, System.nanoTime()));
   }
 
-  /** Takes no more payments and waits up to {@code wait} for the refunds under way. */
+  /**
+   * Waits up to {@code wait} for the waiting payments' fulfilment and the refunds under way; what
+   * is still waiting then counts as not fulfilled.
+   */
   void stop(Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (!waiting.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(WATCH_EVERY.toMillis());
+    }
+    watcher.shutdownNow();
+    notFulfilled.addAndGet(waiting.size());
+    waiting.clear();
     refunders.shutdown();
-    if (!refunders.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+    long left = Math.max(0, deadline - System.nanoTime());
+    if (!refunders.awaitTermination(left, TimeUnit.NANOSECONDS)) {
       refunders.shutdownNow();
+    }
+  }
+
+  /**
+   * Starts the refund of each waiting payment now fulfilled; gives up on those waiting longer than
+   * {@link #FULFILMENT_WAIT}. A failed look is tried again at the next tick.
+   */
+  private void watch() {
+    List<String> ids = List.copyOf(waiting.keySet());
+    if (ids.isEmpty()) {
+      return;
+    }
+    Set<String> fulfilled;
+    try {
+      fulfilled = fulfilment.fulfilled(ids);
+    } catch (RuntimeException e) {
+      return;
+    }
+    long now = System.nanoTime();
+    for (String id : ids) {
+      Waiting w = waiting.get(id);
+      if (fulfilled.contains(id)) {
+        waiting.remove(id);
+        refunders.execute(() -> refund(id, w.amountMinor(), w.plan()));
+      } else if (now - w.sinceNanos() > FULFILMENT_WAIT.toNanos()) {
+        waiting.remove(id);
+        notFulfilled.incrementAndGet();
+      }
     }
   }
 
@@ -134,10 +209,6 @@ final class SoakRefunds {
   }
 
   private void refund(String paymentId, long amountMinor, SoakRefundPlan plan) {
-    if (!awaitFulfilled(paymentId)) {
-      notFulfilled.incrementAndGet();
-      return;
-    }
     if (!sandbox.setMode(paymentId, plan.behaviour().mode())) {
       modeGaveUp.incrementAndGet();
       return;
@@ -198,48 +269,6 @@ final class SoakRefunds {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /**
-   * Whether {@code GET /v1/payments/{id}} shows the payment PAID and its workflow's latest run
-   * completed FULFILLED within {@link #FULFILMENT_WAIT}; asked every {@link #POLL}, any failure is
-   * asked again.
-   */
-  private boolean awaitFulfilled(String paymentId) {
-    long deadline = System.nanoTime() + FULFILMENT_WAIT.toNanos();
-    HttpRequest get =
-        HttpRequest.newBuilder(api.resolve("/v1/payments/" + paymentId))
-            .timeout(Duration.ofSeconds(15))
-            .header("Authorization", "Bearer " + apiKey)
-            .GET()
-            .build();
-    while (System.nanoTime() < deadline) {
-      try {
-        HttpResponse<String> r = polls.send(get, HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() == 200 && fulfilled(JSON.readTree(r.body()))) {
-          return true;
-        }
-      } catch (IOException e) {
-        // the API is down or its database cut: ask again
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-      try {
-        Thread.sleep(POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-    return false;
-  }
-
-  private static boolean fulfilled(JsonNode trail) {
-    JsonNode workflow = trail.path("workflow");
-    return "PAID".equals(trail.path("payment").path("status").asText())
-        && "Completed".equals(workflow.path("status").asText())
-        && "FULFILLED".equals(workflow.path("state").asText());
   }
 
   private static String field(String json, String name) {

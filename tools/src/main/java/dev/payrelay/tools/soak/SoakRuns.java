@@ -108,6 +108,12 @@ final class SoakRuns {
     return violations;
   }
 
+  /** Whether {@code run} (a latest run, or null for none) completed {@code FULFILLED}. */
+  static boolean fulfilled(PaymentListingRow run) {
+    return run != null
+        && FULFILLED.equals(List.of(run.executionStatus(), String.valueOf(run.paymentState())));
+  }
+
   /**
    * The latest run of each of {@code paymentIds}, or why Temporal could not list them ({@link
    * PaymentListingUnavailableException}'s message).
