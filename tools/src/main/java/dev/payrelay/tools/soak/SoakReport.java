@@ -98,7 +98,7 @@ record SoakReport(
   private void printPayments(PrintWriter out) {
     out.printf(
         "payments   created %d of %d orders: paid at the sandbox %d, left unpaid %d, PAID in the"
-            + " database %d; create gave up %d, pay gave up %d%s%n",
+            + " database %d (refunded since included); create gave up %d, pay gave up %d%s%n",
         buyers.created(),
         buyers.orders(),
         buyers.paid(),
