@@ -42,6 +42,16 @@ public final class RetryingHttp {
    * @return the 2xx answer; empty after a 4xx, when the budget ran out, or when interrupted
    */
   public Optional<HttpResponse<String>> send(HttpRequest request) {
+    return answer(request).filter(r -> r.statusCode() / 100 == 2);
+  }
+
+  /**
+   * Sends until a 2xx or 4xx answer, for a caller that must tell a refusal (e.g. 409) from no
+   * answer.
+   *
+   * @return the 2xx or 4xx answer; empty when the budget ran out, or when interrupted
+   */
+  public Optional<HttpResponse<String>> answer(HttpRequest request) {
     long deadline = System.nanoTime() + budget.toNanos();
     long backoffMillis = 200;
     while (true) {
@@ -52,7 +62,7 @@ public final class RetryingHttp {
         }
         lastFailure = request.uri().getPath() + " answered " + r.statusCode() + ": " + r.body();
         if (r.statusCode() / 100 == 4) {
-          return Optional.empty();
+          return Optional.of(r);
         }
       } catch (IOException e) {
         lastFailure = request.uri().getPath() + ": " + e;

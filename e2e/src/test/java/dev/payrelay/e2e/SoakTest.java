@@ -18,12 +18,15 @@ import org.junit.jupiter.api.Test;
  * sandbox as child processes: the API, the worker and Temporal are killed, the database and the
  * broker cut, the links to Temporal and the broker hung, and still nothing is lost, nothing happens
  * twice, each payment's events carry their order, each paid payment is notified once and every run
- * agrees with the ledger.
+ * agrees with the ledger. A fifth of the paid payments (the default {@code --refund-share}) is
+ * refunded meanwhile — full, partial, in two parts, the same request twice, two full refunds at
+ * once — against a sandbox that answers late, loses or repeats the callback, or fails the refund,
+ * and every refund invariant holds: 0 refund violations.
  */
 class SoakTest {
 
   @Test
-  void shortSoakUnderKillsCutsAndHangs_losesNothing_andDoesNothingTwice() {
+  void shortSoakUnderKillsCutsAndHangs_withRefunds_losesNothing_andDoesNothingTwice() {
     String minutes = System.getProperty("payrelay.soak.minutes", "3");
     String rate = System.getProperty("payrelay.soak.rate", "3");
     Map<String, String> env = new HashMap<>();
@@ -67,6 +70,24 @@ class SoakTest {
             "messages   [1-9]\\d* event ids on the queue, redeliveries \\d+ .*, out of order \\d+")
         .containsPattern("drain      \\d+\\.\\d s after the last fault")
         .contains("check      exit 0, 0 finding(s)")
+        .containsPattern("refunds    asked for [1-9]\\d* of \\d+ payments chosen .*race [1-9]")
+        .containsPattern(
+            "refunds    answers: .*two full refunds at once [1-9]\\d*, one accepted"
+                + " and one 409 [1-9]\\d* — REFUND_ANSWER 0")
+        .containsPattern(
+            "refunds    end: [1-9]\\d* refunds, SUCCEEDED [1-9]\\d*, FAILED [1-9]\\d*"
+                + " .* — REFUND_END 0")
+        .containsPattern(
+            "refunds    channel: (\\d+) of \\1 refund numbers submitted exactly once"
+                + ".* — REFUND_SUBMIT 0, REFUND_NUMBER 0")
+        .contains("REFUND_CAPTURE 0")
+        .containsPattern(
+            "refunds    events: (\\d+) PaymentRefunded for \\1 SUCCEEDED, on the queue \\1,"
+                + " consumed by entitlements \\1 — REFUND_EVENT 0")
+        .containsPattern(
+            "refunds    revocations: ([1-9]\\d*) purchases to revoke, revoked once by one"
+                + " refund \\1 — REVOCATION 0")
+        .contains("refunds    check: 0 refund finding(s) of payrelay check; refund violations 0")
         .contains("violations 0")
         .contains("PASS: nothing lost, nothing twice");
   }

@@ -301,9 +301,10 @@ public final class ApiRuntime {
 
   /**
    * The sandbox channel adapter of the default account (the worker's queries, closes and
-   * statements, which the sandbox's API answers for every merchant).
+   * statements, which the sandbox's API answers for every merchant; the soak reads the statement's
+   * refunds with it). Requests time out after 5 s.
    */
-  static SandboxChannel sandboxChannel(PayrelayConfig config) {
+  public static SandboxChannel sandboxChannel(PayrelayConfig config) {
     return sandboxChannel(config, config.sandbox().merchantId(), config.sandbox().secret());
   }
 

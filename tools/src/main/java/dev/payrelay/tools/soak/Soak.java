@@ -1,6 +1,11 @@
 package dev.payrelay.tools.soak;
 
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
+
 import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.config.mapping.PartialRefundGrants;
+import dev.payrelay.app.runtime.ApiRuntime;
+import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.ledger.payment.LedgerSnapshot;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import java.io.PrintWriter;
@@ -13,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One soak run: {@link SoakStack} up, {@link SoakBuyers} buying while {@link SoakFaults} kill, cut
@@ -25,6 +32,9 @@ final class Soak {
   private static final Duration DRAIN_POLL = Duration.ofSeconds(2);
   // Buyers retry each call for up to 90 s; the faults are over by now, so they finish sooner.
   private static final Duration BUYERS_FINISH_WITHIN = Duration.ofSeconds(100);
+  // A refund waits for its payment's fulfilment (up to 120 s), then retries each call for 90 s;
+  // with the faults over, those of the last payments are settled within seconds.
+  private static final Duration REFUNDS_FINISH_WITHIN = Duration.ofSeconds(150);
 
   private final SoakPlan plan;
   private final Map<String, String> env;
@@ -93,12 +103,15 @@ final class Soak {
   private SoakReport soak(SoakStack stack, SoakTap tap) throws Exception {
     PayrelayConfig config = PayrelayConfig.fromEnv(stack.environment().direct());
     Instant start = Instant.now();
-    SoakBuyers buyers = buyers(config);
+    SoakRefunds refunds = refunds(stack, config);
+    SoakBuyers buyers = buyers(config, refunds);
     SoakFaults faults = new SoakFaults(stack, new Random(plan.seed()), start, out);
-    List<Violation> violations = new ArrayList<>(buyUnderFaults(buyers, faults, tap, start));
+    List<Violation> violations =
+        new ArrayList<>(buyUnderFaults(buyers, refunds, faults, tap, start));
     Instant faultsOver = Instant.now();
-    SoakAudit.Result atFaultsOver = audit(stack, buyers, tap);
-    SoakAudit.Result audit = drain(stack, buyers, tap, faultsOver.plus(plan.drainLimit()));
+    Auditor auditor = new Auditor(stack, buyers, refunds, tap, start, config);
+    Audit atFaultsOver = auditor.audit();
+    Audit audit = drain(stack, auditor, faultsOver.plus(plan.drainLimit()));
     Duration drainTook =
         audit.violations().isEmpty() ? Duration.between(faultsOver, Instant.now()) : null;
     SoakCheck.Outcome check = SoakCheck.run(stack.environment().direct());
@@ -110,7 +123,9 @@ final class Soak {
         stack.names().id(),
         plan,
         buyers.tally(),
-        audit,
+        audit.payments(),
+        refunds.tally(),
+        audit.refunds(),
         faults.happened(),
         exits,
         new SoakReport.Drain(drainTook, atFaultsOver.violations().size()),
@@ -122,12 +137,52 @@ final class Soak {
   }
 
   /** Buyers on the children's API and sandbox, their choices seeded from the plan's seed. */
-  private SoakBuyers buyers(PayrelayConfig config) {
+  private SoakBuyers buyers(PayrelayConfig config, SoakRefunds refunds) {
     return new SoakBuyers(
-        URI.create("http://127.0.0.1:" + config.api().port()),
+        api(config),
         config.access().clientKey(),
         config.sandbox().url(),
-        new Random(~plan.seed()));
+        new Random(~plan.seed()),
+        refunds::paid);
+  }
+
+  /** Refunds on the children's API and sandbox, their choices seeded from the plan's seed. */
+  private SoakRefunds refunds(SoakStack stack, PayrelayConfig config) {
+    return new SoakRefunds(
+        api(config),
+        config.access().clientKey(),
+        new SoakSandbox(config.sandbox().url(), ApiRuntime.sandboxChannel(config)),
+        ids -> fulfilled(stack, ids),
+        plan.refundShare(),
+        new Random(plan.seed() * 31 + 7));
+  }
+
+  /**
+   * Those of {@code paymentIds} PAID in the soak's database whose latest run visibility lists
+   * COMPLETED {@code FULFILLED}: one ledger read and a List Filter per 100, directly.
+   *
+   * @throws IllegalStateException when Temporal cannot list the runs
+   */
+  private static Set<String> fulfilled(SoakStack stack, List<String> paymentIds) {
+    List<String> paid =
+        stack
+            .dsl()
+            .select(PAYMENT_ORDER.PAYMENT_ID)
+            .from(PAYMENT_ORDER)
+            .where(PAYMENT_ORDER.PAYMENT_ID.in(paymentIds))
+            .and(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PAID.name()))
+            .fetch(PAYMENT_ORDER.PAYMENT_ID);
+    SoakRuns.Listed runs = SoakRuns.latest(stack.temporalClient(), paid);
+    if (runs.failure() != null) {
+      throw new IllegalStateException(runs.failure());
+    }
+    return paid.stream()
+        .filter(id -> SoakRuns.fulfilled(runs.latest().get(id)))
+        .collect(Collectors.toSet());
+  }
+
+  private static URI api(PayrelayConfig config) {
+    return URI.create("http://127.0.0.1:" + config.api().port());
   }
 
   /** Each child's exits that no fault caused, by role. */
@@ -144,7 +199,8 @@ final class Soak {
    * @return a {@code RESTART} violation when a killed part could not be started again, else none
    */
   private List<Violation> buyUnderFaults(
-      SoakBuyers buyers, SoakFaults faults, SoakTap tap, Instant start) throws Exception {
+      SoakBuyers buyers, SoakRefunds refunds, SoakFaults faults, SoakTap tap, Instant start)
+      throws Exception {
     try (SoakProgress progress = new SoakProgress(start, buyers, tap, out)) {
       buyers.start(plan.rate());
       faults.run(start.plus(plan.length()));
@@ -153,15 +209,15 @@ final class Soak {
       return List.of(new Violation("RESTART", null, e.getMessage()));
     } finally {
       buyers.stop(BUYERS_FINISH_WITHIN);
+      refunds.stop(REFUNDS_FINISH_WITHIN);
     }
   }
 
   /** Audits every two seconds until nothing is found or {@code until}; the last audit. */
-  private static SoakAudit.Result drain(
-      SoakStack stack, SoakBuyers buyers, SoakTap tap, Instant until) throws Exception {
+  private static Audit drain(SoakStack stack, Auditor auditor, Instant until) throws Exception {
     while (true) {
       stack.children().reviveDead();
-      SoakAudit.Result audit = audit(stack, buyers, tap);
+      Audit audit = auditor.audit();
       if (audit.violations().isEmpty() || Instant.now().isAfter(until)) {
         return audit;
       }
@@ -169,11 +225,43 @@ final class Soak {
     }
   }
 
-  private static SoakAudit.Result audit(SoakStack stack, SoakBuyers buyers, SoakTap tap) {
-    LedgerSnapshot ledger = LedgerSnapshot.read(stack.dsl());
-    List<String> ids = ledger.payments().stream().map(LedgerSnapshot.Payment::paymentId).toList();
-    return SoakAudit.of(
-        ledger, buyers.payments(), tap.arrivals(), SoakRuns.latest(stack.temporalClient(), ids));
+  /** One audit: the payments' ({@link SoakAudit}) and the refunds' ({@link SoakRefundAudit}). */
+  private record Audit(SoakAudit.Result payments, SoakRefundAudit.Result refunds) {
+
+    /** Both audits' violations, the payments' first. */
+    List<Violation> violations() {
+      List<Violation> all = new ArrayList<>(payments.violations());
+      all.addAll(refunds.violations());
+      return all;
+    }
+  }
+
+  /** What an audit reads: the soak's database, buyers, refunds, queue and Temporal runs. */
+  private record Auditor(
+      SoakStack stack,
+      SoakBuyers buyers,
+      SoakRefunds refunds,
+      SoakTap tap,
+      Instant start,
+      PayrelayConfig config) {
+
+    Audit audit() {
+      LedgerSnapshot ledger = LedgerSnapshot.read(stack.dsl());
+      List<String> ids = ledger.payments().stream().map(LedgerSnapshot.Payment::paymentId).toList();
+      List<SoakTap.Delivery> arrivals = tap.arrivals();
+      SoakAudit.Result payments =
+          SoakAudit.of(
+              ledger, buyers.payments(), arrivals, SoakRuns.latest(stack.temporalClient(), ids));
+      SoakRefundAudit.Result refunded =
+          SoakRefundAudit.read(
+              stack.dsl(),
+              refunds,
+              refunds.sandbox(),
+              SoakTap.counts(arrivals).keySet(),
+              start,
+              config.consumers().partialGrants() == PartialRefundGrants.REVOKE_ALL);
+      return new Audit(payments, refunded);
+    }
   }
 
   private String cleanUp(SoakStack stack, SoakTap tap, boolean passed) throws Exception {

@@ -38,7 +38,11 @@ import java.util.stream.Collectors;
  *       RUN_MISSING}.
  * </ul>
  *
- * A message delivered more than once is a redelivery, allowed by design (at-least-once delivery,
+ * "PAID" above includes a payment refunded since, in part or in full (PARTIALLY_REFUNDED, REFUNDED:
+ * {@link PaymentStatus#wasPaid()}): it was confirmed, granted and notified once like any other;
+ * what its refunds owe is {@link SoakRefundAudit}'s.
+ *
+ * <p>A message delivered more than once is a redelivery, allowed by design (at-least-once delivery,
  * consumers dedupe on {@code message_id}); it is counted, not a violation. A payment whose pay call
  * got no answer ({@link Pay#UNKNOWN}) is held to nothing about being paid.
  */
@@ -50,7 +54,7 @@ final class SoakAudit {
   /**
    * The audit's outcome.
    *
-   * @param paid payments PAID in the database
+   * @param paid payments PAID (or refunded since) in the database
    * @param messages distinct message ids on the queue
    * @param redeliveries deliveries beyond the first, over all message ids
    * @param redelivered message ids delivered more than once
@@ -101,7 +105,7 @@ final class SoakAudit {
    * Each payment's own rules, {@code NOT_PAID} to {@code NOTIFIED}, added to {@code violations} in
    * ledger order.
    *
-   * @return how many payments are PAID
+   * @return how many payments are PAID or refunded since
    */
   private static int payments(
       LedgerSnapshot ledger, Map<String, Pay> buyers, List<Violation> violations) {
@@ -113,7 +117,7 @@ final class SoakAudit {
             .collect(Collectors.groupingBy(LedgerSnapshot.Notification::paymentId));
     int paid = 0;
     for (LedgerSnapshot.Payment p : ledger.payments()) {
-      boolean isPaid = PaymentStatus.PAID.name().equals(p.status());
+      boolean isPaid = PaymentStatus.valueOf(p.status()).wasPaid();
       paid += isPaid ? 1 : 0;
       Set<String> confirmedBy = confirmed.getOrDefault(p.paymentId(), Set.of());
       violations.addAll(

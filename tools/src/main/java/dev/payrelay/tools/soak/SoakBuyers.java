@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ObjLongConsumer;
 
 /**
  * The soak's buyers: at a steady rate, each creates a payment through the API ({@code POST
@@ -50,6 +51,7 @@ final class SoakBuyers {
   private final Random random;
   private final RetryingHttp http = new RetryingHttp(Duration.ofSeconds(90));
   private final String apiKey;
+  private final ObjLongConsumer<String> paid;
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor();
   private final ExecutorService buyers = Executors.newVirtualThreadPerTaskExecutor();
   private final Map<String, Pay> payments = new ConcurrentHashMap<>();
@@ -62,11 +64,13 @@ final class SoakBuyers {
 
   /**
    * Buyers against the API at {@code api}, creating payments with {@code apiKey}, paying at the
-   * sandbox.
+   * sandbox; each payment the sandbox answered the pay call for is handed to {@code paid} with its
+   * amount in minor units (e.g. {@link SoakRefunds#paid}).
    */
-  SoakBuyers(URI api, String apiKey, URI sandbox, Random random) {
+  SoakBuyers(URI api, String apiKey, URI sandbox, Random random, ObjLongConsumer<String> paid) {
     this.api = api;
     this.apiKey = apiKey;
+    this.paid = paid;
     this.sandbox = sandbox;
     this.random = random;
   }
@@ -127,16 +131,23 @@ final class SoakBuyers {
 
   private void next() {
     int n = orders.incrementAndGet();
-    String body;
+    Map<String, Object> order;
     boolean pay;
     synchronized (random) {
-      body = order(n);
+      order = order(n);
       pay = random.nextInt(10) != 0;
     }
-    buyers.execute(() -> buy(n, body, pay));
+    String body;
+    try {
+      body = JSON.writeValueAsString(order);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+    long amountMinor = ((Number) order.get("amountMinor")).longValue();
+    buyers.execute(() -> buy(n, body, pay, amountMinor));
   }
 
-  private String order(int n) {
+  private Map<String, Object> order(int n) {
     List<String> courses = new ArrayList<>(COURSES);
     Collections.shuffle(courses, random);
     Map<String, Object> order = new LinkedHashMap<>();
@@ -147,14 +158,10 @@ final class SoakBuyers {
     order.put("currency", random.nextBoolean() ? "USD" : "EUR");
     order.put("courseIds", courses.subList(0, 1 + random.nextInt(3)));
     order.put("channel", "sandbox");
-    try {
-      return JSON.writeValueAsString(order);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return order;
   }
 
-  private void buy(int n, String body, boolean pay) {
+  private void buy(int n, String body, boolean pay, long amountMinor) {
     HttpRequest create =
         RetryingHttp.post(api.resolve("/v1/payments"), body, Duration.ofSeconds(15))
             .header("Idempotency-Key", "soak-" + n)
@@ -177,6 +184,7 @@ final class SoakBuyers {
       URI payUri = sandbox.resolve("/sandbox/v1/payments/" + paymentId + "/pay");
       if (http.send(RetryingHttp.post(payUri, "{}", Duration.ofSeconds(30)).build()).isPresent()) {
         payments.put(paymentId, Pay.PAID);
+        paid.accept(paymentId, amountMinor);
       } else {
         payGaveUp.incrementAndGet();
       }

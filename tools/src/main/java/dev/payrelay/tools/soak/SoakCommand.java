@@ -25,12 +25,13 @@ import picocli.CommandLine.Spec;
       "and its own exchange, queue and Temporal namespace (on its own Temporal dev",
       "server unless PAYRELAY_TEMPORAL_ADDRESS is set); the children reach the",
       "database, RabbitMQ and Temporal through fault proxies. Buyers create payments",
-      "through the API and pay them at the sandbox while, at random moments (--seed),",
+      "through the API, pay them at the sandbox and refund some (--refund-share)",
+      "while, at random moments (--seed),",
       "the API, the worker or the soak's Temporal server is killed with SIGKILL and",
       "started again, the database or the broker is cut off, and the link to",
       "Temporal or the broker hangs, for some seconds. Then it drains, checks the",
       "invariants (its own counts: ledger, queue order, notifications, workflow",
-      "runs; then 'payrelay check') and prints a report.",
+      "runs, refunds; then 'payrelay check') and prints a report.",
       "Exits 0 only with no violations."
     })
 public final class SoakCommand implements Callable<Integer>, OptionalCommand {
@@ -72,6 +73,16 @@ public final class SoakCommand implements Callable<Integer>, OptionalCommand {
   Path dir;
 
   @Option(
+      names = "--refund-share",
+      defaultValue = "0.2",
+      description =
+          "The share (0 to 1) of paid payments refunded through the API once fulfilled, while"
+              + " the faults run: full, partial, in two parts, the same request twice, two full"
+              + " refunds at once; the sandbox answers late, loses or repeats the callback, or"
+              + " fails them (default ${DEFAULT-VALUE}; 0: no refunds).")
+  double refundShare;
+
+  @Option(
       names = "--keep",
       description =
           "Keep the soak's database, exchange, queue and Temporal namespace when it passes too.")
@@ -88,6 +99,9 @@ public final class SoakCommand implements Callable<Integer>, OptionalCommand {
     positive("--minutes", minutes);
     positive("--rate", rate);
     positive("--drain-minutes", drainMinutes);
+    if (!(refundShare >= 0 && refundShare <= 1)) {
+      throw new IllegalArgumentException("--refund-share must be from 0 to 1, was " + refundShare);
+    }
     if (dir != null) {
       // Checked before the soak creates its database, exchange, queue and namespace.
       try {
@@ -103,7 +117,8 @@ public final class SoakCommand implements Callable<Integer>, OptionalCommand {
             seed != null ? seed : ThreadLocalRandom.current().nextLong(),
             Duration.ofMillis(Math.round(drainMinutes * 60_000)),
             dir,
-            keep);
+            keep,
+            refundShare);
     PrintWriter out = spec.commandLine().getOut();
     return new Soak(plan, payrelay.environment(), out).run();
   }

@@ -26,8 +26,9 @@ import java.util.stream.Collectors;
  *       story;
  *   <li>{@code SEQ_HEADER}: a delivered message whose {@code payment_seq} or {@code aggregate_id}
  *       header is missing or not its outbox row's;
- *   <li>{@code PAID_NOTICE}: a PAID payment whose {@code PaymentConfirmed} reached the queue under
- *       other than exactly one event id (0 or 2+), or an unpaid payment with any.
+ *   <li>{@code PAID_NOTICE}: a PAID (or since refunded) payment whose {@code PaymentConfirmed}
+ *       reached the queue under other than exactly one event id (0 or 2+), or an unpaid payment
+ *       with any.
  * </ul>
  *
  * A first copy that arrived after a later event of its payment (by {@code payment_seq}) is counted
@@ -115,7 +116,7 @@ final class SoakDeliveries {
                     .add(d.messageId()));
     for (LedgerSnapshot.Payment p : ledger.payments()) {
       Set<String> ids = confirmations.getOrDefault(p.paymentId(), Set.of());
-      boolean paid = PaymentStatus.PAID.name().equals(p.status());
+      boolean paid = PaymentStatus.valueOf(p.status()).wasPaid();
       if (ids.size() != (paid ? 1 : 0)) {
         violations.add(
             new Violation(

@@ -13,13 +13,21 @@ import java.time.Duration;
  * @param dir the children's logs go to {@code <dir>/<run id>}; null for {@code
  *     <PAYRELAY_DATA_DIR>/soak}
  * @param keep keep the database, exchange and queue even when the run passes
+ * @param refundShare the share (0..1) of the paid payments refunded once fulfilled ({@link
+ *     SoakRefunds})
  */
 record SoakPlan(
-    Duration length, double rate, long seed, Duration drainLimit, Path dir, boolean keep) {
+    Duration length,
+    double rate,
+    long seed,
+    Duration drainLimit,
+    Path dir,
+    boolean keep,
+    double refundShare) {
 
-  /** E.g. {@code 2.0 min at 5.0 payments/s, drain limit 180 s}. */
+  /** E.g. {@code 2.0 min at 5.0 payments/s, 20% of them refunded, drain limit 180 s}. */
   String describe() {
-    return "%.1f min at %.1f payments/s, drain limit %d s"
-        .formatted(length.toMillis() / 60_000.0, rate, drainLimit.toSeconds());
+    return "%.1f min at %.1f payments/s, %.0f%% of them refunded, drain limit %d s"
+        .formatted(length.toMillis() / 60_000.0, rate, refundShare * 100, drainLimit.toSeconds());
   }
 }

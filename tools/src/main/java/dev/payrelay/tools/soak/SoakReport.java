@@ -1,5 +1,6 @@
 package dev.payrelay.tools.soak;
 
+import dev.payrelay.ledger.checks.FindingKind;
 import dev.payrelay.tools.soak.SoakAudit.Violation;
 import dev.payrelay.tools.soak.SoakFaults.Fault;
 import dev.payrelay.tools.soak.SoakFaults.Kind;
@@ -8,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * What a soak run prints at its end, one labelled line per fact (the labels are stable: tests and
@@ -18,6 +21,8 @@ import java.util.stream.Collectors;
  * @param plan what was asked for
  * @param buyers the buyers' counts
  * @param audit the soak's own counts after the drain
+ * @param refundTally what the refunders did
+ * @param refunds the soak's refund counts after the drain
  * @param faults the faults, in order
  * @param unexpectedExits children that died without being killed, by role
  * @param drain how the drain went
@@ -33,6 +38,8 @@ record SoakReport(
     SoakPlan plan,
     SoakBuyers.Tally buyers,
     SoakAudit.Result audit,
+    SoakRefunds.Tally refundTally,
+    SoakRefundAudit.Result refunds,
     List<Fault> faults,
     Map<String, Integer> unexpectedExits,
     Drain drain,
@@ -43,6 +50,16 @@ record SoakReport(
     String leftBehind) {
 
   private static final int VIOLATIONS_LISTED = 50;
+
+  /** The {@code payrelay check} finding kinds about refunds (ledger/checks RefundChecks). */
+  private static final Set<String> REFUND_FINDINGS =
+      Stream.of(
+              FindingKind.REFUNDED_MORE_THAN_CAPTURED,
+              FindingKind.REFUND_WITHOUT_EVENT,
+              FindingKind.REFUNDED_WITH_LIVE_GRANTS,
+              FindingKind.REFUND_UNKNOWN_TOO_LONG)
+          .map(k -> "check:" + k.name())
+          .collect(Collectors.toSet());
 
   /**
    * The drain.
@@ -66,6 +83,7 @@ record SoakReport(
     printMessages(out);
     printDrain(out);
     out.println("check      " + check.summary());
+    new SoakRefundReport(refundTally, refunds, refundFindings()).print(out);
     printViolations(out);
     out.println("settings   " + settings);
     logs.forEach(log -> out.println("log        " + log.toAbsolutePath()));
@@ -80,7 +98,7 @@ record SoakReport(
   private void printPayments(PrintWriter out) {
     out.printf(
         "payments   created %d of %d orders: paid at the sandbox %d, left unpaid %d, PAID in the"
-            + " database %d; create gave up %d, pay gave up %d%s%n",
+            + " database %d (refunded since included); create gave up %d, pay gave up %d%s%n",
         buyers.created(),
         buyers.orders(),
         buyers.paid(),
@@ -136,6 +154,11 @@ record SoakReport(
     if (violations.size() > VIOLATIONS_LISTED) {
       out.printf("  … and %d more%n", violations.size() - VIOLATIONS_LISTED);
     }
+  }
+
+  /** How many of the checker's findings are about refunds. */
+  private int refundFindings() {
+    return (int) check.findings().stream().filter(f -> REFUND_FINDINGS.contains(f.kind())).count();
   }
 
   private String exits() {

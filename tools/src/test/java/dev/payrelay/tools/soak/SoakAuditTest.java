@@ -197,6 +197,21 @@ class SoakAuditTest {
         .containsExactly(tuple("RUN_LIST", "Temporal is unreachable at 127.0.0.1:1"));
   }
 
+  @Test
+  void aRefundedPaymentsLaterRunSettledRefunded_agrees_butNotAPartiallyRefundedOnes() {
+    Payment refunded = new Payment("pay_1", "o1", "u1", "REFUNDED", Set.of("c1"));
+    Payment partly = new Payment("pay_2", "o2", "u2", "PARTIALLY_REFUNDED", Set.of("c1"));
+
+    List<Violation> violations =
+        SoakRuns.contradictions(
+            List.of(refunded, partly),
+            runs(run("pay_1", "COMPLETED", "REFUNDED"), run("pay_2", "COMPLETED", "REFUNDED")));
+
+    assertThat(violations)
+        .extracting(Violation::kind, Violation::paymentId)
+        .containsExactly(tuple("RUN_STATE", "pay_2"));
+  }
+
   private static LedgerSnapshot ledger(
       List<Payment> payments, List<Grant> grants, List<Event> events, List<Notification> notified) {
     return new LedgerSnapshot(payments, grants, events, List.of(), notified);
