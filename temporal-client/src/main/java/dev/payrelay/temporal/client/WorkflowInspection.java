@@ -94,8 +94,10 @@ public final class WorkflowInspection {
   }
 
   /** What a workflow's {@code state} query says of why it is where it is. */
-  private record Reason(
-      String state, String lastError, List<String> attention, String waitingFor) {}
+  private record Reason(String state, String lastError, List<String> attention, String waitingFor) {
+    /** Nothing read. */
+    static final Reason NONE = new Reason(null, null, List.of(), null);
+  }
 
   private <V> WorkflowSummary inspect(
       String workflowId, Class<V> viewType, Function<V, Reason> reasonOf) {
@@ -110,29 +112,17 @@ public final class WorkflowInspection {
     String status = statusName(info.getStatus());
     String closeReason = closeReason(run, info.getStatus());
     String link = link(workflowId, runId);
-    String details;
-    V view;
+    String details = null;
+    Reason reason = Reason.NONE;
+    String error = null;
     try {
       details = query(run, METADATA_QUERY, WorkflowMetadata.class).getCurrentDetails();
-      view = query(run, "state", viewType);
+      V view = query(run, "state", viewType);
+      reason = view == null ? Reason.NONE : reasonOf.apply(view);
     } catch (RuntimeException e) {
-      return new WorkflowSummary(
-          workflowId,
-          namespace(),
-          address(),
-          true,
-          runId,
-          status,
-          closeReason,
-          link,
-          null,
-          null,
-          null,
-          List.of(),
-          null,
-          queryFailure(e, info.getStatus(), status));
+      details = null;
+      error = queryFailure(e, info.getStatus(), status);
     }
-    Reason reason = view == null ? new Reason(null, null, List.of(), null) : reasonOf.apply(view);
     return new WorkflowSummary(
         workflowId,
         namespace(),
@@ -147,7 +137,7 @@ public final class WorkflowInspection {
         reason.lastError(),
         reason.attention(),
         reason.waitingFor(),
-        null);
+        error);
   }
 
   private WorkflowExecutionInfo describe(String workflowId) {
