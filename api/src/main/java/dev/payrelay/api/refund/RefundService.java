@@ -3,6 +3,8 @@ package dev.payrelay.api.refund;
 import dev.payrelay.api.ApiInput;
 import dev.payrelay.api.NotFoundException;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.refund.RefundRequests;
@@ -22,6 +24,7 @@ public final class RefundService {
   private final RefundStore refunds;
   private final PaymentStore payments;
   private final Runnable outboxCommitted;
+  private final CrashPoints crashPoints;
 
   /**
    * A service over the ledger's refunds.
@@ -33,10 +36,24 @@ public final class RefundService {
       RefundStore refunds,
       PaymentStore payments,
       Runnable outboxCommitted) {
+    this(requests, refunds, payments, outboxCommitted, CrashPoints.none());
+  }
+
+  /**
+   * As above, passing {@link CrashPoint#REFUND_REQUEST_AFTER_COMMIT} once a new refund and its
+   * RefundRequested event committed, before the caller gets its answer.
+   */
+  public RefundService(
+      RefundRequests requests,
+      RefundStore refunds,
+      PaymentStore payments,
+      Runnable outboxCommitted,
+      CrashPoints crashPoints) {
     this.requests = requests;
     this.refunds = refunds;
     this.payments = payments;
     this.outboxCommitted = outboxCommitted;
+    this.crashPoints = crashPoints;
   }
 
   /**
@@ -69,6 +86,7 @@ public final class RefundService {
             idempotencyKey,
             caller.operator() + " (key " + caller.id() + ")");
     if (r.created()) {
+      crashPoints.reach(CrashPoint.REFUND_REQUEST_AFTER_COMMIT);
       outboxCommitted.run();
     }
     return r;

@@ -151,7 +151,8 @@ public final class ApiRuntime {
         new RefundRequests(dsl, new OutboxWriter(new EventJson())),
         new RefundStore(dsl),
         services.payments(),
-        outboxCommitted);
+        outboxCommitted,
+        services.crashPoints());
   }
 
   /**
