@@ -111,6 +111,12 @@ class CrashPointsEndToEndTest {
   private static TemporalConnection temporal;
   private static final HttpClient http = HttpClient.newHttpClient();
 
+  /**
+   * An api without a crash point, kept from test to test while it lives ({@link #unarmedApi()}): a
+   * child's start is most of a test's time. A test that arms the api stops it first (one port).
+   */
+  private static ChildPayrelay unarmedApi;
+
   private ChildPayrelay api;
   private ChildPayrelay worker;
   private String testName;
@@ -162,6 +168,9 @@ class CrashPointsEndToEndTest {
 
   @AfterAll
   static void tearDown() throws Exception {
+    if (unarmedApi != null) {
+      unarmedApi.close();
+    }
     sandbox.close();
     try (Channel ch = amqp.createChannel()) {
       ch.queueDelete(queue);
@@ -177,7 +186,7 @@ class CrashPointsEndToEndTest {
 
   @AfterEach
   void stopChildren() throws InterruptedException {
-    if (api != null) {
+    if (api != null && api != unarmedApi) {
       api.close();
     }
     if (worker != null) {
@@ -228,7 +237,7 @@ class CrashPointsEndToEndTest {
     testName = test.getTestMethod().orElseThrow().getName();
     // The callback never comes: only the workflow's query of the channel can find it PAID.
     Map<String, String> asking = Map.of("PAYRELAY_QUERY_GRACE", "1s");
-    api = start("api", Map.of());
+    api = unarmedApi();
     worker =
         start("worker", withCrash(CrashPoint.QUERY_CONFIRM_AFTER_COMMIT, asking), "--owner", OWNER);
     String paymentId = createPaymentAndAwaitCreatedSent();
@@ -246,7 +255,7 @@ class CrashPointsEndToEndTest {
   @Test
   void operatorAfterCommit(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
-    api = start("api", Map.of());
+    api = unarmedApi();
     worker =
         start("worker", withCrash(CrashPoint.OPERATOR_AFTER_COMMIT, Map.of()), "--owner", OWNER);
     String paymentId = createPaymentAndAwaitCreatedSent();
@@ -280,7 +289,7 @@ class CrashPointsEndToEndTest {
   @Test
   void consumerAfterCommit(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
-    api = start("api", Map.of());
+    api = unarmedApi();
     // The notifications consumer binds payment.confirmed only: its first commit is this payment's.
     worker =
         start("worker", withCrash(CrashPoint.CONSUMER_AFTER_COMMIT, Map.of()), "--owner", OWNER);
@@ -320,7 +329,7 @@ class CrashPointsEndToEndTest {
         .isInstanceOf(IOException.class);
     assertThat(api.awaitExit(CRASHED)).isEqualTo(CrashPoints.HALT_STATUS);
     assertThat(refunds(paymentId)).as("the request committed").hasSize(1);
-    api = start("api", Map.of());
+    api = unarmedApi();
     // The caller, without an answer, asks again with its Idempotency-Key.
     HttpResponse<String> again = requestRefund(paymentId, key);
 
@@ -333,7 +342,7 @@ class CrashPointsEndToEndTest {
   @Test
   void refundSubmitAfterAnswer(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
-    api = start("api", Map.of());
+    api = unarmedApi();
     worker =
         start(
             "worker", withCrash(CrashPoint.REFUND_SUBMIT_AFTER_ANSWER, Map.of()), "--owner", OWNER);
@@ -355,7 +364,7 @@ class CrashPointsEndToEndTest {
   @Test
   void refundSucceededAfterCommit(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
-    api = start("api", Map.of());
+    api = unarmedApi();
     worker =
         start(
             "worker",
@@ -382,7 +391,7 @@ class CrashPointsEndToEndTest {
   @Test
   void revocationAfterConsumerCommit(TestInfo test) throws Exception {
     testName = test.getTestMethod().orElseThrow().getName();
-    api = start("api", Map.of());
+    api = unarmedApi();
     // Passage 1 is the notifications consumer's PaymentConfirmed, passage 2 the revocation.
     worker =
         start(
@@ -526,7 +535,7 @@ class CrashPointsEndToEndTest {
    */
   private void paidByCallback(CrashPoint point) throws Exception {
     boolean inApi = point.label().startsWith("webhook.");
-    api = start("api", inApi ? withCrash(point, Map.of()) : Map.of());
+    api = inApi ? start("api", withCrash(point, Map.of())) : unarmedApi();
     worker = start("worker", inApi ? Map.of() : withCrash(point, Map.of()), "--owner", OWNER);
     String paymentId = createPaymentAndAwaitCreatedSent();
     pay(paymentId, "{}");
@@ -541,7 +550,7 @@ class CrashPointsEndToEndTest {
       assertThat(status(paymentId)).isEqualTo("PAID");
     }
     if (inApi) {
-      api = start("api", Map.of());
+      api = unarmedApi();
     } else {
       worker = start("worker", Map.of(), "--owner", OWNER);
     }
@@ -658,8 +667,20 @@ class CrashPointsEndToEndTest {
     return messages;
   }
 
+  /** The api kept between tests ({@link #unarmedApi}), started first when it is not running. */
+  private ChildPayrelay unarmedApi() throws Exception {
+    if (unarmedApi == null || !unarmedApi.isAlive()) {
+      unarmedApi = start("api", Map.of());
+    }
+    return unarmedApi;
+  }
+
   private ChildPayrelay start(String role, Map<String, String> extra, String... args)
       throws Exception {
+    if (role.equals("api") && unarmedApi != null) {
+      unarmedApi.close();
+      unarmedApi = null;
+    }
     Map<String, String> childEnv = new HashMap<>(env);
     childEnv.putAll(extra);
     String[] command = new String[args.length + 1];
