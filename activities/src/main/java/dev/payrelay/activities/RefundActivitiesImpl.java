@@ -50,23 +50,11 @@ public final class RefundActivitiesImpl implements RefundActivities {
 
   /**
    * Activities over the channels' merchant accounts and the ledger's {@code payments}, {@code
-   * refunds}, {@code submissions} and {@code outcomes}; operator signals through {@code desk}.
-   */
-  public RefundActivitiesImpl(
-      ChannelRegistry channels,
-      PaymentStore payments,
-      RefundStore refunds,
-      RefundSubmissions submissions,
-      RefundOutcomes outcomes,
-      RefundOperatorDesk desk) {
-    this(channels, payments, refunds, submissions, outcomes, desk, CrashPoints.none());
-  }
-
-  /**
-   * As above, passing {@link CrashPoint#REFUND_SUBMIT_AFTER_ANSWER} once the channel answered a
-   * submission and before the answer is recorded, and {@link
-   * CrashPoint#REFUND_SUCCEEDED_AFTER_COMMIT} once a submission's or a query's answer left the
-   * refund SUCCEEDED in the ledger, with its PaymentRefunded outbox row.
+   * refunds}, {@code submissions} and {@code outcomes}; operator signals through {@code desk}. They
+   * pass {@link CrashPoint#REFUND_SUBMIT_AFTER_ANSWER} once the channel answered a submission and
+   * before the answer is recorded, and {@link CrashPoint#REFUND_SUCCEEDED_AFTER_COMMIT} once a
+   * submission's or a query's answer left the refund SUCCEEDED in the ledger, with its
+   * PaymentRefunded outbox row.
    */
   public RefundActivitiesImpl(
       ChannelRegistry channels,

@@ -689,7 +689,13 @@ class CrashPointsEndToEndTest {
     Path log = LOGS.resolve(testName).resolve(++lives + "-" + role + ".log");
     Files.deleteIfExists(log);
     ChildPayrelay child = ChildPayrelay.start(childEnv, log, command);
-    child.awaitLog(role.equals("api") ? "api listening on" : "dispatching the outbox", STARTED);
+    try {
+      child.awaitLog(role.equals("api") ? "api listening on" : "dispatching the outbox", STARTED);
+    } catch (RuntimeException | IOException | InterruptedException e) {
+      // Not handed to the test, so nothing else would stop it: it would hold the port and its pool.
+      child.close();
+      throw e;
+    }
     return child;
   }
 
