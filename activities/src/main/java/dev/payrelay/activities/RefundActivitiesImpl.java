@@ -1,13 +1,17 @@
 package dev.payrelay.activities;
 
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.RefundState;
 import dev.payrelay.domain.channel.ChannelException;
 import dev.payrelay.domain.channel.ChannelRefundRequest;
 import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.channel.PaymentChannel;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
+import dev.payrelay.ledger.refund.RefundOutcome;
 import dev.payrelay.ledger.refund.RefundOutcomes;
 import dev.payrelay.ledger.refund.RefundRefused;
 import dev.payrelay.ledger.refund.RefundRow;
@@ -42,10 +46,15 @@ public final class RefundActivitiesImpl implements RefundActivities {
   private final RefundSubmissions submissions;
   private final RefundOutcomes outcomes;
   private final RefundOperatorDesk desk;
+  private final CrashPoints crashPoints;
 
   /**
    * Activities over the channels' merchant accounts and the ledger's {@code payments}, {@code
-   * refunds}, {@code submissions} and {@code outcomes}; operator signals through {@code desk}.
+   * refunds}, {@code submissions} and {@code outcomes}; operator signals through {@code desk}. They
+   * pass {@link CrashPoint#REFUND_SUBMIT_AFTER_ANSWER} once the channel answered a submission and
+   * before the answer is recorded, and {@link CrashPoint#REFUND_SUCCEEDED_AFTER_COMMIT} once a
+   * submission's or a query's answer left the refund SUCCEEDED in the ledger, with its
+   * PaymentRefunded outbox row.
    */
   public RefundActivitiesImpl(
       ChannelRegistry channels,
@@ -53,13 +62,15 @@ public final class RefundActivitiesImpl implements RefundActivities {
       RefundStore refunds,
       RefundSubmissions submissions,
       RefundOutcomes outcomes,
-      RefundOperatorDesk desk) {
+      RefundOperatorDesk desk,
+      CrashPoints crashPoints) {
     this.channels = channels;
     this.payments = payments;
     this.refunds = refunds;
     this.submissions = submissions;
     this.outcomes = outcomes;
     this.desk = desk;
+    this.crashPoints = crashPoints;
   }
 
   @Override
@@ -98,14 +109,18 @@ public final class RefundActivitiesImpl implements RefundActivities {
         payment.channel(),
         sent.result(),
         sent.detail() == null ? "" : sent.detail());
-    return answer(
+    crashPoints.reach(CrashPoint.REFUND_SUBMIT_AFTER_ANSWER);
+    Submission recorded =
         submissions.record(
             refund.refundId(),
             request.attempt(),
             sent.result(),
             sent.channelRefundId(),
-            sent.detail()),
-        true);
+            sent.detail());
+    if (recorded.refundState() == RefundState.SUCCEEDED) {
+      crashPoints.reach(CrashPoint.REFUND_SUCCEEDED_AFTER_COMMIT);
+    }
+    return answer(recorded, true);
   }
 
   @Override
@@ -141,7 +156,7 @@ public final class RefundActivitiesImpl implements RefundActivities {
         case SUCCEEDED ->
             r.channelRefundId() == null || r.channelRefundId().isBlank()
                 ? refund(refundId).state().name()
-                : outcomes.succeeded(refundId, r.channelRefundId()).refund().state().name();
+                : succeeded(refundId, r.channelRefundId());
         case FAILED ->
             outcomes.failed(refundId, reasonOf(r.failureReason())).refund().state().name();
         case NOT_FOUND -> refund(refundId).state().name();
@@ -153,6 +168,15 @@ public final class RefundActivitiesImpl implements RefundActivities {
       log.error("refund {}: the channel's answer {} contradicts the ledger", refundId, r.status());
       return refund(refundId).state().name();
     }
+  }
+
+  /** Records a query's SUCCEEDED; returns the refund's state afterwards. */
+  private String succeeded(String refundId, String channelRefundId) {
+    RefundOutcome outcome = outcomes.succeeded(refundId, channelRefundId);
+    if (outcome.applied()) {
+      crashPoints.reach(CrashPoint.REFUND_SUCCEEDED_AFTER_COMMIT);
+    }
+    return outcome.refund().state().name();
   }
 
   /** The channel's answer to the submit, as a result to store; never thrown. */

@@ -13,6 +13,7 @@ import dev.payrelay.domain.channel.ChannelRefundRequest;
 import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.ChannelRegistry;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentLedger;
@@ -112,7 +113,8 @@ class RefundWorkflowImplTest {
             new RefundSubmissions(dsl, outcomes),
             outcomes,
             new RefundOperatorDesk(
-                new RefundResolutions(dsl, outcomes), refunds, TestIdentities.dev()));
+                new RefundResolutions(dsl, outcomes), refunds, TestIdentities.dev()),
+            CrashPoints.none());
     env = TestWorkflowEnvironment.newInstance();
     Stream.concat(PaymentSearchAttributes.ALL.stream(), RefundSearchAttributes.ALL.stream())
         .map(SearchAttributeKey::getName)

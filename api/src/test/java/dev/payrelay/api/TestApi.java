@@ -227,7 +227,8 @@ final class TestApi implements AutoCloseable {
                     new RefundStore(dsl),
                     payments,
                     () -> {},
-                    inspection),
+                    inspection,
+                    CrashPoints.none()),
                 new RefundFixes(
                     new RefundStore(dsl),
                     payments,

@@ -3,6 +3,8 @@ package dev.payrelay.api.refund;
 import dev.payrelay.api.ApiInput;
 import dev.payrelay.api.NotFoundException;
 import dev.payrelay.api.auth.ApiKey;
+import dev.payrelay.domain.crash.CrashPoint;
+import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.refund.RefundRequests;
@@ -24,6 +26,7 @@ public final class RefundService {
   private final PaymentStore payments;
   private final Runnable outboxCommitted;
   private final WorkflowInspection workflows;
+  private final CrashPoints crashPoints;
 
   /**
    * A service over the ledger's refunds.
@@ -31,18 +34,22 @@ public final class RefundService {
    * @param outboxCommitted called after a new refund and its RefundRequested event committed
    * @param workflows reads a refund's workflow for {@link #detail}; null when the API runs without
    *     a Temporal client
+   * @param crashPoints passes {@link CrashPoint#REFUND_REQUEST_AFTER_COMMIT} once a new refund and
+   *     its RefundRequested event committed, before the caller gets its answer
    */
   public RefundService(
       RefundRequests requests,
       RefundStore refunds,
       PaymentStore payments,
       Runnable outboxCommitted,
-      WorkflowInspection workflows) {
+      WorkflowInspection workflows,
+      CrashPoints crashPoints) {
     this.requests = requests;
     this.refunds = refunds;
     this.payments = payments;
     this.outboxCommitted = outboxCommitted;
     this.workflows = workflows;
+    this.crashPoints = crashPoints;
   }
 
   /**
@@ -75,6 +82,7 @@ public final class RefundService {
             idempotencyKey,
             caller.operator() + " (key " + caller.id() + ")");
     if (r.created()) {
+      crashPoints.reach(CrashPoint.REFUND_REQUEST_AFTER_COMMIT);
       outboxCommitted.run();
     }
     return r;

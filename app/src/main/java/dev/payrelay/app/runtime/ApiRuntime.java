@@ -152,7 +152,8 @@ public final class ApiRuntime {
         new RefundStore(dsl),
         services.payments(),
         outboxCommitted,
-        workflowInspection());
+        workflowInspection(),
+        services.crashPoints());
   }
 
   /**

@@ -251,7 +251,8 @@ public final class WorkerRuntime implements AutoCloseable {
             refunds,
             new RefundSubmissions(dsl, outcomes),
             outcomes,
-            new RefundOperatorDesk(new RefundResolutions(dsl, outcomes), refunds, identity)),
+            new RefundOperatorDesk(new RefundResolutions(dsl, outcomes), refunds, identity),
+            services.crashPoints()),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
         new ResolutionActivitiesImpl(services.resolutions(), identity, services.crashPoints()),
         new LedgerActivitiesImpl(

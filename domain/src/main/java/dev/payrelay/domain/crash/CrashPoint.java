@@ -32,8 +32,29 @@ public enum CrashPoint {
    * An operator action (resolve, replay, discard, requery, extend) committed with its audit row.
    */
   OPERATOR_AFTER_COMMIT("operator.after-commit"),
-  /** A consumer's inbox row and business change committed; the delivery is not yet acked. */
-  CONSUMER_AFTER_COMMIT("consumer.after-commit");
+  /**
+   * A consumer's inbox row and business change committed; the delivery is not yet acked. Every
+   * consumer of the kit passes it: the notifications consumer's PaymentConfirmed, and the
+   * entitlements consumer's PaymentRefunded (its revocation).
+   */
+  CONSUMER_AFTER_COMMIT("consumer.after-commit"),
+  /**
+   * A refund request's transaction committed (refund REQUESTED with its refund number, and its
+   * RefundRequested outbox row); the caller has no HTTP answer yet, so it retries with its
+   * Idempotency-Key.
+   */
+  REFUND_REQUEST_AFTER_COMMIT("refund-request.after-commit"),
+  /**
+   * The channel answered a refund's submission (accepted it, or any other answer); the answer is
+   * not recorded on its {@code refund_submission} row yet, so the retried activity knows only that
+   * it was sent.
+   */
+  REFUND_SUBMIT_AFTER_ANSWER("refund-submit.after-answer"),
+  /**
+   * A refund's SUCCEEDED and its PaymentRefunded outbox row committed (from the submission's answer
+   * or a query's); its activity has not completed and the event is not yet published.
+   */
+  REFUND_SUCCEEDED_AFTER_COMMIT("refund-succeeded.after-commit");
 
   private final String label;
 
