@@ -1,0 +1,56 @@
+package dev.payrelay.workflows;
+
+import io.temporal.common.SearchAttributeKey;
+import io.temporal.workflow.Async;
+import io.temporal.workflow.Workflow;
+import java.util.function.Supplier;
+
+/**
+ * Keeps a state search attribute ({@code PaymentState}) equal to the state a run shows, under
+ * {@link StartAttributes}: one upsert when the run's threads wait and no local activity is under
+ * way, so a state that is shown and overwritten within one workflow task (PAID then FULFILLED while
+ * the grant and the publish run as local activities) costs no command of its own.
+ *
+ * <p>Its own workflow thread, started after the run's others: the SDK runs a workflow's threads in
+ * the order they were created, so in each round it looks after they all moved, and a run whose main
+ * method returns still gets its last state written before the run completes. A state change while a
+ * local activity runs is written once every local activity of the run is back ({@link
+ * LocalFirst#inFlight}); when that one attempt fails and the step goes durable, before the durable
+ * activity's task. The {@code state} query and the current details show every state at once.
+ *
+ * <p>Nothing is written when a run continues as new: the next run starts with this run's attributes
+ * and writes its own state when it differs.
+ */
+final class StateAttribute {
+
+  private final SearchAttributeKey<String> key;
+  private final Supplier<String> shown;
+  private String written;
+
+  /**
+   * A writer of {@code key}.
+   *
+   * @param shown the state the run shows now, by name
+   */
+  StateAttribute(SearchAttributeKey<String> key, Supplier<String> shown) {
+    this.key = key;
+    this.shown = shown;
+  }
+
+  /**
+   * Starts writing, from the value the run's search attributes hold now (its start's, or what the
+   * run already upserted). Call it after the run's other threads are started.
+   */
+  void start() {
+    written = StartAttributes.held(key);
+    Async.procedure(this::serve);
+  }
+
+  private void serve() {
+    while (true) {
+      Workflow.await(() -> LocalFirst.inFlight() == 0 && !shown.get().equals(written));
+      written = shown.get();
+      Workflow.upsertTypedSearchAttributes(key.valueSet(written));
+    }
+  }
+}
