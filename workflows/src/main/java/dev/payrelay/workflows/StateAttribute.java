@@ -11,12 +11,14 @@ import java.util.function.Supplier;
  * way, so a state that is shown and overwritten within one workflow task (PAID then FULFILLED while
  * the grant and the publish run as local activities) costs no command of its own.
  *
- * <p>Its own workflow thread, started after the run's others: the SDK runs a workflow's threads in
- * the order they were created, so in each round it looks after they all moved, and a run whose main
- * method returns still gets its last state written before the run completes. A state change while a
- * local activity runs is written once every local activity of the run is back ({@link
- * LocalFirst#inFlight}); when that one attempt fails and the step goes durable, before the durable
- * activity's task. The {@code state} query and the current details show every state at once.
+ * <p>Its own workflow thread: the SDK runs a workflow's threads round by round in the order they
+ * were created, so a state it sees is written by a new thread in the next round, after every other
+ * thread moved again, and only if it still holds (else the state it became is looked at the same
+ * way); a run whose main method returns still gets its last state written before the run completes.
+ * A state change while a local activity runs is written once every local activity of the run is
+ * back ({@link LocalFirst#inFlight}); when that one attempt fails and the step goes durable, before
+ * the durable activity's task. The {@code state} query and the current details show every state at
+ * once.
  *
  * <p>Nothing is written when a run continues as new: the next run starts with this run's attributes
  * and writes its own state when it differs.
@@ -48,8 +50,23 @@ final class StateAttribute {
 
   private void serve() {
     while (true) {
-      Workflow.await(() -> LocalFirst.inFlight() == 0 && !shown.get().equals(written));
-      written = shown.get();
+      Workflow.await(this::due);
+      String seen = shown.get();
+      // Looks again after one more round of the run's threads (a new thread runs after all the
+      // others): a state they change in answer to this one, e.g. FULFILLED once the grant that
+      // followed PAID is back, is written instead of it.
+      Async.procedure(() -> writeIfStill(seen)).get();
+    }
+  }
+
+  /** Whether the shown state differs from the attribute and no local activity is under way. */
+  private boolean due() {
+    return LocalFirst.inFlight() == 0 && !shown.get().equals(written);
+  }
+
+  private void writeIfStill(String seen) {
+    if (due() && shown.get().equals(seen)) {
+      written = seen;
       Workflow.upsertTypedSearchAttributes(key.valueSet(written));
     }
   }
