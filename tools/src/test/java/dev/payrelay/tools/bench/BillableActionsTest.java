@@ -36,6 +36,16 @@ class BillableActionsTest {
   }
 
   @Test
+  void happyPathWithStartAttributes_costsSixActions_andOneUpsert() throws Exception {
+    // 22 events: signal-with-start (1), the first task's 6 markers (1), the deadline timer (1),
+    // PaymentConfirmed (1), the second task's 2 markers (1) and its one FULFILLED upsert (1).
+    BillableActions.Tally tally =
+        BillableActions.of(recorded("payment-happy-path--with-start-attributes"));
+
+    assertThat(tally).isEqualTo(new BillableActions.Tally(22, 6, 2, 1, 1));
+  }
+
+  @Test
   void happyPathOfDurableActivities_countsEachActivity_andNoWorkflowTask() throws Exception {
     // 40 events: signal-with-start, 3 upserts, 2 tasks with a marker, 4 activities, 1 timer, 1
     // signal; 6 workflow tasks, which count nothing.
