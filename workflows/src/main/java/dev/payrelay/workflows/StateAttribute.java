@@ -7,9 +7,10 @@ import java.util.function.Supplier;
 
 /**
  * Keeps a state search attribute ({@code PaymentState}) equal to the state a run shows, under
- * {@link StartAttributes}: one upsert when the run's threads wait and no local activity is under
- * way, so a state that is shown and overwritten within one workflow task (PAID then FULFILLED while
- * the grant and the publish run as local activities) costs no command of its own.
+ * {@link StartAttributes}: one upsert once no local activity is under way and the state held
+ * through one more round of the run's threads, so a state that is shown and overwritten within one
+ * workflow task (PAID, then FULFILLED once the grant and the publish are back from their local
+ * activities) costs no command of its own.
  *
  * <p>Its own workflow thread: the SDK runs a workflow's threads round by round in the order they
  * were created, so a state it sees is written by a new thread in the next round, after every other
@@ -41,7 +42,8 @@ final class StateAttribute {
 
   /**
    * Starts writing, from the value the run's search attributes hold now (its start's, or what the
-   * run already upserted). Call it after the run's other threads are started.
+   * run already upserted). Call it once, after the run's story stopped upserting itself ({@link
+   * PaymentStory#deferUpserts}).
    */
   void start() {
     written = StartAttributes.held(key);
