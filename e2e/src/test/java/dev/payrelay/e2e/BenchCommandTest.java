@@ -61,6 +61,7 @@ class BenchCommandTest {
             "payments",
             "warmupPayments",
             "payrelay",
+            "actions",
             "outboxLag",
             "payrelayRss",
             "processes",
@@ -88,6 +89,30 @@ class BenchCommandTest {
           .containsExactly("count", "p50Ms", "p90Ms", "p99Ms", "maxMs");
       assertThat(p.path(latency).path("count").asLong()).as(latency).isEqualTo(20);
     }
+    JsonNode actions = r.path("actions");
+    assertThat(fieldNames(actions))
+        .containsExactly(
+            "sampled",
+            "runs",
+            "actionsMedian",
+            "actionsMax",
+            "eventsMedian",
+            "eventsMax",
+            "paymentsWithTwoUpsertsInOneTask",
+            "actionsHistogram",
+            "eventsHistogram");
+    // Every payment of the window, each with its real history: created, paid, granted.
+    assertThat(actions.path("sampled").asInt()).isEqualTo(20);
+    assertThat(actions.path("runs").asInt()).isGreaterThanOrEqualTo(20);
+    assertThat(actions.path("actionsMedian").asDouble()).isBetween(1.0, 6.0);
+    assertThat(actions.path("eventsMax").asInt()).isGreaterThan(5);
+    assertThat(actions.path("paymentsWithTwoUpsertsInOneTask").asInt()).isZero();
+    int histogrammed = 0;
+    for (JsonNode bucket : actions.path("eventsHistogram")) {
+      assertThat(fieldNames(bucket)).containsExactly("value", "payments");
+      histogrammed += bucket.path("payments").asInt();
+    }
+    assertThat(histogrammed).isEqualTo(20);
     assertThat(r.path("outboxLag")).isNotEmpty();
     assertThat(fieldNames(r.path("outboxLag").get(0)))
         .containsExactly("atSeconds", "pending", "dispatched", "oldestAgeMs");
@@ -122,6 +147,7 @@ class BenchCommandTest {
             "phase 1: outbox drained",
             "warm-up: 3 of 3 messages arrived",
             "payrelay bench: 20 payments",
+            "Temporal per payment (20 payments' histories",
             "ratio");
   }
 

@@ -5,6 +5,7 @@ import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
 import io.temporal.workflow.Workflow;
+import io.temporal.workflow.WorkflowLocal;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -47,6 +48,10 @@ final class LocalFirst {
 
   private static final Logger log = Workflow.getLogger(LocalFirst.class);
 
+  /** The local attempts under way in this run; one counter per workflow run, not per worker. */
+  private static final WorkflowLocal<int[]> IN_FLIGHT =
+      WorkflowLocal.withCachedInitial(() -> new int[1]);
+
   private LocalFirst() {}
 
   /**
@@ -78,7 +83,7 @@ final class LocalFirst {
    */
   static <T> T call(String what, Supplier<T> local, Supplier<T> durable, Set<String> permanent) {
     try {
-      return local.get();
+      return counted(local);
     } catch (ActivityFailure e) {
       if (isPermanent(e, permanent)) {
         throw e;
@@ -88,6 +93,24 @@ final class LocalFirst {
           what,
           ActivityFailures.reasonOf(e));
       return durable.get();
+    }
+  }
+
+  /**
+   * How many local attempts of this run are under way: the run's workflow task does not end while
+   * one is ({@link StateAttribute} waits for none).
+   */
+  static int inFlight() {
+    return IN_FLIGHT.get()[0];
+  }
+
+  private static <T> T counted(Supplier<T> local) {
+    int[] count = IN_FLIGHT.get();
+    count[0]++;
+    try {
+      return local.get();
+    } finally {
+      count[0]--;
     }
   }
 

@@ -19,9 +19,10 @@ import org.slf4j.Logger;
  * (owed a grant). Runs inside {@link PaymentWorkflowImpl}.
  *
  * <p>Its only command is the {@code PaymentState} search-attribute upsert, issued exactly when the
- * shown state changes. It also keeps the run's "current details" in the Temporal UI ({@link
- * Workflow#setCurrentDetails}, not a command): the state, each cause with the signal that fixes it,
- * and what the run waits for, in words an on-call engineer reads.
+ * shown state changes; under {@link StartAttributes}, a {@link StateAttribute} issues it instead,
+ * at most once per workflow task ({@link #deferUpserts}). It also keeps the run's "current details"
+ * in the Temporal UI ({@link Workflow#setCurrentDetails}, not a command): the state, each cause
+ * with the signal that fixes it, and what the run waits for, in words an on-call engineer reads.
  */
 final class PaymentStory implements DeliveryStory {
 
@@ -41,10 +42,17 @@ final class PaymentStory implements DeliveryStory {
   private String waitingFor;
   private boolean confirmed;
   private boolean refunded;
+  // Under StartAttributes a StateAttribute writes PaymentState; false for histories from before.
+  private boolean upsertsDeferred;
 
   /** Names the payment this story is about; called once, first thing in the run. */
   void begin(String paymentId) {
     this.paymentId = paymentId;
+  }
+
+  /** From now on, leaves the {@code PaymentState} upsert to a {@link StateAttribute}. */
+  void deferUpserts() {
+    upsertsDeferred = true;
   }
 
   String paymentId() {
@@ -163,8 +171,10 @@ final class PaymentStory implements DeliveryStory {
     }
     log.info("payment {}: {} -> {}", paymentId, shown, next);
     shown = next;
-    Workflow.upsertTypedSearchAttributes(
-        PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
+    if (!upsertsDeferred) {
+      Workflow.upsertTypedSearchAttributes(
+          PaymentSearchAttributes.PAYMENT_STATE.valueSet(next.name()));
+    }
     publishDetails();
   }
 

@@ -14,12 +14,14 @@ import dev.payrelay.workflows.activities.GrantEntitlementsRequest;
 import dev.payrelay.workflows.activities.GrantResult;
 import dev.payrelay.workflows.activities.LedgerView;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.common.SearchAttributeUpdate;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.TimerOptions;
 import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -122,12 +124,7 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
   public PaymentView run(PaymentWorkflowInput input) {
     this.input = input;
     story.begin(input.paymentId());
-    Workflow.upsertTypedSearchAttributes(
-        PaymentSearchAttributes.PAYMENT_ID.valueSet(input.paymentId()),
-        PaymentSearchAttributes.ORDER_ID.valueSet(input.orderId()),
-        PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
-        PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
-        PaymentSearchAttributes.PAYMENT_STATE.valueSet(story.shown().name()));
+    StateAttribute stateAttribute = startAttributes(input);
     // Version 1: the run reads the ledger before it acts, bounds the close retries and continues
     // as new before its history grows large. Older histories replay without these commands.
     lifecycle = Workflow.getVersion("ledger-first", Workflow.DEFAULT_VERSION, 1);
@@ -152,7 +149,36 @@ public class PaymentWorkflowImpl implements PaymentWorkflow {
           Instant.parse(ledger == null ? input.expiresAt() : ledger.expiresAt()));
       Async.procedure(() -> deadlineWatch.watch(input, lifecycle, settledLifecycle));
     }
+    if (stateAttribute != null) {
+      stateAttribute.start();
+    }
     return deliverUntilDone();
+  }
+
+  /**
+   * The run's search attributes: before {@link StartAttributes}, all of them upserted now; under
+   * it, only those its start did not set, and the writer of {@code PaymentState} to start once the
+   * run's other threads are (null before it).
+   */
+  private StateAttribute startAttributes(PaymentWorkflowInput input) {
+    List<SearchAttributeUpdate<String>> known =
+        List.of(
+            PaymentSearchAttributes.PAYMENT_ID.valueSet(input.paymentId()),
+            PaymentSearchAttributes.ORDER_ID.valueSet(input.orderId()),
+            PaymentSearchAttributes.TENANT_ID.valueSet(input.tenantId()),
+            PaymentSearchAttributes.CHANNEL.valueSet(input.channel()));
+    if (!StartAttributes.applies()) {
+      Workflow.upsertTypedSearchAttributes(
+          known.get(0),
+          known.get(1),
+          known.get(2),
+          known.get(3),
+          PaymentSearchAttributes.PAYMENT_STATE.valueSet(story.shown().name()));
+      return null;
+    }
+    StartAttributes.upsertMissing(known);
+    story.deferUpserts();
+    return new StateAttribute(PaymentSearchAttributes.PAYMENT_STATE, () -> story.shown().name());
   }
 
   /** What the previous run handed over: its unserved operator signals and unpublished events. */

@@ -143,7 +143,29 @@ class WorkflowHistoriesReplayTest {
                   "payment-resolve-close-refused-unverified",
                   // Recorded (on the Java test server) before the "channel-watch" version marker
                   // existed: proves such runs still replay through getVersion's default branch.
-                  "payment-happy-path-before-channel-watch"))
+                  "payment-happy-path-before-channel-watch"),
+              // Each branch HistoryRecordingTest records, and the payment runs of refunded
+              // payments, recorded again after the "start-attributes" version marker: no start
+              // upsert, PaymentState written once per workflow task. The CLOSE branches that ask
+              // the channel could not be: a CLOSE of a payment with money received is refused by
+              // the ledger before the channel is asked (78d29c2), so its recording test waits for
+              // a ResolutionReject that never comes; close-identity-first covers a CLOSE closed
+              // at the channel.
+              Stream.concat(
+                      PAYMENT_BRANCHES.stream()
+                          .filter(
+                              b ->
+                                  !b.equals("payment-resolve-close")
+                                      && !b.startsWith("payment-resolve-close-")),
+                      Stream.of(
+                          "payment-resolve-acknowledge-refund",
+                          "payment-resolve-close-identity-first",
+                          "payment-resolve-close-refused-unverified",
+                          "payment-underpaid-marked-for-refund-expired",
+                          "payment-channel-queries-failing",
+                          "payment-refunded-settled-partially-refunded",
+                          "payment-refunded-settled-refunded"))
+                  .map(b -> b + "--with-start-attributes"))
           .flatMap(s -> s)
           .toList();
 

@@ -66,6 +66,7 @@ public final class Bench {
   private final List<BaselineBench> baselines;
   private final BenchResult.Profiling profiling;
   private final List<Long> workerPids;
+  private final HistorySample histories;
   private final PrintWriter out;
 
   /**
@@ -74,6 +75,7 @@ public final class Bench {
    * @param profiling whether a profiler is attached, which makes the ratios not comparable
    * @param workerPids payrelay's worker process(es), whose CPU per payment is set against the
    *     same-shape baseline's; empty for all of payrelay's (one {@code dev} process)
+   * @param histories reads the windows' payments' histories from payrelay's Temporal namespace
    */
   Bench(
       Plan plan,
@@ -82,6 +84,7 @@ public final class Bench {
       List<BaselineBench> baselines,
       BenchResult.Profiling profiling,
       List<Long> workerPids,
+      HistorySample histories,
       PrintWriter out) {
     this.plan = plan;
     this.target = target;
@@ -89,6 +92,7 @@ public final class Bench {
     this.baselines = List.copyOf(baselines);
     this.profiling = profiling;
     this.workerPids = List.copyOf(workerPids);
+    this.histories = histories;
     this.out = out;
   }
 
@@ -122,6 +126,12 @@ public final class Bench {
                 Ratios.of(m.payrelay(), m.processes(), workerPids, done)));
       }
     }
+    List<String> paid = all.subList(plan.warmup(), all.size());
+    out.printf(
+        "histories: reading the histories of %d payments from Temporal (not measured)%n",
+        HistorySample.sample(paid).size());
+    out.flush();
+    BenchResult.Actions actions = histories.of(paid);
     MeasuredWindow.Measured first = measured.getFirst();
     BenchResult.Window one = windows.getFirst();
     return new BenchResult(
@@ -131,6 +141,7 @@ public final class Bench {
         n,
         plan.warmup(),
         first.payrelay(),
+        actions,
         first.lag(),
         first.rss(),
         first.processes(),

@@ -16,6 +16,7 @@ final class BenchReport {
     run(r, out);
     latencies(r.payrelay(), out);
     effects(r.payrelay(), out);
+    actions(r.actions(), out);
     processes(r, out);
     memoryAndLag(r, out);
     baselines(r, out);
@@ -50,6 +51,30 @@ final class BenchReport {
     out.printf("%-28s %9s %9s %9s %9s%n", "effects", "expected", "seen", "missing", "duplicate");
     tally(out, "PaymentConfirmed messages", p.messages());
     tally(out, "entitlements (payments)", p.entitlements());
+  }
+
+  private static void actions(BenchResult.Actions a, PrintWriter out) {
+    out.printf(
+        "Temporal per payment (%d payments' histories, %d runs): billable actions median %.1f max"
+            + " %d; events median %.1f max %d; payments with two upserts in one task: %d%n",
+        a.sampled(),
+        a.runs(),
+        a.actionsMedian(),
+        a.actionsMax(),
+        a.eventsMedian(),
+        a.eventsMax(),
+        a.paymentsWithTwoUpsertsInOneTask());
+    out.println("  actions: " + histogram(a.actionsHistogram()));
+    out.println("  events:  " + histogram(a.eventsHistogram()));
+  }
+
+  /** {@code 6×180 7×20}: value × payments, ascending. */
+  private static String histogram(java.util.List<BenchResult.Bucket> buckets) {
+    StringBuilder text = new StringBuilder();
+    for (BenchResult.Bucket b : buckets) {
+      text.append(text.isEmpty() ? "" : " ").append(b.value()).append('×').append(b.payments());
+    }
+    return text.isEmpty() ? "(none)" : text.toString();
   }
 
   private static void processes(BenchResult r, PrintWriter out) {

@@ -15,6 +15,8 @@ import java.util.List;
  * @param payments payments created and paid in the measured window
  * @param warmupPayments payments paid before it, not counted anywhere else
  * @param payrelay payrelay's figures
+ * @param actions the Temporal Cloud billable actions and history events per payment, counted from
+ *     the real histories of a sample of the window's payments
  * @param outboxLag one sample a second from the first callback until the drain ended
  * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
  *     outboxLag}
@@ -35,6 +37,7 @@ public record BenchResult(
     int payments,
     int warmupPayments,
     Payrelay payrelay,
+    Actions actions,
     List<OutboxSampler.Sample> outboxLag,
     List<RssSample> payrelayRss,
     List<ProcessFigures> processes,
@@ -89,6 +92,45 @@ public record BenchResult(
       Tally entitlements,
       double drainSeconds,
       boolean drainComplete) {}
+
+  /**
+   * What the window's payments cost on Temporal: their histories as the server recorded them (every
+   * run of each payment's workflow id), read after the drain for up to {@value HistorySample#SIZE}
+   * payments spread over the window, and counted by {@link BillableActions} (the rules of
+   * https://docs.temporal.io/cloud/actions; queries and heartbeats are not in a history and not
+   * counted). Every bench payment is created and paid once: a happy path.
+   *
+   * @param sampled payments whose histories were read
+   * @param runs workflow runs read (more than {@code sampled} when a payment's workflow ran twice)
+   * @param actionsMedian billable actions per payment, median
+   * @param actionsMax billable actions per payment, the most
+   * @param eventsMedian history events per payment (all its runs), median
+   * @param eventsMax history events per payment, the most
+   * @param paymentsWithTwoUpsertsInOneTask payments of which one workflow task upserted search
+   *     attributes more than once
+   * @param actionsHistogram how many payments had each number of actions, by ascending {@code
+   *     value}
+   * @param eventsHistogram how many payments had each number of history events, by ascending {@code
+   *     value}
+   */
+  public record Actions(
+      int sampled,
+      int runs,
+      double actionsMedian,
+      int actionsMax,
+      double eventsMedian,
+      int eventsMax,
+      int paymentsWithTwoUpsertsInOneTask,
+      List<Bucket> actionsHistogram,
+      List<Bucket> eventsHistogram) {}
+
+  /**
+   * One bar of a histogram.
+   *
+   * @param value the number counted (actions, events)
+   * @param payments how many payments had it
+   */
+  public record Bucket(int value, int payments) {}
 
   /**
    * Counts of one kind of effect.

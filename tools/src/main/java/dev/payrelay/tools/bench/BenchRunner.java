@@ -1,6 +1,7 @@
 package dev.payrelay.tools.bench;
 
 import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.temporal.TemporalConnection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -94,10 +95,22 @@ public final class BenchRunner {
       out.println("profiled (ratios not comparable): " + String.join("; ", profiling.reasons()));
       out.flush();
     }
-    BenchResult result =
-        new Bench(plan, target, processes, baselines, profiling, options.workerPids(), out).run();
-    BenchReport.print(result, out);
-    return result;
+    try (TemporalConnection connection = TemporalConnection.client(temporal)) {
+      HistorySample histories = new HistorySample(connection.client());
+      BenchResult result =
+          new Bench(
+                  plan,
+                  target,
+                  processes,
+                  baselines,
+                  profiling,
+                  options.workerPids(),
+                  histories,
+                  out)
+              .run();
+      BenchReport.print(result, out);
+      return result;
+    }
   }
 
   private ProcessGroups.Ports ports() {

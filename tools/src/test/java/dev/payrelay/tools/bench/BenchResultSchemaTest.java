@@ -37,6 +37,7 @@ class BenchResultSchemaTest {
             "payments",
             "warmupPayments",
             "payrelay",
+            "actions",
             "outboxLag",
             "payrelayRss",
             "processes",
@@ -68,6 +69,19 @@ class BenchResultSchemaTest {
         .containsExactly(
             "metric", "baseline", "median", "min", "max", "target", "comparable", "met");
     assertThat(names(r.path("profiling"))).containsExactly("profiled", "reasons");
+    assertThat(names(r.path("actions")))
+        .containsExactly(
+            "sampled",
+            "runs",
+            "actionsMedian",
+            "actionsMax",
+            "eventsMedian",
+            "eventsMax",
+            "paymentsWithTwoUpsertsInOneTask",
+            "actionsHistogram",
+            "eventsHistogram");
+    assertThat(names(r.path("actions").path("eventsHistogram").get(0)))
+        .containsExactly("value", "payments");
     assertThat(r.path("schema").asText()).isEqualTo("payrelay-bench/2");
   }
 
@@ -119,6 +133,11 @@ class BenchResultSchemaTest {
         300,
         50,
         p,
+        HistorySample.figures(
+            List.of(
+                new BillableActions.Tally(22, 6, 2, 1, 1),
+                new BillableActions.Tally(26, 6, 3, 1, 1)),
+            2),
         List.of(new OutboxSampler.Sample(1.0, 2, 3, 40)),
         List.of(new BenchResult.RssSample(1.0, 123_456)),
         processes,
