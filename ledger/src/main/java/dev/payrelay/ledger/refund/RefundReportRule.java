@@ -23,9 +23,9 @@ import org.jooq.DSLContext;
  * transaction, which holds the payment's row lock:
  *
  * <ul>
- *   <li>a refund we hold (by the channel's id, else by our number): SUCCEEDED and FAILED are {@link
- *       RefundOutcomes}' transactions, PENDING moves REQUESTED or UNKNOWN to SUBMITTED; a report of
- *       what is recorded already is REFUND_DUPLICATE;
+ *   <li>a refund we hold (by the channel's id, else by our number), whatever the payment's status:
+ *       SUCCEEDED and FAILED are {@link RefundOutcomes}' transactions, PENDING moves REQUESTED or
+ *       UNKNOWN to SUBMITTED; a report of what is recorded already is REFUND_DUPLICATE;
  *   <li>a refund we never requested: a row of origin CHANNEL, then the same, and a {@code
  *       REFUND_NOT_REQUESTED} exception for review;
  *   <li>a disagreement (amount, the channel's id, an outcome contradicting the recorded final one,
@@ -90,7 +90,7 @@ final class RefundReportRule {
   ReportResult notRequested(Context at) {
     RefundReport report = at.report();
     if (report.status() != ChannelRefundStatus.FAILED) {
-      String over = overCapture(at);
+      String over = overCapture(at, null);
       if (over != null) {
         return mismatch(at, "not requested, and " + over);
       }
@@ -153,7 +153,7 @@ final class RefundReportRule {
     if (state == RefundState.FAILED) {
       return mismatch(at, "our refund " + row.getRefundId() + " is FAILED");
     }
-    String over = overCapture(at);
+    String over = overCapture(at, row);
     if (over != null) {
       return mismatch(at, over);
     }
@@ -224,23 +224,31 @@ final class RefundReportRule {
   }
 
   /**
-   * Why applying the report as SUCCEEDED would take back more than the captured amount (the
-   * payment's SUCCEEDED refunds plus this one, minor units), or null when it fits.
+   * Why applying the report as SUCCEEDED would take back more than the capture it is held against
+   * (V17): {@code row}'s other capture ({@code refund.channel_txn_id}, capped by its {@code
+   * txn_amount_minor}) when it names one, else the payment's own ({@code amount_minor}; {@code row}
+   * null for a refund not yet recorded). The SUCCEEDED refunds of that capture plus this one, minor
+   * units; null when it fits.
    */
-  private static String overCapture(Context at) {
+  private static String overCapture(Context at, RefundRecord row) {
+    String txn = row == null ? null : row.getChannelTxnId();
     long succeeded =
         at
             .tx()
             .select(REFUND.AMOUNT_MINOR)
             .from(REFUND)
             .where(REFUND.PAYMENT_ID.eq(at.payment().getPaymentId()))
+            .and(txn == null ? REFUND.CHANNEL_TXN_ID.isNull() : REFUND.CHANNEL_TXN_ID.eq(txn))
             .and(REFUND.STATE.eq(RefundState.SUCCEEDED.name()))
             .forUpdate()
             .fetch(REFUND.AMOUNT_MINOR)
             .stream()
             .mapToLong(Long::longValue)
             .sum();
-    long captured = at.payment().getAmountMinor();
+    long captured =
+        txn == null || row.getTxnAmountMinor() == null
+            ? at.payment().getAmountMinor()
+            : row.getTxnAmountMinor();
     if (succeeded + at.report().amount().minorUnits() <= captured) {
       return null;
     }
@@ -249,8 +257,9 @@ final class RefundReportRule {
         + " already refunded it would exceed the captured "
         + captured
         + " "
-        + at.payment().getCurrency()
-        + " (minor units)";
+        + (txn == null ? at.payment().getCurrency() : row.getCurrency())
+        + " (minor units"
+        + (txn == null ? ")" : ", channel transaction " + txn + ")");
   }
 
   /** Records the channel's id on a refund that has none yet (its later reports find it by it). */

@@ -115,8 +115,17 @@ public final class RefundReports {
             .where(PAYMENT_ORDER.PAYMENT_ID.eq(paymentId))
             .forUpdate()
             .fetchSingle();
-    PaymentStatus status = PaymentStatus.valueOf(payment.getStatus());
     RefundReportRule.Context at = new RefundReportRule.Context(tx, payment, report, inboxId);
+    if (report.channelRefundId().length() > REFUND.CHANNEL_REFUND_ID.getDataType().length()) {
+      return rule.mismatch(at, "the channel's refund id is longer than we can keep");
+    }
+    Optional<RefundRecord> known =
+        byChannelId(tx, paymentId, report.channelRefundId())
+            .or(() -> byNumber(tx, paymentId, report.refundNo()));
+    if (known.isPresent()) {
+      return ofOurs(at, known.get());
+    }
+    PaymentStatus status = PaymentStatus.valueOf(payment.getStatus());
     if (!status.wasPaid()) {
       return rule.mismatch(at, "payment is " + status + " here, so no refund of it can apply");
     }
@@ -125,13 +134,29 @@ public final class RefundReports {
           at,
           "reported in " + report.amount().currencyCode() + ", paid in " + payment.getCurrency());
     }
-    if (report.channelRefundId().length() > REFUND.CHANNEL_REFUND_ID.getDataType().length()) {
-      return rule.mismatch(at, "the channel's refund id is longer than we can keep");
+    return rule.notRequested(at);
+  }
+
+  /**
+   * A report of {@code ours}, a refund we requested (found by the channel's refund id or our
+   * number): applied as ours whatever the payment's status, since the refund was accepted against
+   * its capture when requested (a refund of another capture, {@link RefundRow#ofOtherCapture}, of a
+   * payment never PAID included); a repeat of its recorded outcome is REFUND_DUPLICATE. Only its
+   * currency is checked here, against the refund's own.
+   */
+  private ReportResult ofOurs(RefundReportRule.Context at, RefundRecord ours) {
+    String reported = at.report().amount().currencyCode();
+    if (!reported.equals(ours.getCurrency())) {
+      return rule.mismatch(
+          at,
+          "reported in "
+              + reported
+              + ", our refund "
+              + ours.getRefundId()
+              + " is in "
+              + ours.getCurrency());
     }
-    Optional<RefundRecord> known =
-        byChannelId(tx, paymentId, report.channelRefundId())
-            .or(() -> byNumber(tx, paymentId, report.refundNo()));
-    return known.isPresent() ? rule.ofRecorded(at, known.get()) : rule.notRequested(at);
+    return rule.ofRecorded(at, ours);
   }
 
   /** The payment's refund the channel knows as {@code channelRefundId}, locked. */

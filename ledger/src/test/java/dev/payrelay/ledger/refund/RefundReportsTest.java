@@ -12,6 +12,7 @@ import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.RefundReport;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.db.Transactions;
 import dev.payrelay.ledger.inbox.ReceivedCallback;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
 import dev.payrelay.ledger.outbox.OutboxWriter;
@@ -197,6 +198,38 @@ class RefundReportsTest {
     assertThat(r.detail()).contains("payment is PENDING here");
     assertThat(status(p)).isEqualTo(PaymentStatus.PENDING);
     assertThat(refunds.ofPayment(p.paymentId())).isEmpty();
+  }
+
+  @Test
+  void ourRefundOfAnOverpaymentOnAPaymentNeverPaid_isAppliedAsOurs_thenADuplicate_notAMismatch() {
+    // Issue 28: 10.50 USD asked, 12.00 USD paid at the channel (AMOUNT_MISMATCH), payment PENDING;
+    // MARK_FOR_REFUND gives back the whole other capture, which exceeds the payment's amount.
+    PaymentRow p = payments.create(Payments.newPayment(TEN_FIFTY, "c1")).payment();
+    RefundRow ours =
+        Transactions.run(
+                dsl,
+                cfg ->
+                    requests.requestRemainingIn(
+                        cfg.dsl(),
+                        p.paymentId(),
+                        new RefundRequests.OtherCapture("txn-over", Money.ofMinor(1200, "USD")),
+                        "overpaid",
+                        "k-" + UUID.randomUUID(),
+                        BY))
+            .refund();
+
+    LedgerResult byNumber =
+        deliver(p, "evt-1", report("sbr_1", ours.refundNo(), 1200, succeeded()));
+    LedgerResult byChannelId = deliver(p, "evt-2", report("sbr_1", null, 1200, succeeded()));
+
+    assertThat(byNumber.outcome()).isEqualTo(CallbackOutcome.REFUND_APPLIED);
+    assertThat(byChannelId.outcome()).isEqualTo(CallbackOutcome.REFUND_DUPLICATE);
+    RefundRow after = refunds.find(ours.refundId()).orElseThrow();
+    assertThat(after.state()).isEqualTo(RefundState.SUCCEEDED);
+    assertThat(after.channelRefundId()).isEqualTo("sbr_1");
+    assertThat(status(p)).isEqualTo(PaymentStatus.PENDING);
+    assertThat(Payments.events(dsl, p.paymentId(), "PaymentRefunded")).isEqualTo(1);
+    assertThat(exceptions(p)).isEmpty();
   }
 
   @Test
