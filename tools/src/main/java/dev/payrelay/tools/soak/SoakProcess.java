@@ -78,7 +78,9 @@ final class SoakProcess implements AutoCloseable {
       } catch (IllegalStateException e) {
         child.kill9();
         if (attempt == ATTEMPTS) {
-          throw new IllegalStateException(role + " did not start " + ATTEMPTS + " times", e);
+          // The last attempt's log tail goes in the message itself: a CI summary shows only that.
+          throw new IllegalStateException(
+              role + " did not start " + ATTEMPTS + " times; the last: " + e.getMessage(), e);
         }
       }
     }
