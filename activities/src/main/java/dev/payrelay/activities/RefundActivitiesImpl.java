@@ -40,8 +40,7 @@ public final class RefundActivitiesImpl implements RefundActivities {
 
   private static final Logger log = LoggerFactory.getLogger(RefundActivitiesImpl.class);
 
-  private final ChannelRegistry channels;
-  private final PaymentStore payments;
+  private final MerchantRefunds merchants;
   private final RefundStore refunds;
   private final RefundSubmissions submissions;
   private final RefundOutcomes outcomes;
@@ -64,8 +63,7 @@ public final class RefundActivitiesImpl implements RefundActivities {
       RefundOutcomes outcomes,
       RefundOperatorDesk desk,
       CrashPoints crashPoints) {
-    this.channels = channels;
-    this.payments = payments;
+    this.merchants = new MerchantRefunds(channels, payments);
     this.refunds = refunds;
     this.submissions = submissions;
     this.outcomes = outcomes;
@@ -87,9 +85,9 @@ public final class RefundActivitiesImpl implements RefundActivities {
   @Override
   public RefundAnswer submit(SubmitRefundRequest request) {
     RefundRow refund = refund(request.refundId());
-    PaymentRow payment = payment(refund);
+    PaymentRow payment = merchants.payment(refund);
     // Resolved before anything commits: a refund we cannot send stays as it is.
-    PaymentChannel adapter = adapter(payment);
+    PaymentChannel adapter = merchants.adapter(payment);
     ChannelRefundRequest toSend = channelRequest(refund, payment);
     Submission begun = submissions.begin(refund.refundId(), request.attempt());
     if (!begun.fresh()) {
@@ -129,12 +127,9 @@ public final class RefundActivitiesImpl implements RefundActivities {
     if (refund.state().isFinal()) {
       return settled(refund);
     }
-    PaymentRow payment = payment(refund);
     ChannelRefundResult r;
     try {
-      r =
-          adapter(payment)
-              .queryRefund(payment.paymentId(), txnOf(refund, payment), refund.refundNo());
+      r = merchants.ask(refund);
     } catch (ChannelException e) {
       throw ActivityFailures.channel(e);
     }
@@ -238,33 +233,14 @@ public final class RefundActivitiesImpl implements RefundActivities {
             : payment.amount();
     return new ChannelRefundRequest(
         payment.paymentId(),
-        txnOf(refund, payment),
+        MerchantRefunds.txnOf(refund, payment),
         refund.refundNo(),
         refund.amount(),
         captured,
         refund.reason());
   }
 
-  private static String txnOf(RefundRow refund, PaymentRow payment) {
-    String txn = refund.channelTxnId() != null ? refund.channelTxnId() : payment.channelTxnId();
-    if (txn == null) {
-      throw ActivityFailures.channelRefused(
-          "payment " + payment.paymentId() + " has no channel transaction to refund");
-    }
-    return txn;
-  }
-
   private RefundRow refund(String refundId) {
     return refunds.find(refundId).orElseThrow(() -> ActivityFailures.refundNotFound(refundId));
-  }
-
-  private PaymentRow payment(RefundRow refund) {
-    return payments
-        .find(refund.paymentId())
-        .orElseThrow(() -> ActivityFailures.paymentNotFound(refund.paymentId()));
-  }
-
-  private PaymentChannel adapter(PaymentRow payment) {
-    return MerchantAccounts.adapter(channels, payment.channel(), payment);
   }
 }

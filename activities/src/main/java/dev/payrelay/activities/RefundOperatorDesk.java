@@ -2,6 +2,7 @@ package dev.payrelay.activities;
 
 import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.operator.OperatorAnswer;
+import dev.payrelay.ledger.refund.RefundChannelQuery;
 import dev.payrelay.ledger.refund.RefundResolutions;
 import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.ledger.refund.RefundStore;
@@ -14,20 +15,29 @@ import java.util.Optional;
  * sent it ({@link SignalIdentity#guardedRefund} for {@code ACCEPT_AS_REFUNDED} and {@code
  * MARK_FAILED}, which production refuses without a valid token; {@link
  * SignalIdentity#auditedRefund} for {@code REQUERY}), then audits and applies it through {@link
- * RefundResolutions}, once per action key.
+ * RefundResolutions}, once per action key; {@code MARK_FAILED} asks the refund's channel first
+ * ({@link RefundResolutions#markFailed}).
  */
 public final class RefundOperatorDesk {
 
   private final RefundResolutions resolutions;
   private final RefundStore refunds;
   private final SignalIdentity identity;
+  private final RefundChannelQuery channel;
 
-  /** A desk over {@code resolutions}, reading {@code refunds}, checking {@code identity}. */
+  /**
+   * A desk over {@code resolutions}, reading {@code refunds}, checking {@code identity}, asking
+   * {@code channel} before a {@code MARK_FAILED} ({@link MerchantRefunds} in the worker).
+   */
   public RefundOperatorDesk(
-      RefundResolutions resolutions, RefundStore refunds, SignalIdentity identity) {
+      RefundResolutions resolutions,
+      RefundStore refunds,
+      SignalIdentity identity,
+      RefundChannelQuery channel) {
     this.resolutions = resolutions;
     this.refunds = refunds;
     this.identity = identity;
+    this.channel = channel;
   }
 
   /** See {@link dev.payrelay.workflows.activities.RefundActivities#resolve}. */
@@ -70,7 +80,7 @@ public final class RefundOperatorDesk {
     return switch (r.action()) {
       case "REQUERY" -> resolutions.requery(asked);
       case "ACCEPT_AS_REFUNDED" -> resolutions.acceptAsRefunded(asked, r.evidence().strip());
-      case "MARK_FAILED" -> resolutions.markFailed(asked);
+      case "MARK_FAILED" -> resolutions.markFailed(asked, channel);
       default -> resolutions.reject(asked, "unknown action " + r.action());
     };
   }

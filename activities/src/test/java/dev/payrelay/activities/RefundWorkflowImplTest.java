@@ -105,15 +105,20 @@ class RefundWorkflowImplTest {
 
   @BeforeEach
   void startWorker() {
+    ChannelRegistry channels =
+        ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(Payments.MERCHANT, channel)));
     activities =
         new RefundActivitiesImpl(
-            ChannelRegistry.of(List.of(ChannelAccount.defaultAccount(Payments.MERCHANT, channel))),
+            channels,
             payments,
             refunds,
             new RefundSubmissions(dsl, outcomes),
             outcomes,
             new RefundOperatorDesk(
-                new RefundResolutions(dsl, outcomes), refunds, TestIdentities.dev()),
+                new RefundResolutions(dsl, outcomes),
+                refunds,
+                TestIdentities.dev(),
+                new MerchantRefunds(channels, payments)),
             CrashPoints.none());
     env = TestWorkflowEnvironment.newInstance();
     Stream.concat(PaymentSearchAttributes.ALL.stream(), RefundSearchAttributes.ALL.stream())
@@ -201,12 +206,15 @@ class RefundWorkflowImplTest {
     assertThat(workflow.state().details()).contains("acceptAsRefunded").contains("markFailed");
     assertThat(stateAttribute(refund)).isEqualTo("NEEDS_ATTENTION");
 
-    workflow.acceptAsRefunded(new RefundSignal("alice", "dashboard shows it", "re_manual", null));
+    // The evidence is the id the channel gave the submission: another id would be refused.
+    String channelRefundId = "re_" + refund.refundNo();
+    workflow.acceptAsRefunded(
+        new RefundSignal("alice", "dashboard shows it", channelRefundId, null));
     RefundView view = WorkflowStub.fromTyped(workflow).getResult(RefundView.class);
 
     assertThat(view.state()).isEqualTo(RefundWorkflowState.SUCCEEDED);
     assertThat(refunds.find(refund.refundId()).orElseThrow().channelRefundId())
-        .isEqualTo("re_manual");
+        .isEqualTo(channelRefundId);
     assertThat(channel.submitted).hasSize(1);
     assertThat(view.operatorLog()).singleElement().asString().contains("APPLIED");
     assertThat(

@@ -12,6 +12,7 @@ import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.api.http.OpenApiDocument;
 import dev.payrelay.channels.sandbox.SandboxNotification;
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.outbox.OutboxWriter;
@@ -264,7 +265,8 @@ class OpenApiContractTest {
     new RefundResolutions(api.dsl, new RefundOutcomes(api.dsl, new OutboxWriter(new EventJson())))
         .markFailed(
             new OperatorAction(
-                "contract-" + refundId, "bob", "MARK_FAILED", "refund", refundId, "r"));
+                "contract-" + refundId, "bob", "MARK_FAILED", "refund", refundId, "r"),
+            refund -> ChannelRefundResult.notFound(refund.refundNo()));
     answers.add(api.send("POST", true, fixes + "requery", "{\"reason\":\"r\"}", token));
     return answers;
   }

@@ -8,6 +8,7 @@ import dev.payrelay.api.auth.ApiKeys;
 import dev.payrelay.api.auth.Role;
 import dev.payrelay.api.http.ApiServer;
 import dev.payrelay.domain.Money;
+import dev.payrelay.domain.channel.ChannelRefundResult;
 import dev.payrelay.domain.event.EventJson;
 import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.outbox.OutboxWriter;
@@ -183,7 +184,8 @@ class RefundFixesApiTest {
     new RefundResolutions(api.dsl, new RefundOutcomes(api.dsl, new OutboxWriter(new EventJson())))
         .markFailed(
             new OperatorAction(
-                "setup-" + refundId, "setup", "MARK_FAILED", "refund", refundId, "setup"));
+                "setup-" + refundId, "setup", "MARK_FAILED", "refund", refundId, "setup"),
+            refund -> ChannelRefundResult.notFound(refund.refundNo()));
 
     HttpResponse<String> requery = post(refundId, "requery", "{\"reason\":\"again\"}", OPERATOR);
     HttpResponse<String> accept =

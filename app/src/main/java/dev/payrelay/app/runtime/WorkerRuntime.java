@@ -6,6 +6,7 @@ import dev.payrelay.activities.ChannelActivitiesImpl;
 import dev.payrelay.activities.DailyReconciliationActivitiesImpl;
 import dev.payrelay.activities.EntitlementActivitiesImpl;
 import dev.payrelay.activities.LedgerActivitiesImpl;
+import dev.payrelay.activities.MerchantRefunds;
 import dev.payrelay.activities.OutboxActivitiesImpl;
 import dev.payrelay.activities.ReconciliationActivitiesImpl;
 import dev.payrelay.activities.RefundActivitiesImpl;
@@ -251,7 +252,11 @@ public final class WorkerRuntime implements AutoCloseable {
             refunds,
             new RefundSubmissions(dsl, outcomes),
             outcomes,
-            new RefundOperatorDesk(new RefundResolutions(dsl, outcomes), refunds, identity),
+            new RefundOperatorDesk(
+                new RefundResolutions(dsl, outcomes),
+                refunds,
+                identity,
+                new MerchantRefunds(channels, services.payments())),
             services.crashPoints()),
         new EntitlementActivitiesImpl(services.entitlements(), services.crashPoints()),
         new ResolutionActivitiesImpl(services.resolutions(), identity, services.crashPoints()),
