@@ -181,14 +181,17 @@ final class RefundCommand extends CommandGroup {
     }
   }
 
-  /** One refund as a line: id, state, amount (minor units), number, channel id, reason. */
+  /**
+   * One refund as a line: id, state, amount (e.g. {@code 5.00 USD (500 minor units)}, decimals per
+   * the currency's ISO 4217 exponent), number, channel id, reason.
+   */
   static void printRefund(JsonNode r, PrintWriter out) {
     out.printf(
-        "%s  %-9s  %d %s (minor units)  number %s%s  by %s: %s%n",
+        "%s  %-9s  %s (%d minor units)  number %s%s  by %s: %s%n",
         r.path("refundId").asText(),
         r.path("state").asText(),
+        PaymentTrail.amount(r.path("amount")),
         r.path("amount").path("minorUnits").asLong(),
-        r.path("amount").path("currency").asText(),
         r.path("refundNo").asText(),
         r.path("channelRefundId").isTextual()
             ? "  channel " + r.path("channelRefundId").asText()
