@@ -26,9 +26,10 @@ import java.util.Optional;
  * come from {@link PayrelayConfig.AccessSettings}.
  *
  * <p>Exit codes of the commands that use it: {@link #OK}, {@link #REFUSED} (the server refused the
- * request: 400, 404, 409, 422, or the workflow rejected the action), {@link #UNAVAILABLE} (the
+ * request: 400, 404 — also for another tenant's payment or refund, which a tenant-scoped key is
+ * answered as absent —, 409, 422, or the workflow rejected the action), {@link #UNAVAILABLE} (the
  * admin API, the database or Temporal cannot serve it now; the message says which), {@link
- * #NOT_ALLOWED} (no key, an unknown key, or one whose role or tenants do not allow it: 401, 403).
+ * #NOT_ALLOWED} (no key, an unknown key, or one whose role does not allow it: 401, 403).
  */
 public final class AdminClient {
 

@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
  * {@code payrelay refund create|show|list} (issue 28 item 1), over {@code POST/GET
  * /v1/payments/{id}/refunds} and {@code GET /v1/refunds/{refundId}}, and the fixes of a stuck
  * refund ({@link RefundFixCommands}: {@code requery}, {@code accept}, {@code fail}). Exit codes as
- * {@link AdminClient}'s: 0 done, 2 refused (no such payment or refund, more than refundable, not
- * paid, the key reused with another body), 3 unreachable, 4 not allowed.
+ * {@link AdminClient}'s: 0 done, 2 refused (no such payment or refund, another tenant's answering
+ * the same 404; more than refundable, not paid, the key reused with another body), 3 unreachable, 4
+ * not allowed (no key, a bad key, too small a role).
  */
 @Command(
     name = "refund",
