@@ -1,6 +1,8 @@
 package dev.payrelay.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.payrelay.app.config.PayrelayConfig;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
@@ -15,8 +17,10 @@ import picocli.CommandLine.Spec;
  * subcommand, however deep, sends to the same URL with the same key: a running {@code payrelay
  * dev}'s ({@link DevState}) when the environment names neither address nor key.
  *
- * <p>Exit codes as {@link AdminClient}'s; a failure prints {@code payrelay: <message>} on stderr.
- * It adds no option: picocli takes a class as a mixin only with an annotation, hence the empty
+ * <p>Exit codes as {@link AdminClient}'s; a failure prints {@code payrelay: <message>} on stderr,
+ * and, when the command was given {@code --json}, also {@code {"error": {"message": "...",
+ * "exitCode": 2}}} on stdout, so a script that parses stdout reads the failure as JSON too. It adds
+ * no option: picocli takes a class as a mixin only with an annotation, hence the empty
  * {@code @Command}.
  */
 @Command
@@ -89,6 +93,19 @@ final class AdminApi {
     PrintWriter err = err();
     err.println("payrelay: " + message);
     err.flush();
+    if (jsonAsked()) {
+      ObjectNode error = JsonNodeFactory.instance.objectNode();
+      error.putObject("error").put("message", message).put("exitCode", exitCode);
+      PrintWriter out = out();
+      out.println(AdminClient.pretty(error));
+      out.flush();
+    }
     return exitCode;
+  }
+
+  /** Whether the command has a {@code --json} option and it was given. */
+  private boolean jsonAsked() {
+    var option = command.findOption("--json");
+    return option != null && Boolean.TRUE.equals(option.getValue());
   }
 }
