@@ -73,7 +73,14 @@ final class PaymentTrail {
     return join(
         e.path("courseId").asText(),
         labelled("for user", e.path("userId")),
-        labelled("at", e.path("grantedAt")));
+        labelled("at", e.path("grantedAt")),
+        present(e.path("revokedAt")) == null
+            ? null
+            : "REVOKED at "
+                + e.path("revokedAt").asText()
+                + (present(e.path("revokedByRefund")) == null
+                    ? ""
+                    : " by refund " + e.path("revokedByRefund").asText()));
   }
 
   private static String action(JsonNode a) {

@@ -79,6 +79,29 @@ class PaymentTrailTest {
     assertThat(out).contains("events (2):").contains("amount 10.50 USD");
   }
 
+  @Test
+  void aRevokedGrantSaysWhenAndByWhichRefund_aLiveOneSaysNothingOfRevocation() throws Exception {
+    String out =
+        print(
+            JSON.readTree(
+                "{\"payment\":"
+                    + PAYMENT
+                    + ",\"events\":[],\"entitlements\":["
+                    + "{\"userId\":\"u1\",\"courseId\":\"c1\",\"purchaseId\":\"pay_1\","
+                    + "\"grantedAt\":\"2030-01-01T00:00:02Z\","
+                    + "\"revokedAt\":\"2030-01-02T00:00:00Z\",\"revokedByRefund\":\"rfd_9\"},"
+                    + "{\"userId\":\"u1\",\"courseId\":\"c2\",\"purchaseId\":\"pay_1\","
+                    + "\"grantedAt\":\"2030-01-01T00:00:02Z\",\"revokedAt\":null,"
+                    + "\"revokedByRefund\":null}],"
+                    + "\"exceptions\":[],\"operatorActions\":[],\"workflow\":null}"));
+
+    assertThat(out)
+        .contains(
+            "c1  for user u1  at 2030-01-01T00:00:02Z  REVOKED at 2030-01-02T00:00:00Z by refund"
+                + " rfd_9\n")
+        .contains("c2  for user u1  at 2030-01-01T00:00:02Z\n");
+  }
+
   private static JsonNode trail(String workflow) throws Exception {
     return JSON.readTree(
         "{\"payment\":"
