@@ -72,16 +72,23 @@ public final class AdminClient {
     return send("POST", path, body);
   }
 
-  /** POST {@code body} as JSON to {@code path} with {@code headers} (e.g. Idempotency-Key). */
-  JsonNode post(String path, Object body, Map<String, String> headers) {
-    return send("POST", path, body, headers);
+  /**
+   * POST {@code body} as JSON to {@code path} with {@code headers} (e.g. Idempotency-Key); the
+   * answer's 2xx status and JSON, so a caller can tell 201 (made now) from 200 (an idempotent
+   * replay of what the key made before).
+   */
+  Answer post(String path, Object body, Map<String, String> headers) {
+    return exchangeOk("POST", path, body, headers);
   }
+
+  /** A 2xx answer: its HTTP status and JSON body. */
+  record Answer(int status, JsonNode body) {}
 
   private JsonNode send(String method, String pathAndQuery, Object body) {
-    return send(method, pathAndQuery, body, Map.of());
+    return exchangeOk(method, pathAndQuery, body, Map.of()).body();
   }
 
-  private JsonNode send(
+  private Answer exchangeOk(
       String method, String pathAndQuery, Object body, Map<String, String> headers) {
     if (key == null) {
       throw new Failure(
@@ -92,7 +99,7 @@ public final class AdminClient {
     HttpResponse<String> r = exchange(method, pathAndQuery, body, headers);
     JsonNode answer = parse(r.body());
     if (r.statusCode() / 100 == 2) {
-      return answer;
+      return new Answer(r.statusCode(), answer);
     }
     throw refusal(r, answer);
   }

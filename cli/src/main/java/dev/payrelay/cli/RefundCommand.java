@@ -48,6 +48,9 @@ final class RefundCommand extends CommandGroup {
       })
   static final class Create implements Callable<Integer> {
 
+    /** The API's status for the refund an earlier request with the same key and body made. */
+    static final int REPLAYED = 200;
+
     @Mixin AdminApi api;
 
     @Parameters(index = "0", description = "The payment id, pay_...")
@@ -93,11 +96,21 @@ final class RefundCommand extends CommandGroup {
               (json ? api.err() : api.out())
                   .println("Idempotency-Key " + idempotencyKey + " (retry with --key to repeat)");
             }
-            JsonNode refund =
+            AdminClient.Answer answer =
                 client.post(
                     "/v1/payments/" + paymentId + "/refunds",
                     Map.of("amountMinor", minor, "reason", reason),
                     Map.of("Idempotency-Key", idempotencyKey));
+            JsonNode refund = answer.body();
+            if (answer.status() == REPLAYED) {
+              (json ? api.err() : api.out())
+                  .println(
+                      "replayed: Idempotency-Key "
+                          + idempotencyKey
+                          + " already made refund "
+                          + refund.path("refundId").asText()
+                          + "; no new refund was requested");
+            }
             return api.print(refund, json, out -> printRefund(refund, out));
           });
     }

@@ -1,6 +1,7 @@
 package dev.payrelay.e2e;
 
 import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -94,6 +95,34 @@ class RefundEndToEndTest {
         .contains("Completed  state SUCCEEDED")
         .contains("current details:")
         .doesNotContain("note:");
+  }
+
+  @Test
+  void cliCreate_sameKeyTwice_isOneRefund_andTheRepeatSaysItIsAReplay() throws Exception {
+    String paymentId = steps.fulfilledPayment(1050);
+    String[] create = {
+      "refund",
+      "create",
+      paymentId,
+      "--amount",
+      "3.00",
+      "--reason",
+      "course cancelled",
+      "--key",
+      "k-" + paymentId
+    };
+
+    CliRun first = CliRun.of(payrelay.env, create);
+    CliRun again = CliRun.of(payrelay.env, create);
+
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(again.exit()).as(again.err()).isZero();
+    assertThat(first.out()).contains("3.00 USD (300 minor units)").doesNotContain("replayed");
+    String refundId = first.out().trim().split("\\s+")[0];
+    assertThat(again.out())
+        .contains("replayed: Idempotency-Key k-" + paymentId + " already made refund " + refundId)
+        .contains(refundId + "  ");
+    assertThat(dsl.fetchCount(REFUND, REFUND.PAYMENT_ID.eq(paymentId))).isEqualTo(1);
   }
 
   @Test
