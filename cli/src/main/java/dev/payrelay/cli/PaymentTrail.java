@@ -26,7 +26,8 @@ final class PaymentTrail {
     section(out, "events", trail.path("events"), PaymentTrail::event);
     section(out, "exceptions", trail.path("exceptions"), PaymentTrail::exception);
     section(out, "entitlements", trail.path("entitlements"), PaymentTrail::entitlement);
-    section(out, "operator actions", trail.path("operatorActions"), PaymentTrail::action);
+    String paymentId = trail.path("payment").path("paymentId").asText();
+    section(out, "operator actions", trail.path("operatorActions"), a -> action(a, paymentId));
   }
 
   private static void payment(JsonNode p, PrintWriter out) {
@@ -83,11 +84,14 @@ final class PaymentTrail {
                     : " by refund " + e.path("revokedByRefund").asText()));
   }
 
-  private static String action(JsonNode a) {
+  /** An operator action; its target when that is not the payment (a refund, an event). */
+  private static String action(JsonNode a, String paymentId) {
     String reason = present(a.path("reason"));
+    String target = present(a.path("targetId"));
     return join(
         a.path("createdAt").asText(),
         a.path("action").asText(),
+        target == null || target.equals(paymentId) ? null : "on " + target,
         "by " + a.path("operator").asText() + ":",
         a.path("result").asText(),
         reason == null ? null : "(" + reason + ")",

@@ -93,13 +93,20 @@ class PaymentTrailTest {
                     + "{\"userId\":\"u1\",\"courseId\":\"c2\",\"purchaseId\":\"pay_1\","
                     + "\"grantedAt\":\"2030-01-01T00:00:02Z\",\"revokedAt\":null,"
                     + "\"revokedByRefund\":null}],"
-                    + "\"exceptions\":[],\"operatorActions\":[],\"workflow\":null}"));
+                    + "\"exceptions\":[],\"operatorActions\":["
+                    + "{\"createdAt\":\"2030-01-02T00:00:00Z\",\"action\":\"MARK_FAILED\","
+                    + "\"targetId\":\"rfd_8\",\"operator\":\"alice\",\"result\":\"APPLIED\"},"
+                    + "{\"createdAt\":\"2030-01-02T00:00:01Z\",\"action\":\"CLOSE\","
+                    + "\"targetId\":\"pay_1\",\"operator\":\"bob\",\"result\":\"REJECTED\"}"
+                    + "],\"workflow\":null}"));
 
     assertThat(out)
         .contains(
             "c1  for user u1  at 2030-01-01T00:00:02Z  REVOKED at 2030-01-02T00:00:00Z by refund"
                 + " rfd_9\n")
-        .contains("c2  for user u1  at 2030-01-01T00:00:02Z\n");
+        .contains("c2  for user u1  at 2030-01-01T00:00:02Z\n")
+        .contains("2030-01-02T00:00:00Z  MARK_FAILED  on rfd_8  by alice:  APPLIED")
+        .contains("2030-01-02T00:00:01Z  CLOSE  by bob:  REJECTED");
   }
 
   private static JsonNode trail(String workflow) throws Exception {

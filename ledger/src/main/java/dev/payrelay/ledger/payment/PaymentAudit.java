@@ -2,11 +2,13 @@ package dev.payrelay.ledger.payment;
 
 import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_EXCEPTION;
+import static dev.payrelay.ledger.db.generated.Tables.REFUND;
 
 import dev.payrelay.ledger.db.SqlTime;
 import java.time.Instant;
 import java.util.List;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** A payment's exceptions and operator decisions, for the on-call view of its trail. */
 public final class PaymentAudit {
@@ -67,10 +69,17 @@ public final class PaymentAudit {
                     SqlTime.utc(r.getCreatedAt())));
   }
 
-  /** Operator decisions on the payment and on the given event ids, oldest first. */
+  /**
+   * Operator decisions on the payment, on the given event ids and on the payment's refunds
+   * (requery, accept as refunded, mark failed), oldest first.
+   */
   public List<ActionEntry> actions(String paymentId, List<String> eventIds) {
     return dsl.selectFrom(OPERATOR_ACTION)
-        .where(OPERATOR_ACTION.TARGET_ID.eq(paymentId).or(OPERATOR_ACTION.TARGET_ID.in(eventIds)))
+        .where(OPERATOR_ACTION.TARGET_ID.eq(paymentId))
+        .or(OPERATOR_ACTION.TARGET_ID.in(eventIds))
+        .or(
+            OPERATOR_ACTION.TARGET_ID.in(
+                DSL.select(REFUND.REFUND_ID).from(REFUND).where(REFUND.PAYMENT_ID.eq(paymentId))))
         .orderBy(OPERATOR_ACTION.ID)
         .fetch(
             r ->

@@ -16,11 +16,13 @@ import dev.payrelay.domain.event.EventType;
 import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.operator.OperatorAnswer;
 import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.payment.PaymentAudit;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
@@ -128,6 +130,10 @@ class RefundResolutionsTest {
     assertThat(refunds.find(missing.refundId()).orElseThrow().failureReason())
         .contains("holds no refund " + missing.refundNo());
     assertThat(refundedEvents(declined) + refundedEvents(missing)).isZero();
+    assertThat(new PaymentAudit(dsl).actions(p.paymentId(), List.of()))
+        .as("the payment's trail lists the actions on its refunds")
+        .extracting(PaymentAudit.ActionEntry::targetId)
+        .containsExactly(declined.refundId(), missing.refundId());
   }
 
   @Test
