@@ -142,34 +142,20 @@ public final class RefundResolutions {
     String number = refund.refundNo();
     return switch (answer.status()) {
       case FAILED -> {
-        RefundOutcome o =
-            outcomes.failed(
-                tx,
-                asked.targetId(),
-                "failed at the channel ("
-                    + (answer.failureReason() == null ? "no reason given" : answer.failureReason())
-                    + "); marked failed by an operator: "
-                    + asked.reason());
-        yield OperatorAnswer.applied(
-                "the channel answers FAILED for refund "
-                    + number
-                    + ": refund FAILED; its amount can be refunded again")
-            .withPaymentStatus(o.paymentStatus().name());
+        yield failedAsTheChannelSays(
+            tx,
+            asked,
+            "failed at the channel ("
+                + (answer.failureReason() == null ? "no reason given" : answer.failureReason())
+                + ")",
+            "the channel answers FAILED for refund " + number);
       }
       case NOT_FOUND -> {
-        RefundOutcome o =
-            outcomes.failed(
-                tx,
-                asked.targetId(),
-                "the channel holds no refund "
-                    + number
-                    + "; marked failed by an operator: "
-                    + asked.reason());
-        yield OperatorAnswer.applied(
-                "the channel holds no refund "
-                    + number
-                    + ": refund FAILED; its amount can be refunded again")
-            .withPaymentStatus(o.paymentStatus().name());
+        yield failedAsTheChannelSays(
+            tx,
+            asked,
+            "the channel holds no refund " + number,
+            "the channel holds no refund " + number);
       }
       case SUCCEEDED -> {
         if (answer.channelRefundId() == null || answer.channelRefundId().isBlank()) {
@@ -266,5 +252,20 @@ public final class RefundResolutions {
           }
           return OperatorActions.record(tx, asked, effect.apply(tx, locked));
         });
+  }
+
+  /**
+   * Records the refund FAILED with the channel's words and the operator's reason; the verdict says
+   * what the channel answered and that the amount can be refunded again.
+   */
+  private OperatorAnswer failedAsTheChannelSays(
+      DSLContext tx, OperatorAction asked, String channelWords, String verdict) {
+    RefundOutcome o =
+        outcomes.failed(
+            tx,
+            asked.targetId(),
+            channelWords + "; marked failed by an operator: " + asked.reason());
+    return OperatorAnswer.applied(verdict + ": refund FAILED; its amount can be refunded again")
+        .withPaymentStatus(o.paymentStatus().name());
   }
 }
