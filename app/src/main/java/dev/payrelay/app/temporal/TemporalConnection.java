@@ -46,6 +46,9 @@ public final class TemporalConnection implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TemporalConnection.class);
   private static final Duration NAMESPACE_RETENTION = Duration.ofDays(30);
 
+  /** How long a local dev server whose port is open may answer {@code UNAVAILABLE}. */
+  private static final Duration DEV_SERVER_SERVING = Duration.ofSeconds(60);
+
   /**
    * How often the SDK's tally scope flushes its counters and timers to the meter registry: a scrape
    * sees SDK metrics at most this late.
@@ -209,7 +212,7 @@ public final class TemporalConnection implements AutoCloseable {
   private void prepareNamespace() {
     try {
       if (kind == Kind.DEV_SERVER) {
-        registerNamespace();
+        registerNamespaceOnceServing();
       } else if (kind == Kind.EXTERNAL) {
         try {
           registerNamespace();
@@ -235,6 +238,42 @@ public final class TemporalConnection implements AutoCloseable {
             e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * Registers the namespace on the local dev server, which opens its port before its frontend
+   * serves: until its services join their membership ring it answers {@code UNAVAILABLE} ("Not
+   * enough hosts to serve the request"), longer on a loaded machine. Asks again every 250 ms for up
+   * to {@link #DEV_SERVER_SERVING}; then the last {@code UNAVAILABLE} goes to the caller.
+   *
+   * @throws IllegalStateException naming the server's log when the server started here exited
+   */
+  private void registerNamespaceOnceServing() {
+    long deadline = System.nanoTime() + DEV_SERVER_SERVING.toNanos();
+    while (true) {
+      try {
+        registerNamespace();
+        return;
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() > deadline) {
+          throw e;
+        }
+        if (server instanceof TemporalDevServer dev && dev.exited().isDone()) {
+          throw new IllegalStateException(
+              "the Temporal dev server payrelay started exited after opening its port (another"
+                  + " process may hold its UI or HTTP port); see its log, "
+                  + dev.logFile().toAbsolutePath(),
+              e);
+        }
+        log.info("the Temporal dev server does not serve yet ({}); asking again", e.getStatus());
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 

@@ -43,10 +43,17 @@ public final class TemporalDevServer implements AutoCloseable {
 
   private final Process process;
   private final int port;
+  private final Path logFile;
 
-  private TemporalDevServer(Process process, int port) {
+  private TemporalDevServer(Process process, int port, Path logFile) {
     this.process = process;
     this.port = port;
+    this.logFile = logFile;
+  }
+
+  /** Where the server's output goes (for a server it reused: where it would have gone). */
+  public Path logFile() {
+    return logFile;
   }
 
   /**
@@ -83,7 +90,7 @@ public final class TemporalDevServer implements AutoCloseable {
       URI uiCodecEndpoint) {
     if (listening(port)) {
       log.info("a Temporal server already listens on 127.0.0.1:{}; using it", port);
-      return new TemporalDevServer(null, port);
+      return new TemporalDevServer(null, port, logFile);
     }
     List<String> command = command(cli, port, uiPort, dbFile, namespaces);
     if (uiCodecEndpoint != null && uiPort > 0) {
@@ -110,7 +117,7 @@ public final class TemporalDevServer implements AutoCloseable {
               + "); run deploy/local/setup.sh or set PAYRELAY_TEMPORAL_CLI",
           e);
     }
-    TemporalDevServer server = new TemporalDevServer(process, port);
+    TemporalDevServer server = new TemporalDevServer(process, port, logFile);
     server.awaitListening(logFile);
     if (dbFile != null) {
       // The CLI creates the store with its umask; SQLite gives the WAL and shared-memory files
