@@ -235,7 +235,8 @@ public final class CheckCommand implements Callable<Integer> {
             temporal.client(),
             config.amqp().publishRetries(),
             config.temporal().channelQueries(),
-            config.access().signalTokens().tokens()),
+            config.access().signalTokens().tokens(),
+            services.outbox()),
         operator.trim());
   }
 

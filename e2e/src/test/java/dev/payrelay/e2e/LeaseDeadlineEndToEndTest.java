@@ -82,7 +82,8 @@ class LeaseDeadlineEndToEndTest {
             temporal.client(),
             config.amqp().publishRetries(),
             config.temporal().channelQueries(),
-            config.access().signalTokens().tokens());
+            config.access().signalTokens().tokens(),
+            services.outbox());
   }
 
   @AfterAll

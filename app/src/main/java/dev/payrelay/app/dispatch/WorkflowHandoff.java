@@ -1,7 +1,10 @@
 package dev.payrelay.app.dispatch;
 
+import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.domain.operator.SignalTokens;
 import dev.payrelay.ledger.outbox.EventHandoff;
+import dev.payrelay.ledger.outbox.OutboxRow;
+import dev.payrelay.ledger.outbox.OutboxStore;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.refund.RefundRow;
 import dev.payrelay.temporal.client.PaymentWorkflowStarts;
@@ -21,19 +24,26 @@ import io.temporal.client.WorkflowNotFoundException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands one claimed outbox event to its workflow with signalWithStart: a refund's events ({@code
  * RefundRequested}, {@code PaymentRefunded}, fact key = refund id) to {@code refund-{refundId}},
  * every other event to {@code payment-{paymentId}}. The workflow id is the business key, so it
- * starts the workflow if needed and signals it either way; repeating it is harmless because the
- * workflow dedupes by event id.
+ * starts the workflow if needed and signals it either way; an event's hand-off reaches the server
+ * once however often it is repeated ({@link #handOff}), and the workflow dedupes by event id
+ * besides.
  */
 public final class WorkflowHandoff {
 
   /** The key id the worker's own signal tokens carry: no API key signs them. */
   static final String WORKER_KEY_ID = "worker";
+
+  private static final Logger log = LoggerFactory.getLogger(WorkflowHandoff.class);
 
   private final WorkflowClient client;
   private final Map<String, PublishRetryPolicy> publishRetries;
@@ -41,6 +51,7 @@ public final class WorkflowHandoff {
   private final SignalTokens tokens;
   private final RefundQueryPolicy refundQueries;
   private final Function<String, Optional<RefundRow>> refunds;
+  private final Predicate<String> awaitingHandoff;
 
   /**
    * Hands off through {@code client}.
@@ -49,19 +60,22 @@ public final class WorkflowHandoff {
    * @param channelQueries when those workflows ask the channel about an unconfirmed payment
    * @param tokens signs the worker's own operator signals, so their audit names the worker as
    *     verified
+   * @param outbox where an event's row says whether it still waits for its hand-off
    */
   public WorkflowHandoff(
       WorkflowClient client,
       Map<String, PublishRetryPolicy> publishRetries,
       ChannelQueryPolicy channelQueries,
-      SignalTokens tokens) {
+      SignalTokens tokens,
+      OutboxStore outbox) {
     this(
         client,
         publishRetries,
         channelQueries,
         tokens,
         RefundQueryPolicy.DEFAULT,
-        id -> Optional.empty());
+        id -> Optional.empty(),
+        outbox);
   }
 
   /**
@@ -75,7 +89,9 @@ public final class WorkflowHandoff {
       ChannelQueryPolicy channelQueries,
       SignalTokens tokens,
       RefundQueryPolicy refundQueries,
-      Function<String, Optional<RefundRow>> refunds) {
+      Function<String, Optional<RefundRow>> refunds,
+      OutboxStore outbox) {
+    this.awaitingHandoff = eventId -> awaitingHandoff(outbox, eventId);
     this.refundQueries = refundQueries;
     this.refunds = refunds;
     this.client = client;
@@ -85,19 +101,50 @@ public final class WorkflowHandoff {
   }
 
   /**
-   * Signals (starting if needed) the event's payment workflow.
+   * Hands the event to its workflow once at the server, however often it is repeated after an
+   * answer our side did not get (a lease deadline, a lost connection): the call carries the event's
+   * own request id, so a running run that has it is not signalled again; and a workflow that had
+   * closed gets a new run only while the event's outbox row still waits for its hand-off (PENDING
+   * or DISPATCHED), because a run that took it published or settled it before it closed.
    *
+   * @return false when nothing was sent: the workflow had closed and the event had moved on
    * @throws io.temporal.client.WorkflowServiceException or a gRPC status exception when Temporal
    *     cannot be reached; the caller keeps the row PENDING and retries later
    */
-  public void handOff(EventHandoff event) {
+  public boolean handOff(EventHandoff event) {
     OutboxEventSignal signal =
         new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary());
-    if (event.refundId().isPresent()) {
-      handOffToRefund(event, event.refundId().get(), signal);
-      return;
+    BooleanSupplier awaiting =
+        () -> {
+          boolean waits = awaitingHandoff.test(event.eventId());
+          if (!waits) {
+            log.info(
+                "event {} ({}) not handed off again: its workflow had closed after taking it",
+                event.eventId(),
+                event.eventType());
+          }
+          return waits;
+        };
+    Optional<RefundRow> refund = event.refundId().flatMap(refunds);
+    if (refund.isPresent()) {
+      RefundRow r = refund.get();
+      return RefundWorkflowStarts.handOff(
+          client,
+          new RefundWorkflowInput(
+              r.refundId(),
+              event.paymentId(),
+              event.tenantId(),
+              event.channel(),
+              r.amount().minorUnits(),
+              r.amount().currencyCode(),
+              refundQueries,
+              publishRetries),
+          signal,
+          awaiting);
     }
-    PaymentWorkflowStarts.signalWithStart(
+    // A payment's own fact, or a refund's the ledger does not hold (purged, or a hand-made row):
+    // that one cannot be followed, so the payment's workflow publishes it.
+    return PaymentWorkflowStarts.handOff(
         client,
         input(
             event.paymentId(),
@@ -105,44 +152,8 @@ public final class WorkflowHandoff {
             event.orderId(),
             event.channel(),
             event.expiresAt()),
-        PaymentWorkflow::onOutboxEvent,
-        signal);
-  }
-
-  /**
-   * A refund's event ({@code RefundRequested}, {@code PaymentRefunded}) to {@code
-   * refund-{refundId}}, started with the refund's amount and this worker's refund query policy. A
-   * refund the ledger does not hold (purged, or a hand-made row) cannot be followed: its event goes
-   * to the payment's workflow, which publishes it as before.
-   */
-  private void handOffToRefund(EventHandoff event, String refundId, OutboxEventSignal signal) {
-    Optional<RefundRow> refund = refunds.apply(refundId);
-    if (refund.isEmpty()) {
-      PaymentWorkflowStarts.signalWithStart(
-          client,
-          input(
-              event.paymentId(),
-              event.tenantId(),
-              event.orderId(),
-              event.channel(),
-              event.expiresAt()),
-          PaymentWorkflow::onOutboxEvent,
-          signal);
-      return;
-    }
-    RefundRow r = refund.get();
-    RefundWorkflowStarts.signalWithStart(
-        client,
-        new RefundWorkflowInput(
-            refundId,
-            event.paymentId(),
-            event.tenantId(),
-            event.channel(),
-            r.amount().minorUnits(),
-            r.amount().currencyCode(),
-            refundQueries,
-            publishRetries),
-        signal);
+        signal,
+        awaiting);
   }
 
   /**
@@ -186,6 +197,15 @@ public final class WorkflowHandoff {
     } catch (WorkflowNotFoundException e) {
       return false;
     }
+  }
+
+  /** Whether the event's outbox row is still PENDING or DISPATCHED (false when it is gone). */
+  private static boolean awaitingHandoff(OutboxStore outbox, String eventId) {
+    return outbox
+        .find(eventId)
+        .map(OutboxRow::status)
+        .filter(s -> s == OutboxStatus.PENDING || s == OutboxStatus.DISPATCHED)
+        .isPresent();
   }
 
   private PaymentWorkflowInput input(

@@ -177,7 +177,8 @@ public final class WorkerRuntime implements AutoCloseable {
         config.temporal().channelQueries(),
         config.access().signalTokens().tokens(),
         config.temporal().refundQueries(),
-        refunds::find);
+        refunds::find,
+        services.outbox());
   }
 
   /** The consumers that are enabled, started; the ones started are closed if one fails. */

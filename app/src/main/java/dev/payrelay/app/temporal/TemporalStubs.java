@@ -3,6 +3,7 @@ package dev.payrelay.app.temporal;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.TemporalSecurity;
 import dev.payrelay.app.config.TemporalTls;
+import dev.payrelay.temporal.client.StableRequestIds;
 import io.temporal.serviceclient.OperatorServiceStubs;
 import io.temporal.serviceclient.OperatorServiceStubsOptions;
 import io.temporal.serviceclient.WorkflowServiceStubs;
@@ -31,7 +32,9 @@ public final class TemporalStubs {
     WorkflowServiceStubsOptions.Builder options =
         WorkflowServiceStubsOptions.newBuilder()
             .setTarget(settings.target())
-            .setGrpcCompression(settings.compression());
+            .setGrpcCompression(settings.compression())
+            // An outbox event's signal-with-start carries the event's own request id.
+            .addGrpcClientInterceptor(StableRequestIds.INTERCEPTOR);
     if (metricsScope != null) {
       options.setMetricsScope(metricsScope);
     }

@@ -1,22 +1,23 @@
 package dev.payrelay.temporal.client;
 
+import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PaymentWorkflowState;
 import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
-import io.temporal.client.BatchRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
-import io.temporal.workflow.Functions;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Client-side helper (not workflow code): signals a payment's workflow with signalWithStart, so a
  * signal reaches it whether it is running, finished or never started (workflow id {@code
- * payment-{paymentId}} is the business key; repeats are harmless because the workflow dedupes).
+ * payment-{paymentId}} is the business key; repeats are harmless because the workflow dedupes); an
+ * outbox event's hand-off ({@link #handOff}) reaches the server once however often it is repeated.
  */
 public final class PaymentWorkflowStarts {
 
@@ -34,21 +35,51 @@ public final class PaymentWorkflowStarts {
       PaymentWorkflowInput input,
       BiConsumer<PaymentWorkflow, A> signal,
       A argument) {
-    PaymentWorkflow workflow =
-        client.newWorkflowStub(
+    SignalWithStart.send(
+        client,
+        PaymentWorkflow.class,
+        options(input),
+        PaymentWorkflow::run,
+        input,
+        signal,
+        argument);
+  }
+
+  /**
+   * Hands outbox event {@code event} to the payment's workflow once at the server, however often it
+   * is repeated ({@link SignalWithStart#handOff}: the event's own request id, and no new run unless
+   * the event still waits for its hand-off).
+   *
+   * @param awaitingHandoff whether the event's outbox row is still PENDING or DISPATCHED
+   * @return whether it was signalled, or left alone because a closed run had taken it
+   * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
+   */
+  public static boolean handOff(
+      WorkflowClient client,
+      PaymentWorkflowInput input,
+      OutboxEventSignal event,
+      BooleanSupplier awaitingHandoff) {
+    return SignalWithStart.handOff(
+            client,
             PaymentWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(WorkflowIds.payment(input.paymentId()))
-                .setTaskQueue(TaskQueues.PAYMENTS)
-                .setTypedSearchAttributes(searchAttributes(input))
-                .setStaticSummary(summary(input))
-                .setStaticDetails(STATIC_DETAILS)
-                .build());
-    BatchRequest request = client.newSignalWithStartRequest();
-    request.add(workflow::run, input);
-    Functions.Proc1<A> send = a -> signal.accept(workflow, a);
-    request.add(send, argument);
-    client.signalWithStart(request);
+            options(input),
+            PaymentWorkflow::run,
+            input,
+            PaymentWorkflow::onOutboxEvent,
+            event,
+            event.eventId(),
+            awaitingHandoff)
+        == SignalWithStart.Handoff.SIGNALLED;
+  }
+
+  private static WorkflowOptions options(PaymentWorkflowInput input) {
+    return WorkflowOptions.newBuilder()
+        .setWorkflowId(WorkflowIds.payment(input.paymentId()))
+        .setTaskQueue(TaskQueues.PAYMENTS)
+        .setTypedSearchAttributes(searchAttributes(input))
+        .setStaticSummary(summary(input))
+        .setStaticDetails(STATIC_DETAILS)
+        .build();
   }
 
   /**

@@ -9,31 +9,47 @@ import dev.payrelay.workflows.RefundWorkflowInput;
 import dev.payrelay.workflows.RefundWorkflowState;
 import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
-import io.temporal.client.BatchRequest;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
 import io.temporal.common.SearchAttributes;
-import io.temporal.workflow.Functions;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Client-side helper (not workflow code): hands a refund's outbox event, or an operator's signal,
  * to its workflow ({@code refund-{refundId}}, on the payments task queue) with signalWithStart, so
- * it reaches the workflow whether it is running, finished or never started; repeated events are
- * harmless (the workflow dedupes by event id).
+ * it reaches the workflow whether it is running, finished or never started; an outbox event's
+ * hand-off ({@link #handOff}) reaches the server once however often it is repeated.
  */
 public final class RefundWorkflowStarts {
 
   private RefundWorkflowStarts() {}
 
   /**
-   * Starts the refund's workflow if needed and signals {@code onOutboxEvent}.
+   * Hands a refund's outbox event to its workflow once at the server, however often it is repeated
+   * ({@link SignalWithStart#handOff}: the event's own request id, and no new run unless the event
+   * still waits for its hand-off).
    *
+   * @param awaitingHandoff whether the event's outbox row is still PENDING or DISPATCHED
+   * @return whether it was signalled, or left alone because a closed run had taken it
    * @throws io.temporal.client.WorkflowServiceException when Temporal cannot be reached
    */
-  public static void signalWithStart(
-      WorkflowClient client, RefundWorkflowInput input, OutboxEventSignal event) {
-    signalWithStart(client, input, RefundWorkflow::onOutboxEvent, event);
+  public static boolean handOff(
+      WorkflowClient client,
+      RefundWorkflowInput input,
+      OutboxEventSignal event,
+      BooleanSupplier awaitingHandoff) {
+    return SignalWithStart.handOff(
+            client,
+            RefundWorkflow.class,
+            options(input),
+            RefundWorkflow::run,
+            input,
+            RefundWorkflow::onOutboxEvent,
+            event,
+            event.eventId(),
+            awaitingHandoff)
+        == SignalWithStart.Handoff.SIGNALLED;
   }
 
   /**
@@ -48,21 +64,18 @@ public final class RefundWorkflowStarts {
       RefundWorkflowInput input,
       BiConsumer<RefundWorkflow, A> signal,
       A argument) {
-    RefundWorkflow workflow =
-        client.newWorkflowStub(
-            RefundWorkflow.class,
-            WorkflowOptions.newBuilder()
-                .setWorkflowId(WorkflowIds.refund(input.refundId()))
-                .setTaskQueue(TaskQueues.PAYMENTS)
-                .setTypedSearchAttributes(searchAttributes(input))
-                .setStaticSummary(summary(input))
-                .setStaticDetails(STATIC_DETAILS)
-                .build());
-    BatchRequest request = client.newSignalWithStartRequest();
-    request.add(workflow::run, input);
-    Functions.Proc1<A> send = a -> signal.accept(workflow, a);
-    request.add(send, argument);
-    client.signalWithStart(request);
+    SignalWithStart.send(
+        client, RefundWorkflow.class, options(input), RefundWorkflow::run, input, signal, argument);
+  }
+
+  private static WorkflowOptions options(RefundWorkflowInput input) {
+    return WorkflowOptions.newBuilder()
+        .setWorkflowId(WorkflowIds.refund(input.refundId()))
+        .setTaskQueue(TaskQueues.PAYMENTS)
+        .setTypedSearchAttributes(searchAttributes(input))
+        .setStaticSummary(summary(input))
+        .setStaticDetails(STATIC_DETAILS)
+        .build();
   }
 
   /** What the Temporal UI shows under the run's "Details" for every refund. */
