@@ -39,7 +39,7 @@ final class HistorySample {
           histories.stream()
               .map(BillableActions::of)
               .reduce(BillableActions.Tally::plus)
-              .orElse(new BillableActions.Tally(0, 0, 0, 0, 0)));
+              .orElse(new BillableActions.Tally(0, 0, 0, 0, 0, 0)));
     }
     return figures(payments, runs);
   }

@@ -135,8 +135,8 @@ class BenchResultSchemaTest {
         p,
         HistorySample.figures(
             List.of(
-                new BillableActions.Tally(22, 6, 2, 1, 1),
-                new BillableActions.Tally(26, 6, 3, 1, 1)),
+                new BillableActions.Tally(22, 6, 2, 1, 1, 0),
+                new BillableActions.Tally(26, 6, 3, 1, 1, 0)),
             2),
         List.of(new OutboxSampler.Sample(1.0, 2, 3, 40)),
         List.of(new BenchResult.RssSample(1.0, 123_456)),
