@@ -99,6 +99,10 @@ class BenchCommandTest {
             "eventsMedian",
             "eventsMax",
             "paymentsWithTwoUpsertsInOneTask",
+            "paymentsWithSecondRun",
+            "paymentsWithExtraWorkflowTask",
+            "duplicateHandOffs",
+            "paymentsWithDuplicateHandOff",
             "actionsHistogram",
             "eventsHistogram");
     // Every payment of the window, each with its real history: created, paid, granted.
@@ -122,6 +126,8 @@ class BenchCommandTest {
     // The harness serves payrelay from this JVM, and the report says its CPU includes the bench's.
     assertThat(r.path("benchInPayrelay").asBoolean()).isTrue();
     assertThat(r.path("windows")).hasSize(1);
+    // The one window's payments are all the sampled ones.
+    assertThat(r.path("windows").get(0).path("actions")).isEqualTo(actions);
     assertThat(r.path("summary").path("windows").asInt()).isEqualTo(1);
     // The harness serves the API from this JVM: found as the process listening on its port.
     JsonNode self = r.path("processes").get(0);

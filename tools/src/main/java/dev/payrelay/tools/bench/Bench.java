@@ -106,24 +106,15 @@ public final class Bench {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(target.amqpUri());
     List<MeasuredWindow.Measured> measured = new ArrayList<>();
-    List<BenchResult.Window> windows = new ArrayList<>();
+    List<List<BenchResult.Baseline>> baselinesOfWindows = new ArrayList<>();
     try (Connection amqp = factory.newConnection("payrelay-bench")) {
       warmUp(client, all.subList(0, plan.warmup()), amqp);
       for (int w = 1; w <= plan.windows(); w++) {
-        int from = plan.warmup() + (w - 1) * n;
         out.printf("window %d of %d%n", w, plan.windows());
-        MeasuredWindow.Measured m =
+        measured.add(
             new MeasuredWindow(plan, target, processes, out)
-                .run(client, all.subList(from, from + n), amqp);
-        measured.add(m);
-        List<BenchResult.Baseline> done = runBaselines();
-        windows.add(
-            new BenchResult.Window(
-                w,
-                m.payrelay(),
-                m.processes(),
-                done,
-                Ratios.of(m.payrelay(), m.processes(), workerPids, done)));
+                .run(client, paymentsOfWindow(all, w), amqp));
+        baselinesOfWindows.add(runBaselines());
       }
     }
     List<String> paid = all.subList(plan.warmup(), all.size());
@@ -131,7 +122,23 @@ public final class Bench {
         "histories: reading the histories of %d payments from Temporal (not measured)%n",
         HistorySample.sample(paid).size());
     out.flush();
-    BenchResult.Actions actions = histories.of(paid);
+    List<HistorySample.Payment> read = histories.read(paid);
+    BenchResult.Actions actions = HistorySample.figures(read);
+    List<BenchResult.Window> windows = new ArrayList<>();
+    for (int w = 1; w <= plan.windows(); w++) {
+      MeasuredWindow.Measured m = measured.get(w - 1);
+      List<BenchResult.Baseline> done = baselinesOfWindows.get(w - 1);
+      Set<String> ofWindow = Set.copyOf(paymentsOfWindow(all, w));
+      windows.add(
+          new BenchResult.Window(
+              w,
+              m.payrelay(),
+              m.processes(),
+              done,
+              Ratios.of(m.payrelay(), m.processes(), workerPids, done),
+              HistorySample.figures(
+                  read.stream().filter(p -> ofWindow.contains(p.paymentId())).toList())));
+    }
     MeasuredWindow.Measured first = measured.getFirst();
     BenchResult.Window one = windows.getFirst();
     return new BenchResult(
@@ -151,6 +158,15 @@ public final class Bench {
         processes.benchInPayrelay(),
         windows,
         Spreads.summary(windows, profiling.profiled()));
+  }
+
+  /**
+   * The payments window {@code w} (1 for the first) pays: the plan's count of them, after the
+   * warm-up's and the earlier windows' in {@code all}.
+   */
+  private List<String> paymentsOfWindow(List<String> all, int w) {
+    int from = plan.warmup() + (w - 1) * plan.payments();
+    return all.subList(from, from + plan.payments());
   }
 
   /** Every baseline at the plan's shape and count, each with its own CPU. */

@@ -15,8 +15,9 @@ import java.util.List;
  * @param payments payments created and paid in the measured window
  * @param warmupPayments payments paid before it, not counted anywhere else
  * @param payrelay payrelay's figures
- * @param actions the Temporal Cloud billable actions and history events per payment, counted from
- *     the real histories of a sample of the window's payments
+ * @param actions the Temporal Cloud billable actions and history events per payment, and the
+ *     payments with a second run, an extra workflow task or an outbox event handed off twice,
+ *     counted from the real histories of a sample of every window's payments
  * @param outboxLag one sample a second from the first callback until the drain ended
  * @param payrelayRss payrelay's resident memory (summed over its processes), sampled with {@code
  *     outboxLag}
@@ -94,11 +95,12 @@ public record BenchResult(
       boolean drainComplete) {}
 
   /**
-   * What the window's payments cost on Temporal: their histories as the server recorded them (every
-   * run of each payment's workflow id), read after the drain for up to {@value HistorySample#SIZE}
-   * payments spread over the window, and counted by {@link BillableActions} (the rules of
-   * https://docs.temporal.io/cloud/actions; queries and heartbeats are not in a history and not
-   * counted). Every bench payment is created and paid once: a happy path.
+   * What the windows' (or one window's) payments cost on Temporal: their histories as the server
+   * recorded them (every run of each payment's workflow id), read after the last window's drain for
+   * up to {@value HistorySample#SIZE} payments spread over the windows, and counted by {@link
+   * BillableActions} (the rules of https://docs.temporal.io/cloud/actions; queries and heartbeats
+   * are not in a history and not counted). Every bench payment is created and paid once: a happy
+   * path.
    *
    * @param sampled payments whose histories were read
    * @param runs workflow runs read (more than {@code sampled} when a payment's workflow ran twice)
@@ -108,6 +110,16 @@ public record BenchResult(
    * @param eventsMax history events per payment, the most
    * @param paymentsWithTwoUpsertsInOneTask payments of which one workflow task upserted search
    *     attributes more than once
+   * @param paymentsWithSecondRun payments whose workflow id ran more than once (issue 29: 0 under
+   *     load)
+   * @param paymentsWithExtraWorkflowTask payments of which a run holds a {@code
+   *     WORKFLOW_TASK_TIMED_OUT} (e.g. the sticky queue's 5 s schedule-to-start timeout) or {@code
+   *     WORKFLOW_TASK_FAILED} event, so took a workflow task more than its path needs (issue 29: at
+   *     most 1% of {@code sampled} under load)
+   * @param duplicateHandOffs {@code onOutboxEvent} signals (a signal-with-start's included) whose
+   *     event id an earlier one to the same payment carried, in any of its runs: an outbox event
+   *     handed off again (issue 29: 0 under load)
+   * @param paymentsWithDuplicateHandOff payments with at least one of {@code duplicateHandOffs}
    * @param actionsHistogram how many payments had each number of actions, by ascending {@code
    *     value}
    * @param eventsHistogram how many payments had each number of history events, by ascending {@code
@@ -121,6 +133,10 @@ public record BenchResult(
       double eventsMedian,
       int eventsMax,
       int paymentsWithTwoUpsertsInOneTask,
+      int paymentsWithSecondRun,
+      int paymentsWithExtraWorkflowTask,
+      int duplicateHandOffs,
+      int paymentsWithDuplicateHandOff,
       List<Bucket> actionsHistogram,
       List<Bucket> eventsHistogram) {}
 
@@ -286,13 +302,15 @@ public record BenchResult(
    * @param processes CPU and memory of each process group over payrelay's part of the window
    * @param baselines the baselines of this window
    * @param ratios this window's ratios
+   * @param actions as {@link BenchResult#actions}, of the sampled payments that are this window's
    */
   public record Window(
       int window,
       Payrelay payrelay,
       List<ProcessFigures> processes,
       List<Baseline> baselines,
-      List<Ratio> ratios) {}
+      List<Ratio> ratios,
+      Actions actions) {}
 
   /**
    * The windows' figures and ratios side by side.

@@ -79,9 +79,18 @@ public final class BillableActions {
    * @param workflowTasks workflow tasks completed
    * @param upserts search-attribute upserts that count
    * @param mostUpsertsInOneTask the most upserts one workflow task issued (0 without any)
+   * @param timedOutOrFailedTasks workflow tasks that ended {@code WORKFLOW_TASK_TIMED_OUT} (e.g. a
+   *     sticky queue's 5 s schedule-to-start timeout, after which the task is scheduled again on
+   *     the normal queue) or {@code WORKFLOW_TASK_FAILED}: each one made the run take an extra
+   *     workflow task
    */
   public record Tally(
-      int events, int actions, int workflowTasks, int upserts, int mostUpsertsInOneTask) {
+      int events,
+      int actions,
+      int workflowTasks,
+      int upserts,
+      int mostUpsertsInOneTask,
+      int timedOutOrFailedTasks) {
 
     /** This tally and {@code other} together, as for two runs of one workflow id. */
     public Tally plus(Tally other) {
@@ -90,7 +99,8 @@ public final class BillableActions {
           actions + other.actions,
           workflowTasks + other.workflowTasks,
           upserts + other.upserts,
-          Math.max(mostUpsertsInOneTask, other.mostUpsertsInOneTask));
+          Math.max(mostUpsertsInOneTask, other.mostUpsertsInOneTask),
+          timedOutOrFailedTasks + other.timedOutOrFailedTasks);
     }
   }
 
@@ -99,6 +109,7 @@ public final class BillableActions {
     int actions = 0;
     int tasks = 0;
     int upserts = 0;
+    int timedOutOrFailed = 0;
     Set<Long> tasksWithMarkers = new HashSet<>();
     Map<Long, Integer> upsertsPerTask = new HashMap<>();
     boolean onlyCommandsSinceCompleted = false;
@@ -119,12 +130,15 @@ public final class BillableActions {
         case EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED -> actions += 2;
         case EVENT_TYPE_ACTIVITY_TASK_STARTED ->
             actions += Math.max(0, e.getActivityTaskStartedEventAttributes().getAttempt() - 1);
-        case EVENT_TYPE_WORKFLOW_TASK_FAILED ->
-            actions +=
-                e.getWorkflowTaskFailedEventAttributes().getCause()
-                        == WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW
-                    ? 1
-                    : 0;
+        case EVENT_TYPE_WORKFLOW_TASK_FAILED -> {
+          timedOutOrFailed++;
+          actions +=
+              e.getWorkflowTaskFailedEventAttributes().getCause()
+                      == WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW
+                  ? 1
+                  : 0;
+        }
+        case EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT -> timedOutOrFailed++;
         case EVENT_TYPE_WORKFLOW_TASK_COMPLETED -> {
           tasks++;
           actions +=
@@ -158,7 +172,12 @@ public final class BillableActions {
     }
     int most = upsertsPerTask.values().stream().mapToInt(Integer::intValue).max().orElse(0);
     return new Tally(
-        history.size(), actions + upserts + tasksWithMarkers.size(), tasks, upserts, most);
+        history.size(),
+        actions + upserts + tasksWithMarkers.size(),
+        tasks,
+        upserts,
+        most,
+        timedOutOrFailed);
   }
 
   /**

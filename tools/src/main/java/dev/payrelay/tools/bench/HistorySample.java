@@ -1,12 +1,19 @@
 package dev.payrelay.tools.bench;
 
+import dev.payrelay.workflows.OutboxEventSignal;
+import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.WorkflowIds;
+import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionMetadata;
+import io.temporal.common.converter.DataConverter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -15,7 +22,9 @@ import java.util.function.Function;
  * GetWorkflowExecutionHistory}, every run of each payment's workflow id, as visibility lists them)
  * and counts their events and {@link BillableActions}: the bench's payments are each created and
  * paid once, so each one's histories are a happy path, and their count is its cost on Temporal
- * Cloud.
+ * Cloud. It also counts what issue 29 allows under load (at most 1% of payments with an extra
+ * workflow task, no second run, no outbox event handed to one payment twice): each payment's runs,
+ * its timed-out or failed workflow tasks, and its outbox-event signals that repeat an event id.
  */
 final class HistorySample {
 
@@ -28,36 +37,102 @@ final class HistorySample {
     this.client = client;
   }
 
-  /** The figures of the histories of (a sample of) payments {@code paymentIds}. */
-  BenchResult.Actions of(List<String> paymentIds) {
-    List<BillableActions.Tally> payments = new ArrayList<>();
-    int runs = 0;
-    for (String paymentId : sample(paymentIds)) {
-      List<List<HistoryEvent>> histories = histories(WorkflowIds.payment(paymentId));
-      runs += histories.size();
-      payments.add(
-          histories.stream()
-              .map(BillableActions::of)
-              .reduce(BillableActions.Tally::plus)
-              .orElse(new BillableActions.Tally(0, 0, 0, 0, 0)));
+  /**
+   * One payment's histories, counted.
+   *
+   * @param paymentId the payment
+   * @param tally its runs' {@link BillableActions} tallies added up
+   * @param runs runs of its workflow id read
+   * @param duplicateHandOffs its {@link PaymentWorkflow#INTERNAL_OUTBOX_SIGNAL_NAME} signals (a
+   *     signal-with-start's included) whose event id an earlier one of any of its runs carried
+   */
+  record Payment(String paymentId, BillableActions.Tally tally, int runs, int duplicateHandOffs) {
+
+    /** Whether its workflow id ran more than once. */
+    boolean secondRun() {
+      return runs > 1;
     }
-    return figures(payments, runs);
+
+    /** Whether one of its runs took an extra workflow task (one timed out or failed). */
+    boolean extraWorkflowTask() {
+      return tally.timedOutOrFailedTasks() > 0;
+    }
   }
 
-  /** The figures of {@code payments}' tallies, one per payment, from {@code runs} runs. */
-  static BenchResult.Actions figures(List<BillableActions.Tally> payments, int runs) {
-    int[] actions = payments.stream().mapToInt(BillableActions.Tally::actions).sorted().toArray();
-    int[] events = payments.stream().mapToInt(BillableActions.Tally::events).sorted().toArray();
+  /**
+   * Reads the histories of (a sample of) payments {@code paymentIds} and counts each payment's, in
+   * the sample's order.
+   *
+   * @throws io.temporal.common.converter.DataConverterException when an outbox-event signal's
+   *     payload does not decode with the client's data converter (e.g. encrypted with a key it
+   *     lacks)
+   */
+  List<Payment> read(List<String> paymentIds) {
+    DataConverter converter = client.getOptions().getDataConverter();
+    List<Payment> payments = new ArrayList<>();
+    for (String paymentId : sample(paymentIds)) {
+      payments.add(payment(paymentId, histories(WorkflowIds.payment(paymentId)), converter));
+    }
+    return payments;
+  }
+
+  /**
+   * Payment {@code paymentId} counted from {@code runs}, the events of each run of its workflow id;
+   * {@code converter} decodes its outbox-event signals' {@link OutboxEventSignal} payloads (the
+   * client's, so a codec's encrypted payloads decode too).
+   */
+  static Payment payment(String paymentId, List<List<HistoryEvent>> runs, DataConverter converter) {
+    BillableActions.Tally tally =
+        runs.stream()
+            .map(BillableActions::of)
+            .reduce(BillableActions.Tally::plus)
+            .orElse(new BillableActions.Tally(0, 0, 0, 0, 0, 0));
+    Set<String> handedOff = new HashSet<>();
+    int duplicates = 0;
+    for (List<HistoryEvent> run : runs) {
+      for (HistoryEvent e : run) {
+        if (e.getEventType() == EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED
+            && e.getWorkflowExecutionSignaledEventAttributes()
+                .getSignalName()
+                .equals(PaymentWorkflow.INTERNAL_OUTBOX_SIGNAL_NAME)
+            && !handedOff.add(eventId(e, converter))) {
+          duplicates++;
+        }
+      }
+    }
+    return new Payment(paymentId, tally, runs.size(), duplicates);
+  }
+
+  /** The event id an outbox-event signal carries. */
+  private static String eventId(HistoryEvent signal, DataConverter converter) {
+    return converter
+        .fromPayloads(
+            0,
+            Optional.of(signal.getWorkflowExecutionSignaledEventAttributes().getInput()),
+            OutboxEventSignal.class,
+            OutboxEventSignal.class)
+        .eventId();
+  }
+
+  /** The figures of {@code payments}, each counted once. */
+  static BenchResult.Actions figures(List<Payment> payments) {
+    List<BillableActions.Tally> tallies = payments.stream().map(Payment::tally).toList();
+    int[] actions = tallies.stream().mapToInt(BillableActions.Tally::actions).sorted().toArray();
+    int[] events = tallies.stream().mapToInt(BillableActions.Tally::events).sorted().toArray();
     return new BenchResult.Actions(
         payments.size(),
-        runs,
+        payments.stream().mapToInt(Payment::runs).sum(),
         median(actions),
         actions.length == 0 ? 0 : actions[actions.length - 1],
         median(events),
         events.length == 0 ? 0 : events[events.length - 1],
-        (int) payments.stream().filter(t -> t.mostUpsertsInOneTask() > 1).count(),
-        histogram(payments, BillableActions.Tally::actions),
-        histogram(payments, BillableActions.Tally::events));
+        (int) tallies.stream().filter(t -> t.mostUpsertsInOneTask() > 1).count(),
+        (int) payments.stream().filter(Payment::secondRun).count(),
+        (int) payments.stream().filter(Payment::extraWorkflowTask).count(),
+        payments.stream().mapToInt(Payment::duplicateHandOffs).sum(),
+        (int) payments.stream().filter(p -> p.duplicateHandOffs() > 0).count(),
+        histogram(tallies, BillableActions.Tally::actions),
+        histogram(tallies, BillableActions.Tally::events));
   }
 
   /** Up to {@link #SIZE} of {@code ids}, every k-th so the sample spans the whole window. */

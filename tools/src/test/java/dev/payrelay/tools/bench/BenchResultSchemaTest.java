@@ -61,7 +61,7 @@ class BenchResultSchemaTest {
     assertThat(names(r.path("baselines").get(0).path("cpu").get(0)))
         .containsExactly("process", "pids", "cpuSeconds", "cpuMsPerOperation", "exited");
     assertThat(names(r.path("windows").get(0)))
-        .containsExactly("window", "payrelay", "processes", "baselines", "ratios");
+        .containsExactly("window", "payrelay", "processes", "baselines", "ratios", "actions");
     assertThat(names(r.path("summary"))).containsExactly("windows", "figures", "ratios");
     assertThat(names(r.path("summary").path("figures").get(0)))
         .containsExactly("name", "median", "min", "max");
@@ -78,6 +78,10 @@ class BenchResultSchemaTest {
             "eventsMedian",
             "eventsMax",
             "paymentsWithTwoUpsertsInOneTask",
+            "paymentsWithSecondRun",
+            "paymentsWithExtraWorkflowTask",
+            "duplicateHandOffs",
+            "paymentsWithDuplicateHandOff",
             "actionsHistogram",
             "eventsHistogram");
     assertThat(names(r.path("actions").path("eventsHistogram").get(0)))
@@ -124,8 +128,14 @@ class BenchResultSchemaTest {
                 .withCpu(
                     List.of(new BenchResult.Cpu("mariadb", List.of(22L), 0.3, 1.0, List.of()))));
     List<BenchResult.Ratio> ratios = Ratios.of(p, processes, List.of(), baselines);
+    BenchResult.Actions actions =
+        HistorySample.figures(
+            List.of(
+                new HistorySample.Payment("p1", new BillableActions.Tally(22, 6, 2, 1, 1, 0), 1, 0),
+                new HistorySample.Payment(
+                    "p2", new BillableActions.Tally(26, 6, 3, 1, 1, 1), 1, 1)));
     List<BenchResult.Window> windows =
-        List.of(new BenchResult.Window(1, p, processes, baselines, ratios));
+        List.of(new BenchResult.Window(1, p, processes, baselines, ratios, actions));
     return new BenchResult(
         BenchResult.SCHEMA,
         "2026-12-02T18:00:00Z",
@@ -133,11 +143,7 @@ class BenchResultSchemaTest {
         300,
         50,
         p,
-        HistorySample.figures(
-            List.of(
-                new BillableActions.Tally(22, 6, 2, 1, 1),
-                new BillableActions.Tally(26, 6, 3, 1, 1)),
-            2),
+        actions,
         List.of(new OutboxSampler.Sample(1.0, 2, 3, 40)),
         List.of(new BenchResult.RssSample(1.0, 123_456)),
         processes,

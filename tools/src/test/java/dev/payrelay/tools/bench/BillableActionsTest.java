@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.SearchAttributes;
 import io.temporal.api.enums.v1.EventType;
+import io.temporal.api.enums.v1.WorkflowTaskFailedCause;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.api.history.v1.UpsertWorkflowSearchAttributesEventAttributes;
+import io.temporal.api.history.v1.WorkflowTaskFailedEventAttributes;
 import io.temporal.common.WorkflowExecutionHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +34,7 @@ class BillableActionsTest {
     BillableActions.Tally tally =
         BillableActions.of(recorded("payment-happy-path--with-settled-lifecycle"));
 
-    assertThat(tally).isEqualTo(new BillableActions.Tally(23, 8, 2, 3, 2));
+    assertThat(tally).isEqualTo(new BillableActions.Tally(23, 8, 2, 3, 2, 0));
   }
 
   @Test
@@ -42,7 +44,7 @@ class BillableActionsTest {
     BillableActions.Tally tally =
         BillableActions.of(recorded("payment-happy-path--with-start-attributes"));
 
-    assertThat(tally).isEqualTo(new BillableActions.Tally(22, 6, 2, 1, 1));
+    assertThat(tally).isEqualTo(new BillableActions.Tally(22, 6, 2, 1, 1, 0));
   }
 
   @Test
@@ -52,7 +54,7 @@ class BillableActionsTest {
     BillableActions.Tally tally =
         BillableActions.of(recorded("payment-happy-path--before-local-first"));
 
-    assertThat(tally).isEqualTo(new BillableActions.Tally(40, 12, 6, 3, 1));
+    assertThat(tally).isEqualTo(new BillableActions.Tally(40, 12, 6, 3, 1, 0));
   }
 
   @Test
@@ -95,6 +97,37 @@ class BillableActionsTest {
     assertThat(tally.actions()).isEqualTo(before + 1);
     assertThat(tally.upserts()).isEqualTo(3);
     assertThat(tally.workflowTasks()).isEqualTo(3);
+  }
+
+  @Test
+  void aTimedOutAndAFailedWorkflowTask_countTwoTimedOutOrFailedTasks_andNoAction()
+      throws Exception {
+    List<HistoryEvent> history = recorded("payment-happy-path--with-settled-lifecycle");
+    BillableActions.Tally before = BillableActions.of(history);
+    // The first task (scheduled and started as events 3 and 4) times out on the sticky queue, then
+    // its retry fails on an unhandled command, and the third attempt completes as event 5 did.
+    List<HistoryEvent> more = new ArrayList<>(history.subList(0, 4));
+    more.add(event(EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT));
+    more.add(event(EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED));
+    more.add(event(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED));
+    more.add(
+        HistoryEvent.newBuilder()
+            .setEventType(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+            .setWorkflowTaskFailedEventAttributes(
+                WorkflowTaskFailedEventAttributes.newBuilder()
+                    .setCause(WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_UNHANDLED_COMMAND))
+            .build());
+    more.add(event(EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED));
+    more.add(event(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED));
+    more.addAll(history.subList(4, history.size()));
+
+    BillableActions.Tally tally = BillableActions.of(more);
+
+    assertThat(before.timedOutOrFailedTasks()).isZero();
+    assertThat(tally.timedOutOrFailedTasks()).isEqualTo(2);
+    assertThat(tally.actions()).isEqualTo(before.actions());
+    assertThat(tally.workflowTasks()).isEqualTo(before.workflowTasks());
+    assertThat(before.plus(tally).timedOutOrFailedTasks()).isEqualTo(2);
   }
 
   private static List<HistoryEvent> recorded(String branch) throws Exception {

@@ -94,6 +94,7 @@ class SpreadsTest {
         p,
         List.of(),
         List.of(b),
-        List.of(BenchResult.Ratio.of("callbacks/s", "exact-statements", 100 * ratio, 100)));
+        List.of(BenchResult.Ratio.of("callbacks/s", "exact-statements", 100 * ratio, 100)),
+        HistorySample.figures(List.of()));
   }
 }
