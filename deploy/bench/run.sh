@@ -15,7 +15,9 @@
 # <label>.json (bench --out), bench.log and logs/ (each process's output). Every process started
 # here is stopped at the end, on error and on Ctrl-C.
 #
-# Uses the built jar dist/target/payrelay.jar (./mvnw -B -pl dist -am package -DskipTests).
+# Uses the built jar dist/target/payrelay.jar (./mvnw -B -pl dist -am package -DskipTests), or
+# BENCH_JAR (not PAYRELAY_: payrelay refuses settings it does not know), e.g. a copy, so that a
+# rebuild during a long run does not replace the jar under it.
 # Ports (refused when already in use, so a run never borrows another payrelay's Temporal):
 # PAYRELAY_API_PORT (8080), PAYRELAY_SANDBOX_PORT (8090), PAYRELAY_TEMPORAL_PORT (7233),
 # PAYRELAY_TEMPORAL_UI_PORT (8233). Every JVM here runs as ./payrelay runs it (deploy/local/jvm.sh:
@@ -26,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-JAR=dist/target/payrelay.jar
+JAR=${BENCH_JAR:-dist/target/payrelay.jar}
 
 usage() {
   sed -n '4,10p' "$0" | sed 's/^# \{0,1\}//' >&2
