@@ -167,6 +167,43 @@ class RefundHistoryRecordingTest {
   }
 
   /**
+   * The {@code refund-ledger-wakeup} branch: the sandbox answers PENDING to every call and sends
+   * its refund callback 3 s after the refund was made, while the run waits a minute for its first
+   * query; the callback's PaymentRefunded event wakes the run, which reads the ledger (SUCCEEDED)
+   * instead of querying, publishes the event and ends.
+   */
+  @Test
+  void refundSettledByItsCallbackWhileTheRunWaits_recorded() throws Exception {
+    Map<String, String> slowQueries =
+        with(
+            HistoryRecordingTest.QUIET,
+            Map.of("PAYRELAY_REFUND_QUERY_INITIAL", "1m", "PAYRELAY_REFUND_QUERY_MAX", "1m"));
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), slowQueries)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      RefundSteps steps = new RefundSteps(payrelay);
+      String paymentId = steps.fulfilledPayment(1050);
+      payrelay
+          .stack
+          .sandbox()
+          .setRefundMode(
+              paymentId,
+              RefundMode.NORMAL
+                  .pendingFor(Integer.MAX_VALUE)
+                  .callbacks(Callbacks.DELAY, Duration.ofSeconds(3)));
+      Run run = refundRun(steps, histories, paymentId, 1050);
+      RefundView settled = histories.awaitResult(run, RefundView.class);
+      assertThat(settled.queries()).isZero();
+
+      histories.write(
+          "refund-settled-by-callback-while-waiting",
+          run,
+          "RefundRead",
+          "EVENT_TYPE_MARKER_RECORDED",
+          "EVENT_TYPE_TIMER_CANCELED");
+    }
+  }
+
+  /**
    * The payment workflow's refunded-settled branches: a refund the channel made on its own is an
    * exception of the payment (REFUND_NOT_REQUESTED) that starts a new run of its workflow for a
    * refunded payment (PARTIALLY_REFUNDED: 2.00 of 10.50; REFUNDED: all of it); the operator's

@@ -70,6 +70,8 @@ final class RefundWatch {
   private RefundQueryPolicy policy;
   private String channel;
   private boolean askNow;
+  private boolean readNow;
+  private boolean waiting;
   private boolean busy;
 
   RefundWatch(RefundStory story) {
@@ -97,6 +99,19 @@ final class RefundWatch {
   /** Cuts the current wait short: an operator's requery, or a state the desk recorded. */
   void askNow() {
     askNow = true;
+  }
+
+  /** Whether the watch waits for its next query (a timer, no activity under way). */
+  boolean waiting() {
+    return waiting;
+  }
+
+  /**
+   * Cuts the current wait short with a read of the ledger instead of a query: the ledger settled
+   * the refund meanwhile ({@link RefundLedgerWakeup}).
+   */
+  void readNow() {
+    readNow = true;
   }
 
   /**
@@ -245,7 +260,9 @@ final class RefundWatch {
                                     + ")")
                             .build()));
     scope.run();
-    Workflow.await(() -> timer[0].isCompleted() || askNow || story.settled());
+    waiting = true;
+    Workflow.await(() -> timer[0].isCompleted() || askNow || readNow || story.settled());
+    waiting = false;
     if (!timer[0].isCompleted()) {
       scope.cancel();
       try {
@@ -256,7 +273,28 @@ final class RefundWatch {
     }
     askNow = false;
     story.nextQueryAt(null);
+    if (readNow) {
+      readNow = false;
+      readWhileFollowing();
+    }
     return !story.settled();
+  }
+
+  /**
+   * {@link #read()} between the watch's steps, as busy as a query (no continue-as-new meanwhile).
+   */
+  private void readWhileFollowing() {
+    busy = true;
+    story.waitingFor(
+        "the ledger's standing of the refund, which its PaymentRefunded event says settled");
+    try {
+      read();
+    } catch (ActivityFailure e) {
+      // Nothing is lost: the next step's query reads the ledger before it asks the channel.
+      story.showState();
+    } finally {
+      busy = false;
+    }
   }
 
   private String waitText(int next, Duration delay, long at) {

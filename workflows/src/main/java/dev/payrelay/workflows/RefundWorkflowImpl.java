@@ -91,6 +91,9 @@ public class RefundWorkflowImpl implements RefundWorkflow {
   @Override
   public void onOutboxEvent(OutboxEventSignal signal) {
     publisher.offer(signal);
+    if (RefundLedgerWakeup.wakes(signal, watch.waiting())) {
+      watch.readNow();
+    }
   }
 
   @Override

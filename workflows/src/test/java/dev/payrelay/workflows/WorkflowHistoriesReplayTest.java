@@ -116,7 +116,11 @@ class WorkflowHistoriesReplayTest {
                   "refund-requery",
                   "refund-settled-at-start-publishes",
                   "refund-continued-as-new",
-                  "refund-continued-run-settled"),
+                  "refund-continued-run-settled",
+                  // After the "refund-ledger-wakeup" version marker: a callback settles the
+                  // refund while the run waits for its first query; its PaymentRefunded wakes the
+                  // run, which reads the ledger instead of querying.
+                  "refund-settled-by-callback-while-waiting"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the
