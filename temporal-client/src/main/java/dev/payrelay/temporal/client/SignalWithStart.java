@@ -8,6 +8,7 @@ import io.temporal.client.WorkflowOptions;
 import io.temporal.workflow.Functions;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * Client-side helper (not workflow code): one signal-with-start of a workflow of type {@code W},
@@ -76,35 +77,20 @@ final class SignalWithStart {
       String eventId,
       BooleanSupplier awaitingHandoff) {
     String requestId = StableRequestIds.forEvent(eventId);
+    Consumer<WorkflowIdReusePolicy> sendAs =
+        policy ->
+            StableRequestIds.run(
+                requestId,
+                () -> send(client, type, reuse(options, policy), run, input, signal, argument));
     try {
-      StableRequestIds.run(
-          requestId,
-          () ->
-              send(
-                  client,
-                  type,
-                  reuse(options, WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE),
-                  run,
-                  input,
-                  signal,
-                  argument));
+      sendAs.accept(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE);
       return Handoff.SIGNALLED;
     } catch (WorkflowExecutionAlreadyStarted closed) {
       if (!awaitingHandoff.getAsBoolean()) {
         return Handoff.ALREADY_TAKEN;
       }
     }
-    StableRequestIds.run(
-        requestId,
-        () ->
-            send(
-                client,
-                type,
-                reuse(options, WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE),
-                run,
-                input,
-                signal,
-                argument));
+    sendAs.accept(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE);
     return Handoff.SIGNALLED;
   }
 
