@@ -87,7 +87,7 @@ final class CheckRepairs {
             .find(event.aggregateId())
             .orElseThrow(() -> new IllegalStateException("no payment " + event.aggregateId()));
     boolean running = handoff.workflowRunning(p.paymentId());
-    handoff.handOff(
+    handoff.redeliver(
         new EventHandoff(
             event.eventId(),
             event.seq(),

@@ -124,6 +124,43 @@ class HandoffOnceEndToEndTest {
     assertThat(signalled(p)).as("the new run's signals").hasSize(1);
   }
 
+  @Test
+  void anEventTheClosedRunReceivedButDidNotPublish_isHandedToANewRun() {
+    PaymentRow p = paidPayment();
+    List<EventHandoff> events = claimedEvents(p);
+    events.forEach(handoff::handOff);
+    String firstRun = runId(p);
+    // Terminated before it published anything: both rows still wait for their hand-off, and the
+    // closed run holds both request ids.
+    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+
+    for (EventHandoff e : events) {
+      assertThat(handoff.handOff(e)).as("sent again: " + e.eventType()).isTrue();
+    }
+
+    assertThat(runId(p)).isNotEqualTo(firstRun);
+    assertThat(status(p)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+    assertThat(signalled(p)).as("the new run's signals, one per event").hasSize(events.size());
+  }
+
+  @Test
+  void aRepairRedelivers_toANewRun_evenWhenTheClosedRunPublishedTheEvent() {
+    PaymentRow p = paidPayment();
+    List<EventHandoff> events = claimedEvents(p);
+    events.forEach(handoff::handOff);
+    String firstRun = runId(p);
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.STATUS, "SENT")
+        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
+        .execute();
+    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+
+    handoff.redeliver(events.getLast());
+
+    assertThat(runId(p)).isNotEqualTo(firstRun);
+    assertThat(status(p)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
   private static PaymentRow paidPayment() {
     return Payments.paid(
         services.payments(), services.ledger(), Money.parse("3.00", "EUR"), "course-1");

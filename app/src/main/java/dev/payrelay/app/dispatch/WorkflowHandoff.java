@@ -16,6 +16,7 @@ import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.PaymentWorkflowInput;
 import dev.payrelay.workflows.PublishRetryPolicy;
 import dev.payrelay.workflows.RefundQueryPolicy;
+import dev.payrelay.workflows.RefundWorkflow;
 import dev.payrelay.workflows.RefundWorkflowInput;
 import dev.payrelay.workflows.WorkflowIds;
 import io.temporal.api.enums.v1.WorkflowExecutionStatus;
@@ -26,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +51,7 @@ public final class WorkflowHandoff {
   private final SignalTokens tokens;
   private final RefundQueryPolicy refundQueries;
   private final Function<String, Optional<RefundRow>> refunds;
-  private final Predicate<String> awaitingHandoff;
+  private final Function<String, Optional<OutboxStatus>> outboxStatus;
 
   /**
    * Hands off through {@code client}.
@@ -91,7 +91,7 @@ public final class WorkflowHandoff {
       RefundQueryPolicy refundQueries,
       Function<String, Optional<RefundRow>> refunds,
       OutboxStore outbox) {
-    this.awaitingHandoff = eventId -> awaitingHandoff(outbox, eventId);
+    this.outboxStatus = eventId -> outbox.find(eventId).map(OutboxRow::status);
     this.refundQueries = refundQueries;
     this.refunds = refunds;
     this.client = client;
@@ -101,59 +101,86 @@ public final class WorkflowHandoff {
   }
 
   /**
-   * Hands the event to its workflow once at the server, however often it is repeated after an
-   * answer our side did not get (a lease deadline, a lost connection): the call carries the event's
-   * own request id, so a running run that has it is not signalled again; and a workflow that had
-   * closed gets a new run only while the event's outbox row still waits for its hand-off (PENDING
-   * or DISPATCHED), because a run that took it published or settled it before it closed.
+   * The dispatcher's hand-off: the event reaches its workflow once at the server however often it
+   * is repeated after an answer our side did not get (a lease deadline, a lost connection). The
+   * call carries the event's own request id, so the running run that got it is not signalled again
+   * (a run continued as new since starts with no such record: a repeat that lands there is a second
+   * signal, which finds the event SENT and publishes nothing). A workflow that had closed gets a
+   * new run only while the event's outbox row still waits for its hand-off (PENDING or DISPATCHED:
+   * the closed run never got it, or was terminated or failed before publishing it); a row SENT,
+   * DEAD, DISCARDED or purged starts none. Repairs that must start a new run regardless use {@link
+   * #redeliver}.
    *
-   * @return false when nothing was sent: the workflow had closed and the event had moved on
+   * @return false when nothing was sent: the workflow had closed and the row no longer waits
    * @throws io.temporal.client.WorkflowServiceException or a gRPC status exception when Temporal
    *     cannot be reached; the caller keeps the row PENDING and retries later
    */
   public boolean handOff(EventHandoff event) {
-    OutboxEventSignal signal =
-        new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary());
     BooleanSupplier awaiting =
         () -> {
-          boolean waits = awaitingHandoff.test(event.eventId());
+          Optional<OutboxStatus> status = outboxStatus.apply(event.eventId());
+          boolean waits =
+              status
+                  .filter(s -> s == OutboxStatus.PENDING || s == OutboxStatus.DISPATCHED)
+                  .isPresent();
           if (!waits) {
             log.info(
-                "event {} ({}) not handed off again: its workflow had closed after taking it",
+                "event {} ({}) not handed off again: its workflow had closed and its row is {}",
                 event.eventId(),
-                event.eventType());
+                event.eventType(),
+                status.map(Enum::name).orElse("gone"));
           }
           return waits;
         };
     Optional<RefundRow> refund = event.refundId().flatMap(refunds);
     if (refund.isPresent()) {
-      RefundRow r = refund.get();
       return RefundWorkflowStarts.handOff(
-          client,
-          new RefundWorkflowInput(
-              r.refundId(),
-              event.paymentId(),
-              event.tenantId(),
-              event.channel(),
-              r.amount().minorUnits(),
-              r.amount().currencyCode(),
-              refundQueries,
-              publishRetries),
-          signal,
-          awaiting);
+          client, refundInput(event, refund.get()), signal(event), awaiting);
     }
     // A payment's own fact, or a refund's the ledger does not hold (purged, or a hand-made row):
     // that one cannot be followed, so the payment's workflow publishes it.
-    return PaymentWorkflowStarts.handOff(
-        client,
-        input(
-            event.paymentId(),
-            event.tenantId(),
-            event.orderId(),
-            event.channel(),
-            event.expiresAt()),
-        signal,
-        awaiting);
+    return PaymentWorkflowStarts.handOff(client, paymentInput(event), signal(event), awaiting);
+  }
+
+  /**
+   * Hands the event to its workflow again for a repair (a grant lost with its run, {@code check
+   * --repair}): a new run starts when the workflow has closed, even when the closed run took the
+   * event and its row is SENT, because the new run reads the ledger and does what is still owed. A
+   * running run that already holds the event ignores it (it dedupes by event id).
+   *
+   * @throws io.temporal.client.WorkflowServiceException or a gRPC status exception when Temporal
+   *     cannot be reached
+   */
+  public void redeliver(EventHandoff event) {
+    Optional<RefundRow> refund = event.refundId().flatMap(refunds);
+    if (refund.isPresent()) {
+      RefundWorkflowStarts.signalWithStart(
+          client, refundInput(event, refund.get()), RefundWorkflow::onOutboxEvent, signal(event));
+      return;
+    }
+    PaymentWorkflowStarts.signalWithStart(
+        client, paymentInput(event), PaymentWorkflow::onOutboxEvent, signal(event));
+  }
+
+  private static OutboxEventSignal signal(EventHandoff event) {
+    return new OutboxEventSignal(event.eventId(), event.eventType(), event.seq(), event.summary());
+  }
+
+  private RefundWorkflowInput refundInput(EventHandoff event, RefundRow r) {
+    return new RefundWorkflowInput(
+        r.refundId(),
+        event.paymentId(),
+        event.tenantId(),
+        event.channel(),
+        r.amount().minorUnits(),
+        r.amount().currencyCode(),
+        refundQueries,
+        publishRetries);
+  }
+
+  private PaymentWorkflowInput paymentInput(EventHandoff event) {
+    return input(
+        event.paymentId(), event.tenantId(), event.orderId(), event.channel(), event.expiresAt());
   }
 
   /**
@@ -197,15 +224,6 @@ public final class WorkflowHandoff {
     } catch (WorkflowNotFoundException e) {
       return false;
     }
-  }
-
-  /** Whether the event's outbox row is still PENDING or DISPATCHED (false when it is gone). */
-  private static boolean awaitingHandoff(OutboxStore outbox, String eventId) {
-    return outbox
-        .find(eventId)
-        .map(OutboxRow::status)
-        .filter(s -> s == OutboxStatus.PENDING || s == OutboxStatus.DISPATCHED)
-        .isPresent();
   }
 
   private PaymentWorkflowInput input(

@@ -83,7 +83,7 @@ record SafetyNets(JobLeases leases, String owner, WorkflowHandoff handoff) {
           // was dispatched) and is granting, maybe behind a lock; signalling it again every pass
           // only grew its history (issue 25 row 3).
           if (!handoff.workflowRunning(payment.paymentId())) {
-            handoff.handOff(payment);
+            handoff.redeliver(payment);
           }
         });
   }

@@ -119,7 +119,8 @@ public final class WorkerRuntime implements AutoCloseable {
 
   /**
    * As {@link #start(PayrelayConfig, Services, TemporalConnection, String)}, telling {@code
-   * handedOff} of every event after Temporal accepted it (e.g. {@code dev} prints its UI link).
+   * handedOff} of every event Temporal accepted (e.g. {@code dev} prints its UI link); an event
+   * whose closed run had taken it is not sent again, nor told.
    */
   public static WorkerRuntime start(
       PayrelayConfig config,
@@ -272,7 +273,7 @@ public final class WorkerRuntime implements AutoCloseable {
 
   /**
    * The outbox dispatcher, started: hands each claimed event to its workflow, then tells {@code
-   * handedOff}.
+   * handedOff} when something was sent (not for an event whose closed run had taken it).
    */
   private static OutboxDispatcher dispatcher(
       PayrelayConfig config,
@@ -283,8 +284,9 @@ public final class WorkerRuntime implements AutoCloseable {
     return new OutboxDispatcher(
             services.outbox(),
             event -> {
-              handoff.handOff(event.handoff());
-              handedOff.accept(event);
+              if (handoff.handOff(event.handoff())) {
+                handedOff.accept(event);
+              }
             },
             config.dispatcher(),
             owner,

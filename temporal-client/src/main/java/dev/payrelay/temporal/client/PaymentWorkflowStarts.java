@@ -16,8 +16,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Client-side helper (not workflow code): signals a payment's workflow with signalWithStart, so a
  * signal reaches it whether it is running, finished or never started (workflow id {@code
- * payment-{paymentId}} is the business key; repeats are harmless because the workflow dedupes); an
- * outbox event's hand-off ({@link #handOff}) reaches the server once however often it is repeated.
+ * payment-{paymentId}} is the business key; repeats are harmless because the workflow dedupes); the
+ * dispatcher's hand-off of an outbox event ({@link #handOff}) reaches the server once however often
+ * it is repeated, and starts no new run for an event that moved on.
  */
 public final class PaymentWorkflowStarts {
 

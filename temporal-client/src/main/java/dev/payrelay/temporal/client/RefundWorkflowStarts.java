@@ -16,10 +16,11 @@ import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
 /**
- * Client-side helper (not workflow code): hands a refund's outbox event, or an operator's signal,
- * to its workflow ({@code refund-{refundId}}, on the payments task queue) with signalWithStart, so
- * it reaches the workflow whether it is running, finished or never started; an outbox event's
- * hand-off ({@link #handOff}) reaches the server once however often it is repeated.
+ * Client-side helper (not workflow code): sends an operator's signal, or a repaired event, to a
+ * refund's workflow ({@code refund-{refundId}}, on the payments task queue) with signalWithStart,
+ * so it reaches the workflow whether it is running, finished or never started ({@link
+ * #signalWithStart}); the dispatcher's hand-off of an outbox event ({@link #handOff}) reaches the
+ * server once however often it is repeated, and starts no new run for an event that moved on.
  */
 public final class RefundWorkflowStarts {
 

@@ -57,9 +57,9 @@ final class SignalWithStart {
    *   <li>the call carries the event's own request id ({@link StableRequestIds#forEvent}), so a
    *       running run that already got it is not signalled again;
    *   <li>it may not start a new run ({@code WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}); when the
-   *       workflow had closed, {@code awaitingHandoff} is asked after the server said so: a closed
-   *       run that took the event published or settled it before it closed, so only an event still
-   *       waiting for its hand-off starts a new run (same request id, {@code ALLOW_DUPLICATE}).
+   *       workflow had closed, {@code awaitingHandoff} is asked after the server said so, and only
+   *       an event still waiting for its hand-off starts a new run (same request id, {@code
+   *       ALLOW_DUPLICATE}): the closed run never got it, or ended before publishing it.
    * </ol>
    *
    * @param awaitingHandoff whether the event's outbox row still waits for its hand-off (PENDING or
