@@ -88,11 +88,8 @@ class HandoffOnceEndToEndTest {
     events.forEach(handoff::handOff);
     String firstRun = runId(p);
     // The run published both events and closed: their rows are SENT.
-    dsl.update(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.STATUS, "SENT")
-        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
-        .execute();
-    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+    markSent(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()));
+    terminate(p);
 
     for (EventHandoff e : events) {
       assertThat(handoff.handOff(e)).as("sent again: " + e.eventType()).isFalse();
@@ -110,11 +107,8 @@ class HandoffOnceEndToEndTest {
     EventHandoff confirmed = events.getLast();
     handoff.handOff(created);
     String firstRun = runId(p);
-    dsl.update(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.STATUS, "SENT")
-        .where(OUTBOX_EVENT.EVENT_ID.eq(created.eventId()))
-        .execute();
-    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+    markSent(OUTBOX_EVENT.EVENT_ID.eq(created.eventId()));
+    terminate(p);
 
     assertThat(handoff.handOff(confirmed)).isTrue();
     assertThat(handoff.handOff(confirmed)).as("repeated to the new run").isTrue();
@@ -132,7 +126,7 @@ class HandoffOnceEndToEndTest {
     String firstRun = runId(p);
     // Terminated before it published anything: both rows still wait for their hand-off, and the
     // closed run holds both request ids.
-    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+    terminate(p);
 
     for (EventHandoff e : events) {
       assertThat(handoff.handOff(e)).as("sent again: " + e.eventType()).isTrue();
@@ -149,16 +143,23 @@ class HandoffOnceEndToEndTest {
     List<EventHandoff> events = claimedEvents(p);
     events.forEach(handoff::handOff);
     String firstRun = runId(p);
-    dsl.update(OUTBOX_EVENT)
-        .set(OUTBOX_EVENT.STATUS, "SENT")
-        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
-        .execute();
-    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
+    markSent(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()));
+    terminate(p);
 
     handoff.redeliver(events.getLast());
 
     assertThat(runId(p)).isNotEqualTo(firstRun);
     assertThat(status(p)).isEqualTo(WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING);
+  }
+
+  /** The rows' run published them: SENT. */
+  private static void markSent(org.jooq.Condition rows) {
+    dsl.update(OUTBOX_EVENT).set(OUTBOX_EVENT.STATUS, "SENT").where(rows).execute();
+  }
+
+  /** The payment's current run ends, as a terminated or failed run would. */
+  private static void terminate(PaymentRow p) {
+    client.newUntypedWorkflowStub(WorkflowIds.payment(p.paymentId())).terminate("closed in a test");
   }
 
   private static PaymentRow paidPayment() {
