@@ -120,7 +120,11 @@ class WorkflowHistoriesReplayTest {
                   // After the "refund-ledger-wakeup" version marker: a callback settles the
                   // refund while the run waits for its first query; its PaymentRefunded wakes the
                   // run, which reads the ledger instead of querying.
-                  "refund-settled-by-callback-while-waiting"),
+                  "refund-settled-by-callback-while-waiting",
+                  // The same branch recorded by the code before that marker (the callback's
+                  // PaymentRefunded arrives during the query's timer, which then fires and the
+                  // query settles it): a run in flight then replays through the default branch.
+                  "refund-settled-by-callback-while-waiting--before-ledger-wakeup"),
               Stream.of(
                   // One day reconciled in batches and cut into three continued runs (version
                   // batched-repairs): the pages; our side and a batch; the last batches and the
