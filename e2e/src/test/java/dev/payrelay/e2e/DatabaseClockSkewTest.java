@@ -51,7 +51,14 @@ class DatabaseClockSkewTest {
   private static final Duration REDISPATCH = Duration.ofMinutes(2);
   private static final PayrelayConfig.DispatcherSettings SETTINGS =
       new PayrelayConfig.DispatcherSettings(
-          10, LEASE, Duration.ofMillis(200), RETRY_INITIAL, Duration.ofMinutes(5), REDISPATCH, 16);
+          10,
+          LEASE,
+          Duration.ofMillis(200),
+          RETRY_INITIAL,
+          Duration.ofMinutes(5),
+          REDISPATCH,
+          16,
+          1_000);
 
   private static TestDatabase db;
   private static Database pinned;

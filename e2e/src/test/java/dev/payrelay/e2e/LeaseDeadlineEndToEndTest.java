@@ -57,7 +57,8 @@ class LeaseDeadlineEndToEndTest {
           Duration.ofSeconds(2),
           Duration.ofMinutes(5),
           Duration.ofMinutes(10),
-          16);
+          16,
+          1_000);
 
   private static TestDatabase db;
   private static Services services;

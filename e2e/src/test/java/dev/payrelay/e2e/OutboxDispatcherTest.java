@@ -37,7 +37,8 @@ class OutboxDispatcherTest {
           Duration.ofSeconds(10),
           Duration.ofMinutes(5),
           Duration.ofMinutes(2),
-          16);
+          16,
+          1_000);
 
   private static TestDatabase db;
   private static Services services;
@@ -191,7 +192,8 @@ class OutboxDispatcherTest {
                 Duration.ofSeconds(10),
                 Duration.ofMinutes(5),
                 Duration.ofMinutes(2),
-                16),
+                16,
+                1_000),
             "test",
             new SimpleMeterRegistry());
 

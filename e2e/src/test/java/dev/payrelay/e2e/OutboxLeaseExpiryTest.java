@@ -43,7 +43,8 @@ class OutboxLeaseExpiryTest {
           Duration.ofSeconds(1),
           Duration.ofMinutes(5),
           Duration.ofMinutes(10),
-          16);
+          16,
+          1_000);
 
   private static TestDatabase db;
   private static Services services;

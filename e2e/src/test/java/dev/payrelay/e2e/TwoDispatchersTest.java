@@ -38,7 +38,8 @@ class TwoDispatchersTest {
           Duration.ofSeconds(1),
           Duration.ofMinutes(5),
           Duration.ofMinutes(10),
-          16);
+          16,
+          1_000);
 
   private static TestDatabase db;
   private static Services services;

@@ -125,12 +125,17 @@ class TwoWorkersDeliveryTest {
     assertThat(byOwner).as("both dispatchers took part").containsOnlyKeys("w1", "w2");
     System.out.printf(
         "TwoWorkersDeliveryTest: %d events dispatched, published with confirms and SENT in %d ms"
-            + " = %.0f events/s (dispatched by w1 %d, w2 %d; includes both workers' start)%n",
+            + " = %.0f events/s (dispatched by w1 %d, w2 %d; includes both workers' start);"
+            + " hand-off window slots freed by a handled signal %.0f, by the row's confirm %.0f,"
+            + " expired %.0f%n",
         PAYMENTS,
         elapsed / 1_000_000,
         OutboxLoad.perSecond(PAYMENTS, elapsed),
         byOwner.get("w1"),
-        byOwner.get("w2"));
+        byOwner.get("w2"),
+        windowFreed("handled"),
+        windowFreed("confirmed"),
+        windowFreed("expired"));
   }
 
   private static double handoffs(String result) {
@@ -138,6 +143,15 @@ class TwoWorkersDeliveryTest {
     for (Services s : List.of(services1, services2)) {
       Counter c = s.metrics().find("payrelay.outbox.handoffs").tag("result", result).counter();
       total += c == null ? 0 : c.count();
+    }
+    return total;
+  }
+
+  private static double windowFreed(String by) {
+    double total = 0;
+    for (Services s : List.of(services1, services2)) {
+      total +=
+          s.metrics().get("payrelay.outbox.handoff.window.freed").tag("by", by).counter().count();
     }
     return total;
   }

@@ -71,15 +71,16 @@ final class ConfigAssembly {
     // The local dev server (no address, from any source) outside production: see AccessAssembly.
     boolean localDevServer =
         temporal != null && temporal.address() == null && !profile.isProduction(null);
+    Sizing sizing = section(this::sizing);
     PayrelayConfig config =
         new PayrelayConfig(
             section(this::database),
-            section(this::sizing),
+            sizing,
             section(this::amqp),
             temporal,
             section(() -> api(publicUrl)),
             sandbox,
-            section(() -> dispatcher(m.dispatch())),
+            section(() -> dispatcher(m.dispatch(), sizing)),
             section(this::outbox),
             section(this::inbox),
             section(() -> CrashPoints.parse(m.crashAt().orElse(null))),
@@ -239,7 +240,13 @@ final class ConfigAssembly {
         List.of());
   }
 
-  private static DispatcherSettings dispatcher(JobsMapping.Dispatch d) {
+  /**
+   * The dispatcher's settings; its hand-off window defaults to twice the payment workflow task
+   * slots, so the task queue holds one task per slot waiting behind each running one (and 1 when
+   * the sizing itself was refused, which the config's problems then report).
+   */
+  private static DispatcherSettings dispatcher(JobsMapping.Dispatch d, Sizing sizing) {
+    int window = d.window().orElse(sizing == null ? 1 : 2 * sizing.paymentWorkflowTaskSlots());
     return new DispatcherSettings(
         d.batch(),
         d.lease(),
@@ -247,7 +254,8 @@ final class ConfigAssembly {
         Duration.ofSeconds(1),
         Duration.ofMinutes(5),
         d.redispatch(),
-        d.handoffs());
+        d.handoffs(),
+        window);
   }
 
   private OutboxMaintenanceSettings outbox() {

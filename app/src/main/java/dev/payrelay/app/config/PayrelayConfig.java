@@ -487,6 +487,8 @@ public record PayrelayConfig(
    * @param retryMax backoff cap (5 min)
    * @param redispatchAfter a DISPATCHED row not SENT after this long is handed over again
    * @param handoffs how many payments' events are handed to Temporal at once
+   * @param window how many events may be handed off whose signal no workflow task has handled yet
+   *     ({@link dev.payrelay.app.dispatch.HandoffWindow}), at least 1
    */
   public record DispatcherSettings(
       int batchSize,
@@ -495,7 +497,8 @@ public record PayrelayConfig(
       Duration retryInitial,
       Duration retryMax,
       Duration redispatchAfter,
-      int handoffs) {
+      int handoffs,
+      int window) {
 
     /**
      * The shortest lease, in seconds: its third, the hand-off deadline, plus the one retry backoff

@@ -25,6 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,14 +51,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Polling adapts: a full batch goes again at once; an empty round doubles the sleep up to {@code
  * idlePollMax}; {@link #wake()} (called after a local commit) cuts the sleep short.
+ *
+ * <p>A round claims no more rows than its {@link HandoffWindow} has room for: events handed off
+ * whose signal no workflow task has handled yet are at most {@link
+ * PayrelayConfig.DispatcherSettings#window()}, so a backlog waits in the outbox, not in Temporal's
+ * task queue. The loop waits (it does not poll) until there is room for a batch, or half the window
+ * if that is less: a claim is several statements, and claiming one row each time a slot frees would
+ * cost them per event.
  */
 public final class OutboxDispatcher implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(OutboxDispatcher.class);
   private static final Duration MIN_POLL = Duration.ofMillis(20);
+  private static final Duration WINDOW_WAIT = Duration.ofMillis(100);
 
   private final OutboxStore outbox;
-  private final Consumer<ClaimedEvent> handoff;
+  private final Predicate<ClaimedEvent> handoff;
+  private final HandoffWindow window;
   private final PayrelayConfig.DispatcherSettings settings;
   private final String owner;
   private final MeterRegistry metrics;
@@ -90,7 +100,9 @@ public final class OutboxDispatcher implements AutoCloseable {
   /**
    * As above, passing {@link CrashPoint#DISPATCH_AFTER_CLAIM} once a non-empty claim committed and
    * {@link CrashPoint#DISPATCH_AFTER_HANDOFF} between Temporal's acceptance and the DISPATCHED
-   * mark.
+   * mark; every hand-off that does not throw counts as sent, and the window has {@link
+   * PayrelayConfig.DispatcherSettings#window()} slots that only failures, the outbox rows' confirms
+   * and expiry free (no worker interceptor reports handled signals).
    */
   public OutboxDispatcher(
       OutboxStore outbox,
@@ -99,8 +111,38 @@ public final class OutboxDispatcher implements AutoCloseable {
       String owner,
       MeterRegistry metrics,
       CrashPoints crashPoints) {
+    this(
+        outbox,
+        event -> {
+          handoff.accept(event);
+          return true;
+        },
+        settings,
+        owner,
+        metrics,
+        crashPoints,
+        new HandoffWindow(settings.window(), metrics));
+  }
+
+  /**
+   * The dispatcher a worker runs.
+   *
+   * @param handoff hands one event to Temporal: true when it was sent, false when nothing was sent
+   *     (a closed run had taken the event); throws when it cannot
+   * @param window the hand-off window, whose {@link HandoffWindow#interceptor()} is on the worker
+   *     that runs the workflows
+   */
+  public OutboxDispatcher(
+      OutboxStore outbox,
+      Predicate<ClaimedEvent> handoff,
+      PayrelayConfig.DispatcherSettings settings,
+      String owner,
+      MeterRegistry metrics,
+      CrashPoints crashPoints,
+      HandoffWindow window) {
     this.outbox = outbox;
     this.handoff = handoff;
+    this.window = window;
     this.settings = settings;
     this.owner = owner;
     this.metrics = metrics;
@@ -138,13 +180,30 @@ public final class OutboxDispatcher implements AutoCloseable {
    * after another in claim order, then writes back on this thread: each failed hand-off returns to
    * PENDING with a backoff, and the handed-off events are marked DISPATCHED in one statement. Every
    * hand-off ends by the claim's {@link LeaseDeadline}, a third of {@link
-   * PayrelayConfig.DispatcherSettings#lease()} after the claim.
+   * PayrelayConfig.DispatcherSettings#lease()} after the claim. It claims at most the batch size,
+   * and no more than the hand-off window has room for (none when it is full).
    *
    * @return how many rows were claimed
    */
   public int dispatchOnce() {
+    return dispatchOnce(claimLimit());
+  }
+
+  private int claimLimit() {
+    return Math.min(settings.batchSize(), window.room());
+  }
+
+  /** The room the loop waits for before it claims: a batch, or half the window if less. */
+  private int claimAtLeast() {
+    return Math.max(1, Math.min(settings.batchSize(), window.size() / 2));
+  }
+
+  private int dispatchOnce(int limit) {
+    if (limit <= 0) {
+      return 0;
+    }
     LeaseDeadline deadline = LeaseDeadline.startingNow(settings.lease());
-    List<ClaimedEvent> claimed = outbox.claim(owner, settings.batchSize(), settings.lease());
+    List<ClaimedEvent> claimed = outbox.claim(owner, limit, settings.lease());
     if (claimed.isEmpty()) {
       return 0;
     }
@@ -245,10 +304,14 @@ public final class OutboxDispatcher implements AutoCloseable {
         failures.put(event.eventId(), failed);
         continue;
       }
+      window.reserve(event.eventId());
       try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
-        deadline.run(() -> handoff.accept(event), deadlineTimer);
+        if (!deadline.get(() -> handoff.test(event), deadlineTimer)) {
+          window.release(event.eventId());
+        }
         handedOff.add(event.eventId());
       } catch (RuntimeException e) {
+        window.release(event.eventId());
         failed = deadline.failure(FailureText.of(e));
         failures.put(event.eventId(), failed);
       }
@@ -307,14 +370,22 @@ public final class OutboxDispatcher implements AutoCloseable {
   private void loop() {
     Duration sleep = MIN_POLL;
     while (running) {
+      sweepWindow();
+      int limit = claimLimit();
+      if (limit < claimAtLeast()) {
+        if (!awaitRoom()) {
+          return;
+        }
+        continue;
+      }
       int claimed;
       try {
-        claimed = dispatchOnce();
+        claimed = dispatchOnce(limit);
       } catch (RuntimeException e) {
         log.warn("outbox claim failed (database unavailable?): {}", e.toString());
         claimed = 0;
       }
-      if (claimed >= settings.batchSize()) {
+      if (claimed >= limit) {
         sleep = MIN_POLL;
         continue;
       }
@@ -328,6 +399,30 @@ public final class OutboxDispatcher implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       }
+    }
+  }
+
+  /** Frees the window's slots of events another worker's workflow handled. */
+  private void sweepWindow() {
+    try {
+      window.sweep(outbox::unconfirmedOf);
+    } catch (RuntimeException e) {
+      log.debug("hand-off window sweep failed (database unavailable?): {}", e.toString());
+    }
+  }
+
+  /**
+   * Waits a moment for room for {@link #claimAtLeast()} events in the window.
+   *
+   * @return false when interrupted
+   */
+  private boolean awaitRoom() {
+    try {
+      window.awaitRoom(claimAtLeast(), WINDOW_WAIT);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 

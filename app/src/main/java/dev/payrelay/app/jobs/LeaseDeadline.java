@@ -5,6 +5,7 @@ import io.grpc.Deadline;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The deadline of the network calls made while one lease is held (issue 25 row 11): a third of the
@@ -63,10 +64,26 @@ public final class LeaseDeadline {
    * @throws RuntimeException whatever {@code call} throws
    */
   public void run(Runnable call, ScheduledExecutorService timer) {
+    get(
+        () -> {
+          call.run();
+          return null;
+        },
+        timer);
+  }
+
+  /**
+   * As {@link #run}, returning what {@code call} returns.
+   *
+   * @throws RuntimeException whatever {@code call} throws
+   */
+  public <T> T get(Supplier<T> call, ScheduledExecutorService timer) {
     Context.CancellableContext context = Context.current().withDeadline(deadline, timer);
+    Context previous = context.attach();
     try {
-      context.run(call);
+      return call.get();
     } finally {
+      context.detach(previous);
       context.cancel(null);
     }
   }

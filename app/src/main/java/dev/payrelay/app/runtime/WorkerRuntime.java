@@ -22,6 +22,7 @@ import dev.payrelay.amqp.consume.ConsumerTopology;
 import dev.payrelay.amqp.publish.ConfirmingPublisher;
 import dev.payrelay.app.config.PayrelayConfig;
 import dev.payrelay.app.config.Sizing;
+import dev.payrelay.app.dispatch.HandoffWindow;
 import dev.payrelay.app.dispatch.OutboxDispatcher;
 import dev.payrelay.app.dispatch.WorkflowHandoff;
 import dev.payrelay.app.jobs.AttentionGauge;
@@ -133,7 +134,8 @@ public final class WorkerRuntime implements AutoCloseable {
     declareTopology(config.amqp(), config.amqp().queues(), ownConsumers);
     ConfirmingPublisher publisher = publisher(config, owner, ownConsumers);
     ChannelRegistry channels = ApiRuntime.channelRegistry(config);
-    WorkerFactory factory = factory(config, temporal);
+    HandoffWindow window = new HandoffWindow(config.dispatcher().window(), services.metrics());
+    WorkerFactory factory = factory(config, temporal, window);
     payments(factory, config, services, publisher, channels);
     DailyReconciliationTrigger daily;
     try {
@@ -144,7 +146,7 @@ public final class WorkerRuntime implements AutoCloseable {
     }
     factory.start();
     WorkflowHandoff handoff = handoff(config, services, temporal);
-    OutboxDispatcher dispatcher = dispatcher(config, services, owner, handoff, handedOff);
+    OutboxDispatcher dispatcher = dispatcher(config, services, owner, handoff, window, handedOff);
     List<PagedJob<?>> jobs = SafetyNets.start(config, services, handoff, owner);
     List<ConsumerRuntime> consumers = consumers(config, owner, services);
     return new WorkerRuntime(
@@ -159,12 +161,16 @@ public final class WorkerRuntime implements AutoCloseable {
         consumers);
   }
 
-  /** The Temporal workers' factory, sized by {@link Sizing}; activities log with their payment. */
-  private static WorkerFactory factory(PayrelayConfig config, TemporalConnection temporal) {
+  /**
+   * The Temporal workers' factory, sized by {@link Sizing}; activities log with their payment, and
+   * every handled {@code onOutboxEvent} signal frees its slot in the dispatcher's {@code window}.
+   */
+  private static WorkerFactory factory(
+      PayrelayConfig config, TemporalConnection temporal, HandoffWindow window) {
     return WorkerFactory.newInstance(
         temporal.client(),
         WorkerFactoryOptions.newBuilder(config.sizing().factoryOptions())
-            .setWorkerInterceptors(new PaymentLogInterceptor())
+            .setWorkerInterceptors(new PaymentLogInterceptor(), window.interceptor())
             .build());
   }
 
@@ -280,18 +286,22 @@ public final class WorkerRuntime implements AutoCloseable {
       Services services,
       String owner,
       WorkflowHandoff handoff,
+      HandoffWindow window,
       Consumer<ClaimedEvent> handedOff) {
     return new OutboxDispatcher(
             services.outbox(),
             event -> {
-              if (handoff.handOff(event.handoff())) {
+              boolean sent = handoff.handOff(event.handoff());
+              if (sent) {
                 handedOff.accept(event);
               }
+              return sent;
             },
             config.dispatcher(),
             owner,
             services.metrics(),
-            services.crashPoints())
+            services.crashPoints(),
+            window)
         .start();
   }
 

@@ -282,6 +282,26 @@ public final class OutboxStore {
         == 1;
   }
 
+  /**
+   * Which of these events still wait for their broker confirm (PENDING or DISPATCHED): the
+   * dispatcher's hand-off window ({@code HandoffWindow}) frees the slot of every other one, whose
+   * workflow has handled it (SENT), given it up (DEAD, DISCARDED) or whose row was purged.
+   *
+   * @param eventIds outbox event ids; empty reads nothing
+   * @return the subset still unconfirmed
+   */
+  public Set<String> unconfirmedOf(Collection<String> eventIds) {
+    if (eventIds.isEmpty()) {
+      return Set.of();
+    }
+    return Set.copyOf(
+        dsl.select(OUTBOX_EVENT.EVENT_ID)
+            .from(OUTBOX_EVENT)
+            .where(OUTBOX_EVENT.EVENT_ID.in(eventIds))
+            .and(unconfirmed())
+            .fetch(OUTBOX_EVENT.EVENT_ID));
+  }
+
   /** Reads one row. */
   public Optional<OutboxRow> find(String eventId) {
     return FIND.fetchFirst(dsl, eventId).map(r -> toRow(r.into(OUTBOX_EVENT)));

@@ -9,6 +9,7 @@ import dev.payrelay.app.config.binder.DurationList;
 import dev.payrelay.ledger.inbox.WebhookInboxStore;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The settings of the worker's background work: delivery, housekeeping, safety nets, consumers. */
 public interface JobsMapping {
@@ -54,6 +55,17 @@ public interface JobsMapping {
         min = "1")
     @WithDefault("16")
     int handoffs();
+
+    /** See {@link Doc}. */
+    @Doc(
+        value =
+            "Events handed to Temporal whose signal no workflow task has handled yet, at most"
+                + " (HandoffWindow): a backlog then waits in the outbox, not in the task queue,"
+                + " where a workflow task that waits past the sticky queue's 5 s timeout is"
+                + " replayed from its whole history.",
+        min = "1",
+        byDefault = "2 × the worker's payment workflow task slots (22 with the default pool)")
+    Optional<Integer> window();
   }
 
   /** {@code payrelay.outbox}: the outbox's retention purge. */
