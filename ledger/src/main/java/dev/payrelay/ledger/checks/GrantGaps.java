@@ -3,14 +3,18 @@ package dev.payrelay.ledger.checks;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 
+import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.ledger.db.PageCursor;
 import dev.payrelay.ledger.db.SqlTime;
+import dev.payrelay.ledger.db.generated.tables.OutboxEvent;
 import dev.payrelay.ledger.outbox.EventHandoff;
+import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaidConditions;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * PAID payments that are missing an entitlement: a grant is a durable obligation of every PAID
@@ -18,6 +22,9 @@ import org.jooq.DSLContext;
  * workflow is found here and its {@code PaymentConfirmed} event handed to the workflow again.
  */
 public final class GrantGaps {
+
+  /** The payment's own outbox rows, beside the PaymentConfirmed row the query joins. */
+  private static final OutboxEvent WAITING = OUTBOX_EVENT.as("waiting");
 
   private final DSLContext dsl;
 
@@ -30,7 +37,11 @@ public final class GrantGaps {
    * PAID payments paid more than {@code paidAtLeast} ago by the database clock with a purchased
    * course not granted to their buyer, in {@code (paid_at, payment_id)} order after {@code after},
    * each as its {@code PaymentConfirmed} hand-off. Payments whose event was purged by the outbox
-   * retention are left to reconciliation's {@code ENTITLEMENT_MISSING} repair.
+   * retention are left to reconciliation's {@code ENTITLEMENT_MISSING} repair, and payments with an
+   * outbox event still waiting for its confirm (PENDING or DISPATCHED) to the dispatcher: it hands
+   * that event over (again after {@code PAYRELAY_DISPATCH_REDISPATCH} when DISPATCHED), and a
+   * backlog that keeps a payment's events in the outbox past {@code paidAtLeast} must not make this
+   * repair start its workflow ahead of them, which would start a second run for them.
    *
    * @param after where the previous page ended (null: from the start)
    * @param limit the page size
@@ -52,6 +63,13 @@ public final class GrantGaps {
         .where(PaidConditions.paidBefore(paidAtLeast))
         .and(PaidConditions.paidAfter(after))
         .and(PaidConditions.missingGrant())
+        .andNotExists(
+            DSL.selectOne()
+                .from(WAITING)
+                .where(WAITING.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
+                .and(WAITING.AGGREGATE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
+                .and(
+                    WAITING.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name())))
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)
         .fetch(

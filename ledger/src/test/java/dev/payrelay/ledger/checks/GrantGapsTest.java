@@ -1,6 +1,7 @@
 package dev.payrelay.ledger.checks;
 
 import static dev.payrelay.ledger.db.generated.Tables.ENTITLEMENT;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
@@ -50,10 +51,10 @@ class GrantGapsTest {
   @Test
   void paidWithoutGrant_findsUngrantedAndPartlyGranted_notGrantedPendingOrTooRecent()
       throws Exception {
-    PaymentRow ungranted = Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "c1", "c2");
-    PaymentRow granted = Payments.paid(payments, ledger, Money.parse("2.00", "USD"), "c1");
+    PaymentRow ungranted = delivered(Money.parse("1.00", "USD"), "c1", "c2");
+    PaymentRow granted = delivered(Money.parse("2.00", "USD"), "c1");
     entitlements.grant(granted.paymentId());
-    PaymentRow partly = Payments.paid(payments, ledger, Money.parse("3.00", "USD"), "c1", "c2");
+    PaymentRow partly = delivered(Money.parse("3.00", "USD"), "c1", "c2");
     entitlements.grant(partly.paymentId());
     dsl.deleteFrom(ENTITLEMENT)
         .where(ENTITLEMENT.PURCHASE_ID.eq(partly.paymentId()))
@@ -78,7 +79,7 @@ class GrantGapsTest {
   void paidWithoutGrant_pagesByCursor_visitingEachPaymentOnce() {
     List<String> created = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      created.add(Payments.paid(payments, ledger, Money.parse("1.00", "USD"), "p" + i).paymentId());
+      created.add(delivered(Money.parse("1.00", "USD"), "p" + i).paymentId());
     }
     List<String> seen = new ArrayList<>();
     PageCursor cursor = null;
@@ -91,6 +92,36 @@ class GrantGapsTest {
       cursor = gaps.cursorAfter(page.get(page.size() - 1));
     }
     assertThat(seen).doesNotHaveDuplicates().containsAll(created);
+  }
+
+  @Test
+  void paidWithoutGrant_leavesAPaymentWhoseEventsStillWaitInTheOutbox_toTheDispatcher() {
+    PaymentRow backlogged = Payments.paid(payments, ledger, Money.parse("5.00", "USD"), "c1");
+    assertThat(ids(gaps.paidWithoutGrant(Duration.ZERO, null, 1000)))
+        .as("its PaymentCreated and PaymentConfirmed are PENDING")
+        .doesNotContain(backlogged.paymentId());
+    setStatus(backlogged, "DISPATCHED");
+    assertThat(ids(gaps.paidWithoutGrant(Duration.ZERO, null, 1000)))
+        .as("handed off, not yet confirmed")
+        .doesNotContain(backlogged.paymentId());
+    setStatus(backlogged, "SENT");
+    assertThat(ids(gaps.paidWithoutGrant(Duration.ZERO, null, 1000)))
+        .as("every event confirmed and still no grant: its run is lost")
+        .contains(backlogged.paymentId());
+  }
+
+  /** A paid payment whose outbox events were all published (SENT). */
+  private static PaymentRow delivered(Money amount, String... courses) {
+    PaymentRow p = Payments.paid(payments, ledger, amount, courses);
+    setStatus(p, "SENT");
+    return p;
+  }
+
+  private static void setStatus(PaymentRow p, String status) {
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.STATUS, status)
+        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
+        .execute();
   }
 
   private static List<String> ids(List<EventHandoff> handoffs) {
