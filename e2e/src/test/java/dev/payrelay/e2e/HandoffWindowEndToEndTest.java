@@ -14,7 +14,6 @@ import dev.payrelay.app.temporal.TemporalConnection;
 import dev.payrelay.ledger.db.Database;
 import dev.payrelay.ledger.testing.TestDatabase;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,18 +51,8 @@ class HandoffWindowEndToEndTest {
   static void setUp() throws Exception {
     db = TestDatabase.create(HandoffWindowEndToEndTest.class);
     String exchange = "payrelay.test.handoffwindow." + UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> env = new HashMap<>();
-    env.put("PAYRELAY_DB_URL", db.config().jdbcUrl());
-    env.put("PAYRELAY_DB_USER", db.config().user());
-    env.put("PAYRELAY_DB_PASSWORD", db.config().password());
-    env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
-    env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
-    env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
     queue = exchange + ".events";
-    env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
-    env.putAll(RealTemporal.env(HandoffWindowEndToEndTest.class));
-    env.put("PAYRELAY_QUERY_GRACE", "1h");
-    env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
+    Map<String, String> env = DeliveryEnv.of(HandoffWindowEndToEndTest.class, db, exchange, queue);
     // 7 connections: 2 payment activity slots, so 2 workflow task slots (Sizing).
     env.put("PAYRELAY_DB_POOL_WORKER", "7");
     env.put("PAYRELAY_DISPATCH_WINDOW", String.valueOf(WINDOW));

@@ -53,19 +53,7 @@ class TwoWorkersDeliveryTest {
     db = TestDatabase.create(TwoWorkersDeliveryTest.class);
     String exchange = "payrelay.test.twoworkers." + UUID.randomUUID().toString().substring(0, 8);
     queue = exchange + ".events";
-    Map<String, String> env = new HashMap<>();
-    env.put("PAYRELAY_DB_URL", db.config().jdbcUrl());
-    env.put("PAYRELAY_DB_USER", db.config().user());
-    env.put("PAYRELAY_DB_PASSWORD", db.config().password());
-    env.put("PAYRELAY_AMQP_EXCHANGE", exchange);
-    // Not about the consumer: its queues would outlive this class.
-    env.put("PAYRELAY_CONSUMER_NOTIFICATIONS", "false");
-    env.put("PAYRELAY_CONSUMER_ENTITLEMENTS", "false");
-    env.put("PAYRELAY_AMQP_QUEUES", queue + "=payment.#");
-    env.putAll(RealTemporal.env(TwoWorkersDeliveryTest.class));
-    // Throughput only: these payments are never paid, so keep their workflows from querying.
-    env.put("PAYRELAY_QUERY_GRACE", "1h");
-    env.put("PAYRELAY_RECONCILIATION_DAILY", "false");
+    Map<String, String> env = DeliveryEnv.of(TwoWorkersDeliveryTest.class, db, exchange, queue);
     config = PayrelayConfig.fromEnv(env);
     temporal1 = TemporalConnection.open(config.temporal());
     temporal2 = TemporalConnection.open(config.temporal());
