@@ -41,10 +41,14 @@ import java.util.function.LongSupplier;
  *   <li>the event's outbox row no longer waits for its confirm ({@link #sweep}: SENT, DEAD,
  *       DISCARDED or purged), for an event another worker's workflow handled; read at most every
  *       {@value #SWEEP_EVERY_MILLIS} ms for slots held longer than {@value #SWEEP_AGE_MILLIS} ms;
- *   <li>{@link #EXPIRY} after it was taken: a task that waited that long has timed out on the
- *       sticky queue anyway, and a row that stays DISPATCHED (its publish retrying while the broker
- *       is down) must not stop the dispatcher.
+ *   <li>{@link #EXPIRY} after Temporal accepted the hand-off ({@link #sent}; after it was taken
+ *       while the call is under way): a task that waited that long has timed out on the sticky
+ *       queue anyway, and a row that stays DISPATCHED (its publish retrying while the broker is
+ *       down) must not stop the dispatcher.
  * </ul>
+ *
+ * <p>Because of the expiry the size is a soft limit: while tasks wait longer than 5 s, about {@code
+ * size} more events are handed off each 5 s.
  *
  * <p>Thread-safe: the dispatcher's thread reads the room and sweeps, its hand-off threads reserve
  * and release, workflow threads report handled signals.
@@ -112,6 +116,14 @@ public final class HandoffWindow {
   /** Takes the slot of an event about to be handed off. */
   public void reserve(String eventId) {
     taken.put(eventId, nanoTime.getAsLong());
+  }
+
+  /**
+   * Restarts an event's slot's expiry once Temporal accepted its hand-off, which may take up to a
+   * third of the lease; no-op if not held.
+   */
+  public void sent(String eventId) {
+    taken.replace(eventId, nanoTime.getAsLong());
   }
 
   /** Gives back an event's slot (its hand-off failed, or sent nothing); no-op if not held. */
@@ -211,16 +223,13 @@ public final class HandoffWindow {
 
   private void expire() {
     long takenBefore = nanoTime.getAsLong() - EXPIRY.toNanos();
-    taken
-        .entrySet()
-        .removeIf(
-            e -> {
-              boolean old = e.getValue() - takenBefore <= 0;
-              if (old) {
-                expired.increment();
-                freed.release();
-              }
-              return old;
-            });
+    taken.forEach(
+        (eventId, at) -> {
+          // remove(key, value): not when it was freed or taken again meanwhile
+          if (at - takenBefore <= 0 && taken.remove(eventId, at)) {
+            expired.increment();
+            freed.release();
+          }
+        });
   }
 }

@@ -55,9 +55,11 @@ import org.slf4j.LoggerFactory;
  * <p>A round claims no more rows than its {@link HandoffWindow} has room for: events handed off
  * whose signal no workflow task has handled yet are at most {@link
  * PayrelayConfig.DispatcherSettings#window()}, so a backlog waits in the outbox, not in Temporal's
- * task queue. The loop waits (it does not poll) until there is room for a batch, or half the window
- * if that is less: a claim is several statements, and claiming one row each time a slot frees would
- * cost them per event.
+ * task queue. After a full claim (a backlog) the loop waits until there is room for a batch, or
+ * half the window if that is less: a claim is several statements, and claiming one row each time a
+ * slot frees would cost them per event; otherwise any room will do. While it waits it looks at the
+ * window every 50 ms and sweeps it every 200 ms. Rows handed over again (overdue DISPATCHED rows)
+ * take no slot.
  */
 public final class OutboxDispatcher implements AutoCloseable {
 
@@ -304,10 +306,17 @@ public final class OutboxDispatcher implements AutoCloseable {
         failures.put(event.eventId(), failed);
         continue;
       }
-      window.reserve(event.eventId());
+      // A DISPATCHED row handed over again mostly reaches a run that holds its request id, which
+      // the server drops unsignalled: its slot would wait for expiry.
+      boolean windowed = !event.redispatch();
+      if (windowed) {
+        window.reserve(event.eventId());
+      }
       try (PaymentLogContext ignored = PaymentLogContext.of(event.paymentId(), event.eventId())) {
         if (!deadline.get(() -> handoff.test(event), deadlineTimer)) {
           window.release(event.eventId());
+        } else if (windowed) {
+          window.sent(event.eventId());
         }
         handedOff.add(event.eventId());
       } catch (RuntimeException e) {
@@ -369,11 +378,13 @@ public final class OutboxDispatcher implements AutoCloseable {
 
   private void loop() {
     Duration sleep = MIN_POLL;
+    boolean backlog = false;
     while (running) {
       sweepWindow();
       int limit = claimLimit();
-      if (limit < claimAtLeast()) {
-        if (!awaitRoom()) {
+      int atLeast = backlog ? claimAtLeast() : 1;
+      if (limit < atLeast) {
+        if (!awaitRoom(atLeast)) {
           return;
         }
         continue;
@@ -385,7 +396,8 @@ public final class OutboxDispatcher implements AutoCloseable {
         log.warn("outbox claim failed (database unavailable?): {}", e.toString());
         claimed = 0;
       }
-      if (claimed >= limit) {
+      backlog = claimed >= limit;
+      if (backlog) {
         sleep = MIN_POLL;
         continue;
       }
@@ -412,13 +424,13 @@ public final class OutboxDispatcher implements AutoCloseable {
   }
 
   /**
-   * Waits a moment for room for {@link #claimAtLeast()} events in the window.
+   * Waits a moment for room for {@code events} in the window.
    *
    * @return false when interrupted
    */
-  private boolean awaitRoom() {
+  private boolean awaitRoom(int events) {
     try {
-      window.awaitRoom(claimAtLeast(), WINDOW_WAIT);
+      window.awaitRoom(events, WINDOW_WAIT);
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -54,6 +54,19 @@ class HandoffWindowTest {
   }
 
   @Test
+  void aSlotsExpiry_startsAgainWhenTemporalAcceptedItsHandOff() {
+    window.reserve("slow-call");
+    advance(HandoffWindow.EXPIRY.minusSeconds(1));
+    window.sent("slow-call");
+    advance(Duration.ofSeconds(2));
+    assertThat(window.room()).as("2 s after it was accepted").isEqualTo(2);
+    advance(HandoffWindow.EXPIRY);
+    assertThat(window.room()).isEqualTo(3);
+    window.sent("slow-call");
+    assertThat(window.room()).as("sent after it was freed takes no slot").isEqualTo(3);
+  }
+
+  @Test
   void sweep_freesOldSlotsWhoseRowsNoLongerWait_andAsksAboutNothingElse() {
     List<Collection<String>> asked = new ArrayList<>();
     window.reserve("sent-elsewhere");
@@ -71,12 +84,12 @@ class HandoffWindowTest {
   }
 
   @Test
-  void sweep_readsAtMostEveryHalfSecond_andNotWhenNoSlotIsOld() {
+  void sweep_readsAtMostEvery200Ms_andNotWhenNoSlotIsOld() {
     List<Collection<String>> asked = new ArrayList<>();
     advance(Duration.ofMillis(HandoffWindow.SWEEP_EVERY_MILLIS));
     window.reserve("young");
     window.sweep(ids -> record(asked, ids));
-    assertThat(asked).as("no slot held a second yet").isEmpty();
+    assertThat(asked).as("no slot held 200 ms yet").isEmpty();
     advance(Duration.ofMillis(HandoffWindow.SWEEP_AGE_MILLIS));
     window.sweep(ids -> record(asked, ids));
     window.sweep(ids -> record(asked, ids));

@@ -37,11 +37,12 @@ public final class GrantGaps {
    * PAID payments paid more than {@code paidAtLeast} ago by the database clock with a purchased
    * course not granted to their buyer, in {@code (paid_at, payment_id)} order after {@code after},
    * each as its {@code PaymentConfirmed} hand-off. Payments whose event was purged by the outbox
-   * retention are left to reconciliation's {@code ENTITLEMENT_MISSING} repair, and payments with an
-   * outbox event still waiting for its confirm (PENDING or DISPATCHED) to the dispatcher: it hands
-   * that event over (again after {@code PAYRELAY_DISPATCH_REDISPATCH} when DISPATCHED), and a
-   * backlog that keeps a payment's events in the outbox past {@code paidAtLeast} must not make this
-   * repair start its workflow ahead of them, which would start a second run for them.
+   * retention are left to reconciliation's {@code ENTITLEMENT_MISSING} repair, and payments with a
+   * payment event (a refund's goes to the refund's workflow) still waiting for its confirm (PENDING
+   * or DISPATCHED) to the dispatcher: it hands that event over (again after {@code
+   * PAYRELAY_DISPATCH_REDISPATCH} when DISPATCHED), and a backlog that keeps a payment's events in
+   * the outbox past {@code paidAtLeast} must not make this repair start its workflow ahead of them,
+   * which would start a second run for them.
    *
    * @param after where the previous page ended (null: from the start)
    * @param limit the page size
@@ -68,6 +69,7 @@ public final class GrantGaps {
                 .from(WAITING)
                 .where(WAITING.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
                 .and(WAITING.AGGREGATE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
+                .and(WAITING.FACT_KEY.eq(""))
                 .and(
                     WAITING.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name())))
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
