@@ -3,18 +3,15 @@ package dev.payrelay.ledger.checks;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 
-import dev.payrelay.domain.event.OutboxStatus;
 import dev.payrelay.ledger.db.PageCursor;
 import dev.payrelay.ledger.db.SqlTime;
-import dev.payrelay.ledger.db.generated.tables.OutboxEvent;
 import dev.payrelay.ledger.outbox.EventHandoff;
-import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.outbox.WaitingEvents;
 import dev.payrelay.ledger.payment.PaidConditions;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 
 /**
  * PAID payments that are missing an entitlement: a grant is a durable obligation of every PAID
@@ -22,9 +19,6 @@ import org.jooq.impl.DSL;
  * workflow is found here and its {@code PaymentConfirmed} event handed to the workflow again.
  */
 public final class GrantGaps {
-
-  /** The payment's own outbox rows, beside the PaymentConfirmed row the query joins. */
-  private static final OutboxEvent WAITING = OUTBOX_EVENT.as("waiting");
 
   private final DSLContext dsl;
 
@@ -64,14 +58,7 @@ public final class GrantGaps {
         .where(PaidConditions.paidBefore(paidAtLeast))
         .and(PaidConditions.paidAfter(after))
         .and(PaidConditions.missingGrant())
-        .andNotExists(
-            DSL.selectOne()
-                .from(WAITING)
-                .where(WAITING.AGGREGATE_TYPE.eq(OutboxWriter.PAYMENT_AGGREGATE))
-                .and(WAITING.AGGREGATE_ID.eq(PAYMENT_ORDER.PAYMENT_ID))
-                .and(WAITING.FACT_KEY.eq(""))
-                .and(
-                    WAITING.STATUS.in(OutboxStatus.PENDING.name(), OutboxStatus.DISPATCHED.name())))
+        .and(WaitingEvents.noneFor(PAYMENT_ORDER.PAYMENT_ID))
         .orderBy(PAYMENT_ORDER.PAID_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)
         .fetch(

@@ -19,6 +19,7 @@ import dev.payrelay.ledger.db.Transactions;
 import dev.payrelay.ledger.db.UniqueKeys;
 import dev.payrelay.ledger.db.generated.tables.records.PaymentOrderRecord;
 import dev.payrelay.ledger.outbox.OutboxWriter;
+import dev.payrelay.ledger.outbox.WaitingEvents;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.List;
@@ -165,7 +166,8 @@ public final class PaymentStore {
    * PENDING payments whose deadline passed more than {@code grace} ago by the database clock, in
    * {@code (expires_at, payment_id)} order after {@code after}: their workflow should have closed
    * and expired them, so it may be gone. Paging by cursor lets a sweep reach every overdue payment,
-   * not only the oldest {@code limit} ones again and again.
+   * not only the oldest {@code limit} ones again and again. A payment whose own events still wait
+   * in the outbox ({@link WaitingEvents}) is the dispatcher's to hand over, not the sweep's.
    *
    * @param after where the previous page ended (null: from the oldest)
    */
@@ -182,6 +184,7 @@ public final class PaymentStore {
     return dsl.selectFrom(PAYMENT_ORDER)
         .where(PAYMENT_ORDER.STATUS.eq(PaymentStatus.PENDING.name()))
         .and(PAYMENT_ORDER.EXPIRES_AT.lt(SqlTime.nowPlus(grace.negated())))
+        .and(WaitingEvents.noneFor(PAYMENT_ORDER.PAYMENT_ID))
         .and(page)
         .orderBy(PAYMENT_ORDER.EXPIRES_AT, PAYMENT_ORDER.PAYMENT_ID)
         .limit(limit)

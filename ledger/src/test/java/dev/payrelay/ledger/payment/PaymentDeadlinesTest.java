@@ -2,6 +2,7 @@ package dev.payrelay.ledger.payment;
 
 import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
+import static dev.payrelay.ledger.db.generated.Tables.PAYMENT_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.domain.Money;
@@ -11,6 +12,7 @@ import dev.payrelay.domain.channel.CallbackOutcome;
 import dev.payrelay.domain.channel.ChannelPaymentStatus;
 import dev.payrelay.domain.channel.VerifiedCallback;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.ledger.db.SqlTime;
 import dev.payrelay.ledger.operator.OperatorAction;
 import dev.payrelay.ledger.operator.OperatorDecision;
 import dev.payrelay.ledger.operator.PaymentResolutions;
@@ -18,6 +20,7 @@ import dev.payrelay.ledger.operator.ResolutionOutcome;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -188,6 +191,28 @@ class PaymentDeadlinesTest {
   private static OperatorAction asked(String key, PaymentRow p, String operator, String reason) {
     return new OperatorAction(
         key, operator, "EXTEND_DEADLINE", PaymentResolutions.TARGET, p.paymentId(), reason);
+  }
+
+  @Test
+  void overdue_leavesAPaymentWhoseEventsStillWaitInTheOutbox_andFindsItOnceTheyAreSent() {
+    PaymentRow p = pending();
+    dsl.update(PAYMENT_ORDER)
+        .set(PAYMENT_ORDER.EXPIRES_AT, SqlTime.nowPlus(Duration.ofHours(-1)))
+        .where(PAYMENT_ORDER.PAYMENT_ID.eq(p.paymentId()))
+        .execute();
+    assertThat(overdueIds()).as("its PaymentCreated is PENDING").doesNotContain(p.paymentId());
+
+    dsl.update(OUTBOX_EVENT)
+        .set(OUTBOX_EVENT.STATUS, "SENT")
+        .where(OUTBOX_EVENT.AGGREGATE_ID.eq(p.paymentId()))
+        .execute();
+    assertThat(overdueIds()).as("every event sent: its run may be lost").contains(p.paymentId());
+  }
+
+  private static List<String> overdueIds() {
+    return payments.overdue(Duration.ZERO, null, 10_000).stream()
+        .map(PaymentRow::paymentId)
+        .toList();
   }
 
   private static PaymentRow pending() {
