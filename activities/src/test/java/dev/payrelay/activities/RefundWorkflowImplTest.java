@@ -1,9 +1,13 @@
 package dev.payrelay.activities;
 
 import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
+import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.REFUND_SUBMISSION;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.payrelay.amqp.QueueBinding;
+import dev.payrelay.amqp.RabbitFixture;
+import dev.payrelay.amqp.publish.ConfirmingPublisher;
 import dev.payrelay.domain.Money;
 import dev.payrelay.domain.PaymentStatus;
 import dev.payrelay.domain.RefundState;
@@ -15,6 +19,9 @@ import dev.payrelay.domain.channel.ChannelRefundStatus;
 import dev.payrelay.domain.channel.ChannelRegistry;
 import dev.payrelay.domain.crash.CrashPoints;
 import dev.payrelay.domain.event.EventJson;
+import dev.payrelay.domain.event.EventType;
+import dev.payrelay.ledger.outbox.DeadEvents;
+import dev.payrelay.ledger.outbox.OutboxStore;
 import dev.payrelay.ledger.outbox.OutboxWriter;
 import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
@@ -27,6 +34,7 @@ import dev.payrelay.ledger.refund.RefundStore;
 import dev.payrelay.ledger.refund.RefundSubmissions;
 import dev.payrelay.ledger.testing.Payments;
 import dev.payrelay.ledger.testing.TestDatabase;
+import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentSearchAttributes;
 import dev.payrelay.workflows.RefundQueryPolicy;
 import dev.payrelay.workflows.RefundSearchAttributes;
@@ -38,8 +46,14 @@ import dev.payrelay.workflows.RefundWorkflowInput;
 import dev.payrelay.workflows.RefundWorkflowState;
 import dev.payrelay.workflows.TaskQueues;
 import dev.payrelay.workflows.WorkflowIds;
+import dev.payrelay.workflows.activities.RefundActivities;
 import dev.payrelay.workflows.activities.RefundAnswer;
+import dev.payrelay.workflows.activities.RefundCallRequest;
+import dev.payrelay.workflows.activities.RefundLedgerView;
+import dev.payrelay.workflows.activities.RefundResolveRequest;
+import dev.payrelay.workflows.activities.RefundResolveResult;
 import dev.payrelay.workflows.activities.SubmitRefundRequest;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.temporal.api.enums.v1.IndexedValueType;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -54,7 +68,12 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
@@ -64,9 +83,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * RefundWorkflowImpl with the real refund activities on the real database (time skipping), against
- * a scripted channel that counts every submit: a refund is sent once per attempt however the answer
- * goes, and an unknown result is settled by a query, never by a second submit.
+ * RefundWorkflowImpl with the real refund and outbox activities on the real database and broker
+ * (time skipping), against a scripted channel that counts every submit: a refund is sent once per
+ * attempt however the answer goes, and an unknown result is settled by a query, never by a second
+ * submit. A stand-in for the dispatcher hands each refund's PaymentRefunded row to the run once the
+ * ledger wrote it, as the dispatcher does (after its idle poll, so after the run saw SUCCEEDED).
  */
 class RefundWorkflowImplTest {
 
@@ -80,14 +101,18 @@ class RefundWorkflowImplTest {
   private static RefundRequests requests;
   private static RefundStore refunds;
   private static RefundOutcomes outcomes;
+  private static RabbitFixture rabbit;
+  private static ConfirmingPublisher publisher;
+  private static String queue;
 
   private final ScriptedChannel channel = new ScriptedChannel();
   private RefundActivitiesImpl activities;
   private TestWorkflowEnvironment env;
   private WorkflowClient client;
+  private volatile boolean handingOver = true;
 
   @BeforeAll
-  static void setUpStores() {
+  static void setUpStores() throws Exception {
     db = TestDatabase.create(RefundWorkflowImplTest.class);
     dsl = db.database().dsl();
     OutboxWriter writer = new OutboxWriter(new EventJson());
@@ -96,10 +121,19 @@ class RefundWorkflowImplTest {
     requests = new RefundRequests(dsl, writer);
     refunds = new RefundStore(dsl);
     outcomes = new RefundOutcomes(dsl, writer);
+    rabbit = new RabbitFixture();
+    String exchange = rabbit.exchangeName("payrelay.test.refund-workflow");
+    queue = rabbit.queueName("payrelay.test.refund-workflow.events");
+    rabbit.declare(exchange, List.of(new QueueBinding(queue, "#")));
+    publisher =
+        new ConfirmingPublisher(
+            rabbit.config(exchange, RabbitFixture.PORT, Duration.ofSeconds(5), 2));
   }
 
   @AfterAll
-  static void tearDownStores() {
+  static void tearDownStores() throws Exception {
+    publisher.close();
+    rabbit.close();
     db.close();
   }
 
@@ -127,7 +161,16 @@ class RefundWorkflowImplTest {
             name -> env.registerSearchAttribute(name, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD));
     Worker worker = env.newWorker(TaskQueues.PAYMENTS);
     worker.registerWorkflowImplementationTypes(RefundWorkflowImpl.class);
-    worker.registerActivitiesImplementations(activities);
+    worker.registerActivitiesImplementations(
+        new HandingOver(activities),
+        new OutboxActivitiesImpl(
+            new OutboxStore(dsl),
+            new DeadEvents(dsl),
+            TestIdentities.dev(),
+            publisher,
+            CrashPoints.none(),
+            new SimpleMeterRegistry(),
+            refundId -> refunds.find(refundId).map(RefundRow::paymentId)));
     client = env.getWorkflowClient();
     env.start();
   }
@@ -135,6 +178,32 @@ class RefundWorkflowImplTest {
   @AfterEach
   void stopWorker() {
     env.close();
+  }
+
+  @Test
+  void succeededBySubmit_waitsForItsPaymentRefundedHandOff_thenPublishesIt_inOneRun()
+      throws Exception {
+    RefundRow refund = fullRefundOfNewPayment();
+    channel.submits.add(ChannelRefundStatus.SUCCEEDED);
+    handingOver = false;
+    RefundWorkflow workflow = start(refund);
+    WorkflowStub stub = WorkflowStub.fromTyped(workflow);
+    await(() -> refunds.find(refund.refundId()).orElseThrow().state() == RefundState.SUCCEEDED);
+    await(() -> workflow.state().details() != null);
+
+    // Settled, its PaymentRefunded not yet handed over: the run waits for it, and says so.
+    env.sleep(Duration.ofMinutes(5));
+    assertThat(stub.describe().getStatus().name()).endsWith("RUNNING");
+    RefundView waiting = workflow.state();
+    assertThat(waiting.state()).isEqualTo(RefundWorkflowState.SUCCEEDED);
+    assertThat(waiting.waitingFor()).contains("PaymentRefunded");
+
+    OutboxEventSignal event = refundedEvent(refund).orElseThrow();
+    workflow.onOutboxEvent(event);
+    RefundView done = stub.getResult(RefundView.class);
+
+    assertThat(done.publishedEventIds()).containsExactly(event.eventId());
+    assertThat(rabbit.messageCount(queue)).isEqualTo(1);
   }
 
   @Test
@@ -272,6 +341,26 @@ class RefundWorkflowImplTest {
     return WorkflowStub.fromTyped(start(refund)).getResult(RefundView.class);
   }
 
+  private static Optional<OutboxEventSignal> refundedEvent(RefundRow refund) {
+    return refundedEvent(refund.refundId());
+  }
+
+  private static Optional<OutboxEventSignal> refundedEvent(String refundId) {
+    return dsl.select(OUTBOX_EVENT.EVENT_ID, OUTBOX_EVENT.EVENT_TYPE, OUTBOX_EVENT.SEQ)
+        .from(OUTBOX_EVENT)
+        .where(OUTBOX_EVENT.FACT_KEY.eq(refundId))
+        .and(OUTBOX_EVENT.EVENT_TYPE.eq(EventType.PAYMENT_REFUNDED.wireName()))
+        .fetchOptional(r -> new OutboxEventSignal(r.value1(), r.value2(), r.value3()));
+  }
+
+  private static void await(BooleanSupplier condition) throws Exception {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waited 30 s").isLessThan(until);
+      Thread.sleep(50);
+    }
+  }
+
   private String stateAttribute(RefundRow refund) {
     return client
         .newUntypedWorkflowStub(WorkflowIds.refund(refund.refundId()))
@@ -286,6 +375,54 @@ class RefundWorkflowImplTest {
         .where(REFUND_SUBMISSION.REFUND_ID.eq(refund.refundId()))
         .orderBy(REFUND_SUBMISSION.ATTEMPT)
         .fetch(REFUND_SUBMISSION.RESULT);
+  }
+
+  /**
+   * The refund activities, then the dispatcher's part: once the ledger holds the refund's
+   * PaymentRefunded row, it is signalled to the refund's workflow, once (here before the activity's
+   * completion reaches the run; {@code succeededBySubmit_...} hands it over after).
+   */
+  private final class HandingOver implements RefundActivities {
+    private final RefundActivities activities;
+    private final Set<String> handedOver = ConcurrentHashMap.newKeySet();
+
+    HandingOver(RefundActivities activities) {
+      this.activities = activities;
+    }
+
+    @Override
+    public RefundLedgerView read(RefundCallRequest request) {
+      return activities.read(request);
+    }
+
+    @Override
+    public RefundAnswer submit(SubmitRefundRequest request) {
+      return handOver(request.refundId(), activities.submit(request));
+    }
+
+    @Override
+    public RefundAnswer query(RefundCallRequest request) {
+      return handOver(request.refundId(), activities.query(request));
+    }
+
+    @Override
+    public RefundResolveResult resolve(RefundResolveRequest request) {
+      return handOver(request.refundId(), activities.resolve(request));
+    }
+
+    private <T> T handOver(String refundId, T result) {
+      if (!handingOver) {
+        return result;
+      }
+      refundedEvent(refundId)
+          .filter(e -> handedOver.add(e.eventId()))
+          .ifPresent(
+              e ->
+                  client
+                      .newWorkflowStub(RefundWorkflow.class, WorkflowIds.refund(refundId))
+                      .onOutboxEvent(e));
+      return result;
+    }
   }
 
   /** Answers submits and queries from scripts; records every submit's refund number. */

@@ -75,8 +75,9 @@ class RefundEndToEndTest {
     // Above the sandbox adapter's 5 s request timeout: the refund is made, the answer lost.
     sandbox.setRefundMode(paymentId, SILENT.answeringAfter(Duration.ofSeconds(7)));
     String refundId = steps.requestRefund(paymentId, 400);
+    Run run = histories.currentRun(WorkflowIds.refund(refundId));
 
-    RefundView view = settled(refundId);
+    RefundView view = histories.awaitResult(run, RefundView.class);
 
     assertThat(view.ledgerState()).isEqualTo("SUCCEEDED");
     assertThat(view.queries()).as("settled by a query").isGreaterThanOrEqualTo(1);
@@ -86,6 +87,10 @@ class RefundEndToEndTest {
         .isEqualTo(1);
     assertThat(sandbox.refunds(paymentId)).hasSize(1);
     assertThat(payrelay.status(paymentId)).isEqualTo("PARTIALLY_REFUNDED");
+    assertThat(view.publishedEventIds()).as("RefundRequested and PaymentRefunded").hasSize(2);
+    // Past the dispatcher's idle poll (1 s): a hand-off to a closed run would have started another.
+    Thread.sleep(Duration.ofSeconds(3));
+    assertThat(histories.currentRun(WorkflowIds.refund(refundId))).as("one run").isEqualTo(run);
     // On-call reads the story from the CLI: the refund, then its workflow's run and details.
     CliRun show = CliRun.of(payrelay.env, "refund", "show", refundId);
     assertThat(show.exit()).as(show.err()).isZero();

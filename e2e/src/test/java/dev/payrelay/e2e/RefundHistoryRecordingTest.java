@@ -204,6 +204,50 @@ class RefundHistoryRecordingTest {
   }
 
   /**
+   * The {@code refund-awaits-payment-refunded} branch: the dispatcher sleeps up to 3 s between idle
+   * rounds, so each run sees its refund SUCCEEDED (by its submit; by a query after a submit whose
+   * answer came too late) before the refund's PaymentRefunded is handed to it; the run waits for
+   * that hand-off, publishes the event and ends, with no second run.
+   */
+  @Test
+  void refundSucceededBeforeItsEventIsHandedOver_recorded() throws Exception {
+    Map<String, String> slowDispatcher =
+        with(QUICK_REFUND_QUERIES, Map.of("PAYRELAY_DISPATCH_POLL_MAX", "3s"));
+    try (PayrelayHarness payrelay = new PayrelayHarness(getClass(), slowDispatcher)) {
+      HistoryRecorder histories = new HistoryRecorder(payrelay);
+      RefundSteps steps = new RefundSteps(payrelay);
+      SandboxSimulator sandbox = payrelay.stack.sandbox();
+      String submitted = steps.fulfilledPayment(1050);
+      String late = steps.fulfilledPayment(1050);
+      sandbox.setRefundMode(submitted, SILENT);
+      sandbox.setRefundMode(late, SILENT.answeringAfter(LATE));
+
+      Run submittedRun = refundRun(steps, histories, submitted, 1050);
+      Run lateRun = refundRun(steps, histories, late, 1050);
+      for (Run run : List.of(submittedRun, lateRun)) {
+        RefundView view = histories.awaitResult(run, RefundView.class);
+        assertThat(view.publishedEventIds()).hasSize(2);
+      }
+      // Past the dispatcher's idle poll: a hand-off to a closed run would have started another.
+      Thread.sleep(Duration.ofSeconds(6));
+      for (Run run : List.of(submittedRun, lateRun)) {
+        assertThat(histories.currentRun(run.workflowId())).as("no second run").isEqualTo(run);
+      }
+
+      histories.write(
+          "refund-submit-succeeded-awaits-payment-refunded",
+          submittedRun,
+          "RefundSubmit",
+          "EVENT_TYPE_MARKER_RECORDED");
+      histories.write(
+          "refund-query-succeeded-awaits-payment-refunded",
+          lateRun,
+          "RefundQuery",
+          "EVENT_TYPE_MARKER_RECORDED");
+    }
+  }
+
+  /**
    * The payment workflow's refunded-settled branches: a refund the channel made on its own is an
    * exception of the payment (REFUND_NOT_REQUESTED) that starts a new run of its workflow for a
    * refunded payment (PARTIALLY_REFUNDED: 2.00 of 10.50; REFUNDED: all of it); the operator's

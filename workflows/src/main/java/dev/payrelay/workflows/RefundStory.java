@@ -44,6 +44,7 @@ final class RefundStory implements DeliveryStory {
   private int queries;
   private int failedQueries;
   private Long unsettledSince;
+  private boolean unsettledInThisRun;
   private Long nextQueryAt;
   private String lastError;
   private String waitingFor;
@@ -82,10 +83,18 @@ final class RefundStory implements DeliveryStory {
       causes.remove(NOT_FOUND_AGAIN);
       causes.remove(SUBMIT);
       nextQueryAt = null;
-    } else if (unsettledSince == null) {
-      unsettledSince = Workflow.currentTimeMillis();
+    } else {
+      unsettledInThisRun = true;
+      if (unsettledSince == null) {
+        unsettledSince = Workflow.currentTimeMillis();
+      }
     }
     showState();
+  }
+
+  /** Whether this run (not an earlier one of the chain) read the refund unsettled. */
+  boolean unsettledInThisRun() {
+    return unsettledInThisRun;
   }
 
   /** Whether the ledger holds the refund SUCCEEDED or FAILED. */

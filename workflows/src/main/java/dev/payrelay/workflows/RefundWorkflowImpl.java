@@ -12,8 +12,10 @@ import org.slf4j.Logger;
  * when to continue as new.
  *
  * <p>Every run first reads the refund from the ledger: a refund already SUCCEEDED or FAILED is
- * never submitted or queried; the run publishes the events it is handed and ends. History: a refund
- * queried at the cap grows by about eight events per query, so a run continues as new past {@link
+ * never submitted or queried; the run publishes the events it is handed and ends. A run that saw
+ * the refund unsettled and then SUCCEEDED ends only once the dispatcher handed it the refund's
+ * PaymentRefunded event and it published it ({@link RefundEventOwed}). History: a refund queried at
+ * the cap grows by about eight events per query, so a run continues as new past {@link
  * #HISTORY_LIMIT} events (or its input's {@code historyLimit}) between steps, carrying its counts,
  * the time it first saw the refund unsettled and its unpublished events.
  */
@@ -33,6 +35,8 @@ public class RefundWorkflowImpl implements RefundWorkflow {
   private final RefundWatch watch = new RefundWatch(story);
   private final RefundDesk desk = new RefundDesk(story, watch);
   private int historyLimit = HISTORY_LIMIT;
+  private boolean refundedEventHandedOver;
+  private boolean refundedEventOwed;
 
   @Override
   public RefundView run(RefundWorkflowInput input) {
@@ -45,7 +49,7 @@ public class RefundWorkflowImpl implements RefundWorkflow {
         PaymentSearchAttributes.CHANNEL.valueSet(input.channel()),
         RefundSearchAttributes.REFUND_STATE.valueSet(story.shown().name()));
     if (input.queuedEvents() != null) {
-      input.queuedEvents().forEach(publisher::offer);
+      input.queuedEvents().forEach(this::offer);
     }
     watch.configure(input.channel(), input.queryPolicy());
     Async.procedure(() -> publisher.serve(input));
@@ -55,13 +59,25 @@ public class RefundWorkflowImpl implements RefundWorkflow {
     if (!settled) {
       continueAsNew(input);
     }
-    story.waitingFor("publishing the refund's events");
-    Workflow.await(() -> (publisher.idle() && desk.idle()) || continueAsNewDue());
-    if (!publisher.idle() || !desk.idle()) {
+    refundedEventOwed =
+        RefundEventOwed.owed(
+            story.ledgerState(), story.unsettledInThisRun(), refundedEventHandedOver);
+    story.waitingFor(
+        refundedEventOwed
+            ? "the dispatcher's hand-off of the refund's PaymentRefunded event, committed with"
+                + " SUCCEEDED, to publish it"
+            : "publishing the refund's events");
+    Workflow.await(() -> ended() || continueAsNewDue());
+    if (!ended()) {
       continueAsNew(input);
     }
     story.waitingFor(null);
     return state();
+  }
+
+  /** Whether nothing is left to do: events published, operator signals served, none owed. */
+  private boolean ended() {
+    return publisher.idle() && desk.idle() && !(refundedEventOwed && !refundedEventHandedOver);
   }
 
   /** Whether the history is long and nothing is in flight, so the next run loses nothing. */
@@ -90,9 +106,16 @@ public class RefundWorkflowImpl implements RefundWorkflow {
 
   @Override
   public void onOutboxEvent(OutboxEventSignal signal) {
-    publisher.offer(signal);
+    offer(signal);
     if (RefundLedgerWakeup.wakes(signal, watch.waiting())) {
       watch.readNow();
+    }
+  }
+
+  private void offer(OutboxEventSignal signal) {
+    publisher.offer(signal);
+    if (RefundEventOwed.PAYMENT_REFUNDED.equals(signal.eventType())) {
+      refundedEventHandedOver = true;
     }
   }
 
