@@ -99,7 +99,7 @@ public final class RefundActivitiesImpl implements RefundActivities {
           begun.refundState());
       return answer(begun, false);
     }
-    Sent sent = send(adapter, toSend);
+    Sent sent = send(adapter, toSend, request.attempt());
     log.info(
         "refund {}: submission {} to {} answered {} {}",
         refund.refundId(),
@@ -174,8 +174,14 @@ public final class RefundActivitiesImpl implements RefundActivities {
     return outcome.refund().state().name();
   }
 
-  /** The channel's answer to the submit, as a result to store; never thrown. */
-  private static Sent send(PaymentChannel adapter, ChannelRefundRequest toSend) {
+  /**
+   * The channel's answer to the submit, as a result to store; never thrown. A refusal that is not
+   * retryable fails a first submission (its request's shape was refused before the channel held a
+   * refund), but not the resubmission (attempt 2): the same request went out unanswered before, so
+   * a refusal now is no evidence the first one made no refund, and the result stays UNKNOWN for the
+   * run's queries and, past them, an operator.
+   */
+  private static Sent send(PaymentChannel adapter, ChannelRefundRequest toSend, int attempt) {
     try {
       ChannelRefundResult r = adapter.refund(toSend);
       return switch (r.status()) {
@@ -193,7 +199,9 @@ public final class RefundActivitiesImpl implements RefundActivities {
       // Retryable: a timeout, 5xx or unreadable answer, so the channel may hold the refund. Not
       // retryable: the request's shape was refused before the channel held a refund.
       return new Sent(
-          e.retryable() ? SubmissionResult.UNKNOWN : SubmissionResult.FAILED, null, e.getMessage());
+          e.retryable() || attempt > 1 ? SubmissionResult.UNKNOWN : SubmissionResult.FAILED,
+          null,
+          e.getMessage());
     } catch (RuntimeException e) {
       // An adapter defect after the request may have left: as unknown as a timeout.
       return new Sent(SubmissionResult.UNKNOWN, null, String.valueOf(e));

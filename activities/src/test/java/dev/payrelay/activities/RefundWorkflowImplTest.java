@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.OPERATOR_ACTION;
 import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static dev.payrelay.ledger.db.generated.Tables.REFUND_SUBMISSION;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.payrelay.amqp.QueueBinding;
 import dev.payrelay.amqp.RabbitFixture;
@@ -27,6 +28,7 @@ import dev.payrelay.ledger.payment.PaymentLedger;
 import dev.payrelay.ledger.payment.PaymentRow;
 import dev.payrelay.ledger.payment.PaymentStore;
 import dev.payrelay.ledger.refund.RefundOutcomes;
+import dev.payrelay.ledger.refund.RefundRefused;
 import dev.payrelay.ledger.refund.RefundRequests;
 import dev.payrelay.ledger.refund.RefundResolutions;
 import dev.payrelay.ledger.refund.RefundRow;
@@ -243,6 +245,33 @@ class RefundWorkflowImplTest {
   }
 
   @Test
+  void resubmissionRefused_afterAnUnansweredSubmit_isNotFailed_andItsAmountStaysTaken() {
+    RefundRow refund = fullRefundOfNewPayment();
+    channel.submits.add(ScriptedChannel.TIMEOUT);
+    channel.queries.add(ChannelRefundStatus.NOT_FOUND);
+    // The channel lost track of the payment (a 404): no word on whether submit 1 made a refund.
+    channel.submits.add(ScriptedChannel.REFUSED);
+    channel.queries.add(ChannelRefundStatus.NOT_FOUND);
+    channel.pendingForever = true;
+    RefundWorkflow workflow = start(refund);
+
+    env.sleep(Duration.ofMinutes(10));
+
+    assertThat(channel.submitted).containsExactly(refund.refundNo(), refund.refundNo());
+    assertThat(submissionResults(refund)).containsExactly("UNKNOWN", "UNKNOWN");
+    assertThat(refunds.find(refund.refundId()).orElseThrow().state())
+        .as("never FAILED on a refusal of the resubmission")
+        .isNotEqualTo(RefundState.FAILED);
+    assertThat(workflow.state().state()).isEqualTo(RefundWorkflowState.NEEDS_ATTENTION);
+    assertThatThrownBy(
+            () ->
+                requests.request(
+                    "t1", refund.paymentId(), 100, "again", "k-" + refund.refundId(), "ops"))
+        .as("the amount is still taken by the unsettled refund")
+        .isInstanceOf(RefundRefused.class);
+  }
+
+  @Test
   void failedAnswer_failsTheRefund_andItsAmountCanBeRefundedAgain() {
     RefundRow refund = fullRefundOfNewPayment();
     channel.submits.add(ChannelRefundStatus.FAILED);
@@ -431,6 +460,9 @@ class RefundWorkflowImplTest {
     /** A submit that times out after the channel may have made the refund. */
     static final Object TIMEOUT = new Object();
 
+    /** A submit the channel refuses for good (its 404 for a payment it does not know). */
+    static final Object REFUSED = new Object();
+
     final Deque<Object> submits = new ArrayDeque<>();
     final Deque<ChannelRefundStatus> queries = new ArrayDeque<>();
     final List<String> submitted = Collections.synchronizedList(new ArrayList<>());
@@ -443,6 +475,9 @@ class RefundWorkflowImplTest {
       Object next = submits.poll();
       if (next == null || next == TIMEOUT) {
         throw new ChannelException("read timed out after 10 s", true, null);
+      }
+      if (next == REFUSED) {
+        throw new ChannelException("HTTP 404: no payment " + request.paymentId(), false, null);
       }
       return result(request.refundNo(), (ChannelRefundStatus) next);
     }

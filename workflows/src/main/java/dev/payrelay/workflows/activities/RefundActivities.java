@@ -26,10 +26,11 @@ public interface RefundActivities {
    * row, then calls the channel (through the merchant account the payment was created with), then
    * records the answer (SUCCEEDED, PENDING, FAILED with the channel's reason, or UNKNOWN for a
    * timeout, 5xx or unreadable answer; a non-retryable refusal of the request's shape is FAILED
-   * with the channel's text) on the row and the refund in one transaction. A retry, or a run after
-   * a crash following the call, finds the row and never calls the channel again: it answers the
-   * stored result, or UNKNOWN when none was recorded. A refund the ledger already settled, or not
-   * in a state that allows this attempt, is not sent.
+   * with the channel's text on the first attempt, UNKNOWN on the resubmission, whose unanswered
+   * predecessor may have made the refund) on the row and the refund in one transaction. A retry, or
+   * a run after a crash following the call, finds the row and never calls the channel again: it
+   * answers the stored result, or UNKNOWN when none was recorded. A refund the ledger already
+   * settled, or not in a state that allows this attempt, is not sent.
    *
    * @throws io.temporal.failure.ApplicationFailure {@code REFUND_NOT_FOUND} (non-retryable), {@code
    *     CHANNEL_REFUSED} (non-retryable; nothing written) when no merchant account is configured
