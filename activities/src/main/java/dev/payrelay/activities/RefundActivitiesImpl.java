@@ -197,7 +197,7 @@ public final class RefundActivitiesImpl implements RefundActivities {
       };
     } catch (ChannelException e) {
       // Retryable: a timeout, 5xx or unreadable answer, so the channel may hold the refund. Not
-      // retryable: the request's shape was refused before the channel held a refund.
+      // retryable: this request was refused, which settles only a first submission (see above).
       return new Sent(
           e.retryable() || attempt > 1 ? SubmissionResult.UNKNOWN : SubmissionResult.FAILED,
           null,
