@@ -65,6 +65,11 @@ final class BenchReport {
         a.eventsMedian(),
         a.eventsMax(),
         a.paymentsWithTwoUpsertsInOneTask());
+    if (a.withoutRun() > 0) {
+      out.printf(
+          "  %d more sampled payments had no workflow run (no worker delivered their events)%n",
+          a.withoutRun());
+    }
     out.println("  actions: " + histogram(a.actionsHistogram()));
     out.println("  events:  " + histogram(a.eventsHistogram()));
     repeats("under load", a, out);

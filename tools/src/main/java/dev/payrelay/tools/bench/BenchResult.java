@@ -124,6 +124,9 @@ public record BenchResult(
    *     value}
    * @param eventsHistogram how many payments had each number of history events, by ascending {@code
    *     value}
+   * @param withoutRun payments picked for the sample that have no workflow run at all (nothing
+   *     handed their events to Temporal, as in the bench's {@code api} mode, which runs no worker);
+   *     left out of every other figure
    */
   public record Actions(
       int sampled,
@@ -138,7 +141,8 @@ public record BenchResult(
       int duplicateHandOffs,
       int paymentsWithDuplicateHandOff,
       List<Bucket> actionsHistogram,
-      List<Bucket> eventsHistogram) {}
+      List<Bucket> eventsHistogram,
+      int withoutRun) {}
 
   /**
    * One bar of a histogram.

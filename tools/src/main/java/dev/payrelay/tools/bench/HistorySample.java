@@ -3,6 +3,8 @@ package dev.payrelay.tools.bench;
 import dev.payrelay.workflows.OutboxEventSignal;
 import dev.payrelay.workflows.PaymentWorkflow;
 import dev.payrelay.workflows.WorkflowIds;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.api.enums.v1.EventType;
 import io.temporal.api.history.v1.HistoryEvent;
 import io.temporal.client.WorkflowClient;
@@ -42,7 +44,7 @@ final class HistorySample {
    *
    * @param paymentId the payment
    * @param tally its runs' {@link BillableActions} tallies added up
-   * @param runs runs of its workflow id read
+   * @param runs runs of its workflow id read; 0 when the server has none
    * @param duplicateHandOffs its {@link PaymentWorkflow#INTERNAL_OUTBOX_SIGNAL_NAME} signals (a
    *     signal-with-start's included) whose event id an earlier one of any of its runs carried
    */
@@ -114,8 +116,12 @@ final class HistorySample {
         .eventId();
   }
 
-  /** The figures of {@code payments}, each counted once. */
-  static BenchResult.Actions figures(List<Payment> payments) {
+  /**
+   * The figures of {@code sample}, each payment counted once; payments without a run are counted in
+   * {@link BenchResult.Actions#withoutRun()} alone.
+   */
+  static BenchResult.Actions figures(List<Payment> sample) {
+    List<Payment> payments = sample.stream().filter(p -> p.runs() > 0).toList();
     List<BillableActions.Tally> tallies = payments.stream().map(Payment::tally).toList();
     int[] actions = tallies.stream().mapToInt(BillableActions.Tally::actions).sorted().toArray();
     int[] events = tallies.stream().mapToInt(BillableActions.Tally::events).sorted().toArray();
@@ -132,7 +138,8 @@ final class HistorySample {
         payments.stream().mapToInt(Payment::duplicateHandOffs).sum(),
         (int) payments.stream().filter(p -> p.duplicateHandOffs() > 0).count(),
         histogram(tallies, BillableActions.Tally::actions),
-        histogram(tallies, BillableActions.Tally::events));
+        histogram(tallies, BillableActions.Tally::events),
+        sample.size() - payments.size());
   }
 
   /** Up to {@link #SIZE} of {@code ids}, every k-th so the sample spans the whole window. */
@@ -149,7 +156,7 @@ final class HistorySample {
 
   /**
    * The events of each run of {@code workflowId}; of its latest run alone when visibility does not
-   * list it yet.
+   * list it yet; none when the server has no run of it.
    */
   private List<List<HistoryEvent>> histories(String workflowId) {
     List<String> runIds =
@@ -159,7 +166,15 @@ final class HistorySample {
             .map(execution -> execution.getRunId())
             .toList();
     if (runIds.isEmpty()) {
-      return List.of(client.fetchHistory(workflowId).getEvents());
+      try {
+        return List.of(client.fetchHistory(workflowId).getEvents());
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() == Status.Code.NOT_FOUND) {
+          // Never started: nothing delivered its events (the bench's api mode has no worker).
+          return List.of();
+        }
+        throw e;
+      }
     }
     List<List<HistoryEvent>> histories = new ArrayList<>();
     for (String runId : runIds) {

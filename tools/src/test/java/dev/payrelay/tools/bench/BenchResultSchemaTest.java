@@ -83,7 +83,8 @@ class BenchResultSchemaTest {
             "duplicateHandOffs",
             "paymentsWithDuplicateHandOff",
             "actionsHistogram",
-            "eventsHistogram");
+            "eventsHistogram",
+            "withoutRun");
     assertThat(names(r.path("actions").path("eventsHistogram").get(0)))
         .containsExactly("value", "payments");
     assertThat(r.path("schema").asText()).isEqualTo("payrelay-bench/2");

@@ -117,6 +117,23 @@ class HistorySampleTest {
   }
 
   @Test
+  void aPaymentWithoutARun_isCountedApart_andInNoOtherFigure() {
+    HistorySample.Payment clean =
+        HistorySample.payment(
+            "clean", List.of(run(handOff(JSON, "c1", "PaymentCreated", 1), task())), JSON);
+    HistorySample.Payment never = HistorySample.payment("never", List.of(), JSON);
+
+    BenchResult.Actions a = HistorySample.figures(List.of(clean, never, never));
+
+    assertThat(a.withoutRun()).isEqualTo(2);
+    assertThat(a.sampled()).isEqualTo(1);
+    assertThat(a.runs()).isEqualTo(1);
+    assertThat(a.actionsHistogram()).extracting(BenchResult.Bucket::payments).containsExactly(1);
+    assertThat(a.actionsMedian()).isEqualTo(clean.tally().actions());
+    assertThat(HistorySample.figures(List.of(clean)).withoutRun()).isZero();
+  }
+
+  @Test
   void anEventSignalledToTheFirstRun_andStartingTheSecond_isADuplicateHandOff() {
     HistorySample.Payment p =
         HistorySample.payment(
