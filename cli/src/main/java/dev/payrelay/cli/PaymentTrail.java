@@ -23,11 +23,35 @@ final class PaymentTrail {
     payment(trail.path("payment"), out);
     TrailWorkflow.print(
         trail.path("workflow"), "payment-" + trail.path("payment").path("paymentId").asText(), out);
+    String refundedAfterItsRun = refundedAfterItsRun(trail);
+    if (refundedAfterItsRun != null) {
+      out.println("  note: " + refundedAfterItsRun);
+    }
     section(out, "events", trail.path("events"), PaymentTrail::event);
     section(out, "exceptions", trail.path("exceptions"), PaymentTrail::exception);
     section(out, "entitlements", trail.path("entitlements"), PaymentTrail::entitlement);
     String paymentId = trail.path("payment").path("paymentId").asText();
     section(out, "operator actions", trail.path("operatorActions"), a -> action(a, paymentId));
+  }
+
+  /**
+   * Why a refunded payment's workflow shows another state than the ledger: its run ended (e.g.
+   * FULFILLED) before the refund, which its own {@code refund-...} workflow made; null when the two
+   * agree or there is no workflow state.
+   */
+  static String refundedAfterItsRun(JsonNode trail) {
+    String status = trail.path("payment").path("status").asText();
+    String state = present(trail.path("workflow").path("state"));
+    if (!status.endsWith("REFUNDED") || state == null || state.equals(status)) {
+      return null;
+    }
+    return "the payment's run ended "
+        + state
+        + " before it was "
+        + status
+        + "; each refund runs in a workflow of its own (payrelay refund list "
+        + trail.path("payment").path("paymentId").asText()
+        + ")";
   }
 
   private static void payment(JsonNode p, PrintWriter out) {

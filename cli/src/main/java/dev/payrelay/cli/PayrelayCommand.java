@@ -106,7 +106,24 @@ public final class PayrelayCommand implements Runnable {
     BUILT_IN.forEach(cli::addSubcommand);
     OPTIONAL.stream().filter(optional::containsKey).map(optional::get).forEach(cli::addSubcommand);
     cli.addSubcommand(new HelpPathCommand());
+    cli.setParameterExceptionHandler(PayrelayCommand::refuseArguments);
     return cli;
+  }
+
+  /**
+   * Answers a command line picocli cannot parse (an unknown option, a missing one, a value of the
+   * wrong type such as an {@code --amount-minor} past a {@code long}) with its one-line reason, the
+   * nearest names for a typo, and where the options are, on stderr: the whole usage text buried the
+   * reason. Returns picocli's exit code for invalid input (2).
+   */
+  static int refuseArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    PrintWriter err = command.getErr();
+    err.println("payrelay: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("See '" + command.getCommandSpec().qualifiedName() + " --help' for its options.");
+    err.flush();
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /**

@@ -5,9 +5,11 @@ import dev.payrelay.domain.Money;
 import dev.payrelay.ledger.refund.RefundRefused;
 import dev.payrelay.ledger.refund.RefundRequests;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,7 +67,32 @@ final class RefundCommand extends CommandGroup {
 
       @Option(names = "--amount-minor", description = "In ISO 4217 minor units, e.g. 1050.")
       Long minor;
+
+      /**
+       * Refuses, before anything is asked of the API, an amount that is not more than zero or not a
+       * plain decimal, naming the option it came from: both options are refused in the same words.
+       *
+       * @throws AdminClient.Failure {@link AdminClient#REFUSED}, e.g. {@code --amount 0: must be a
+       *     number more than zero, in major units of the payment's currency (e.g. 10.50)}
+       */
+      void check() {
+        if (minor != null && minor <= 0) {
+          throw refused("--amount-minor " + minor, "minor units (e.g. 1050 for 10.50 USD)");
+        }
+        if (major != null
+            && (!PLAIN_DECIMAL.matcher(major).matches() || new BigDecimal(major).signum() == 0)) {
+          throw refused("--amount " + major, "major units of the payment's currency (e.g. 10.50)");
+        }
+      }
+
+      private static AdminClient.Failure refused(String given, String unit) {
+        return new AdminClient.Failure(
+            AdminClient.REFUSED, given + ": must be a number more than zero, in " + unit);
+      }
     }
+
+    /** What {@link Money#parse} takes: digits with an optional fraction, no sign or exponent. */
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
     @ArgGroup(multiplicity = "1")
     Amount amount;
@@ -84,6 +111,7 @@ final class RefundCommand extends CommandGroup {
       String idempotencyKey = key != null ? key : UUID.randomUUID().toString();
       return api.call(
           client -> {
+            amount.check();
             long minor = amount.minor != null ? amount.minor : minorOf(client);
             try {
               RefundRequests.checkFields(paymentId, minor, reason, idempotencyKey);

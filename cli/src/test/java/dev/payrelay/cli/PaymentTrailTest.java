@@ -109,6 +109,28 @@ class PaymentTrailTest {
         .contains("2030-01-02T00:00:01Z  CLOSE  by bob:  REJECTED");
   }
 
+  @Test
+  void aPaymentRefundedAfterItsRunEnded_saysWhyTheWorkflowShowsAnotherState() throws Exception {
+    String ended =
+        "{\"workflowId\":\"payment-pay_1\",\"reachable\":true,\"runId\":\"r-1\","
+            + "\"status\":\"Completed\",\"state\":\"%s\"}";
+    JsonNode refunded = trail(ended.formatted("FULFILLED"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) refunded.path("payment"))
+        .put("status", "REFUNDED");
+
+    assertThat(print(refunded))
+        .contains("workflow payment-pay_1  run r-1  Completed  state FULFILLED\n")
+        .contains(
+            "  note: the payment's run ended FULFILLED before it was REFUNDED; each refund runs in a"
+                + " workflow of its own (payrelay refund list pay_1)\n");
+
+    JsonNode agreeing = trail(ended.formatted("REFUNDED"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) agreeing.path("payment"))
+        .put("status", "REFUNDED");
+    assertThat(print(agreeing)).doesNotContain("note:");
+    assertThat(print(trail(ended.formatted("FULFILLED")))).doesNotContain("note:");
+  }
+
   private static JsonNode trail(String workflow) throws Exception {
     return JSON.readTree(
         "{\"payment\":"

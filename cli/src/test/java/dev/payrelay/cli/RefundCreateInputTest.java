@@ -17,6 +17,10 @@ class RefundCreateInputTest {
       {"--amount-minor", "-5", "--reason", "customer asked"},
       {"--amount-minor", "100", "--reason", " "},
       {"--amount-minor", "100", "--reason", "x".repeat(501)},
+      {"--amount", "0", "--reason", "customer asked"},
+      {"--amount", "0.00", "--reason", "customer asked"},
+      {"--amount", "-1", "--reason", "customer asked"},
+      {"--amount", "ten", "--reason", "customer asked"},
     };
     for (String[] c : cases) {
       StringWriter out = new StringWriter();
@@ -24,15 +28,60 @@ class RefundCreateInputTest {
       CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
       cli.setOut(new PrintWriter(out));
       cli.setErr(new PrintWriter(err));
-      String[] args = new String[3 + c.length];
-      args[0] = "refund";
-      args[1] = "create";
-      args[2] = "pay_x";
-      System.arraycopy(c, 0, args, 3, c.length);
-
-      assertThat(cli.execute(args)).as(String.join(" ", c)).isEqualTo(AdminClient.REFUSED);
+      assertThat(cli.execute(create(c))).as(String.join(" ", c)).isEqualTo(AdminClient.REFUSED);
       assertThat(out.toString() + err).as(String.join(" ", c)).doesNotContain("Idempotency-Key ");
-      assertThat(err.toString()).as(String.join(" ", c)).containsPattern("amountMinor|reason");
+      assertThat(err.toString()).as(String.join(" ", c)).containsPattern("reason|" + c[0] + " ");
     }
+  }
+
+  @Test
+  void anAmountThatIsNotMoreThanZero_isRefusedInTheSameWords_whicheverOptionGaveIt() {
+    assertThat(refusal("--amount-minor", "0"))
+        .isEqualTo(
+            "payrelay: --amount-minor 0: must be a number more than zero, in minor units (e.g."
+                + " 1050 for 10.50 USD)");
+    assertThat(refusal("--amount-minor", "-1"))
+        .contains("--amount-minor -1: must be a number more");
+    assertThat(refusal("--amount", "0"))
+        .isEqualTo(
+            "payrelay: --amount 0: must be a number more than zero, in major units of the"
+                + " payment's currency (e.g. 10.50)");
+    assertThat(refusal("--amount", "-1")).contains("--amount -1: must be a number more than zero");
+  }
+
+  @Test
+  void anAmountPastALong_isRefusedInOneLine_withoutTheUsageText() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
+    cli.setOut(new PrintWriter(new StringWriter()));
+    cli.setErr(new PrintWriter(err));
+
+    int code =
+        cli.execute(create(new String[] {"--amount-minor", "9".repeat(30), "--reason", "r"}));
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .startsWith("payrelay: Invalid value for option '--amount-minor': '" + "9".repeat(30))
+        .contains("See 'payrelay refund create --help' for its options.")
+        .doesNotContain("Usage:");
+  }
+
+  private static String refusal(String option, String value) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
+    cli.setOut(new PrintWriter(new StringWriter()));
+    cli.setErr(new PrintWriter(err));
+    assertThat(cli.execute(create(new String[] {option, value, "--reason", "r"})))
+        .isEqualTo(AdminClient.REFUSED);
+    return err.toString().strip();
+  }
+
+  private static String[] create(String[] options) {
+    String[] args = new String[3 + options.length];
+    args[0] = "refund";
+    args[1] = "create";
+    args[2] = "pay_x";
+    System.arraycopy(options, 0, args, 3, options.length);
+    return args;
   }
 }
