@@ -9,7 +9,6 @@ import java.math.BigDecimal;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,7 +79,8 @@ final class RefundCommand extends CommandGroup {
           throw refused("--amount-minor " + minor, "minor units (e.g. 1050 for 10.50 USD)");
         }
         if (major != null
-            && (!PLAIN_DECIMAL.matcher(major).matches() || new BigDecimal(major).signum() == 0)) {
+            && (!Money.PLAIN_DECIMAL.matcher(major).matches()
+                || new BigDecimal(major).signum() == 0)) {
           throw refused("--amount " + major, "major units of the payment's currency (e.g. 10.50)");
         }
       }
@@ -90,9 +90,6 @@ final class RefundCommand extends CommandGroup {
             AdminClient.REFUSED, given + ": must be a number more than zero, in " + unit);
       }
     }
-
-    /** What {@link Money#parse} takes: digits with an optional fraction, no sign or exponent. */
-    private static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
     @ArgGroup(multiplicity = "1")
     Amount amount;

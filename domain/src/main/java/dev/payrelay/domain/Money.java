@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Currency;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * An amount of money as a {@code long} count of minor units of an ISO 4217 currency.
@@ -17,6 +18,15 @@ import java.util.Objects;
  * @param currency the ISO 4217 currency; must have a defined exponent (not XXX-like pseudo codes)
  */
 public record Money(long minorUnits, Currency currency) {
+
+  /**
+   * A decimal amount {@link #parse} takes: digits with an optional fraction ({@code 10.50}); no
+   * sign, no exponent, no grouping.
+   */
+  public static final Pattern PLAIN_DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
+
+  /** An ISO 4217 alphabetic code's shape: three upper-case letters. */
+  private static final Pattern ALPHABETIC_CODE = Pattern.compile("[A-Z]{3}");
 
   /**
    * Validates the amount.
@@ -75,7 +85,7 @@ public record Money(long minorUnits, Currency currency) {
    */
   public static Money parse(String decimal, String currencyCode) {
     Currency currency = currency(currencyCode);
-    if (decimal == null || !decimal.matches("[0-9]+(\\.[0-9]+)?")) {
+    if (decimal == null || !PLAIN_DECIMAL.matcher(decimal).matches()) {
       throw new IllegalArgumentException("not a plain non-negative decimal amount: " + decimal);
     }
     BigDecimal value = new BigDecimal(decimal);
@@ -120,7 +130,7 @@ public record Money(long minorUnits, Currency currency) {
    * @throws IllegalArgumentException for a code that is not a known currency
    */
   public static Currency currency(String code) {
-    if (code == null || !code.matches("[A-Z]{3}")) {
+    if (code == null || !ALPHABETIC_CODE.matcher(code).matches()) {
       throw new IllegalArgumentException("not an ISO 4217 alphabetic code: " + code);
     }
     try {
