@@ -4,6 +4,7 @@ import static dev.payrelay.ledger.db.generated.Tables.OUTBOX_EVENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.payrelay.app.config.PayrelayConfig;
+import dev.payrelay.app.dispatch.HandoffWindow;
 import dev.payrelay.app.dispatch.OutboxDispatcher;
 import dev.payrelay.app.runtime.Services;
 import dev.payrelay.domain.Money;
@@ -210,6 +211,61 @@ class OutboxDispatcherTest {
         .isEqualTo(
             "hand-off: not started: the deadline of calls under the lease (1000 ms, a third of"
                 + " the 3000 ms lease) had passed");
+  }
+
+  @Test
+  void aRound_claimsNoMoreThanTheWindowHasRoom_noneWhenItIsFull_andAFreedSlotLetsOneMore() {
+    List<PaymentRow> payments = List.of(paidPayment(), paidPayment(), paidPayment(), paidPayment());
+    HandoffWindow window = new HandoffWindow(3, new SimpleMeterRegistry());
+    List<ClaimedEvent> handedOff = java.util.Collections.synchronizedList(new ArrayList<>());
+    OutboxDispatcher dispatcher = windowed(window, handedOff::add);
+
+    assertThat(dispatcher.dispatchOnce()).as("a batch of 10 in a window of 3").isEqualTo(3);
+    assertThat(window.room()).isZero();
+    assertThat(dispatcher.dispatchOnce()).as("the window is full").isZero();
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.STATUS.eq("PENDING"))).isEqualTo(5);
+
+    window.release(handedOff.getFirst().eventId());
+
+    assertThat(dispatcher.dispatchOnce()).as("one slot freed").isEqualTo(1);
+    assertThat(handedOff).hasSize(4).extracting(ClaimedEvent::eventId).doesNotHaveDuplicates();
+    assertThat(handedOff)
+        .extracting(ClaimedEvent::paymentId)
+        .containsOnly(payments.get(0).paymentId(), payments.get(1).paymentId());
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.STATUS.eq("DISPATCHED"))).isEqualTo(4);
+  }
+
+  @Test
+  void failedHandOffs_giveTheirSlotsBack_soTheNextRoundClaimsAsMany() {
+    paidPayment();
+    paidPayment();
+    HandoffWindow window = new HandoffWindow(2, new SimpleMeterRegistry());
+    OutboxDispatcher failing =
+        windowed(
+            window,
+            e -> {
+              throw new IllegalStateException("UNAVAILABLE: temporal is down");
+            });
+
+    assertThat(failing.dispatchOnce()).isEqualTo(2);
+    assertThat(window.room()).as("both hand-offs failed").isEqualTo(2);
+    assertThat(dsl.fetchCount(OUTBOX_EVENT, OUTBOX_EVENT.STATUS.eq("PENDING"))).isEqualTo(4);
+  }
+
+  /** A dispatcher over {@code window}, every hand-off that does not throw counted as sent. */
+  private static OutboxDispatcher windowed(
+      HandoffWindow window, java.util.function.Consumer<ClaimedEvent> handoff) {
+    return new OutboxDispatcher(
+        services.outbox(),
+        e -> {
+          handoff.accept(e);
+          return true;
+        },
+        SETTINGS,
+        "test",
+        new SimpleMeterRegistry(),
+        dev.payrelay.domain.crash.CrashPoints.none(),
+        window);
   }
 
   private static OutboxDispatcher dispatcher(java.util.function.Consumer<ClaimedEvent> handoff) {
