@@ -203,8 +203,17 @@ public record BenchResult(
      * @param cpuSeconds user + system CPU seconds it spent in the window
      * @param rssBytesBefore its resident set size before the window
      * @param rssBytesAfter the same after
+     * @param consumerCpuSeconds of {@code cpuSeconds}, what its threads named {@value
+     *     ProcessProbe#CONSUMER_THREADS}{@code *} spent: the event consumers a worker runs (e.g.
+     *     {@code notifications}, {@code PAYRELAY_CONSUMER_NOTIFICATIONS}), their handlers and inbox
+     *     writes; 0 in processes without them
      */
-    public record One(long pid, double cpuSeconds, long rssBytesBefore, long rssBytesAfter) {}
+    public record One(
+        long pid,
+        double cpuSeconds,
+        long rssBytesBefore,
+        long rssBytesAfter,
+        double consumerCpuSeconds) {}
   }
 
   /**

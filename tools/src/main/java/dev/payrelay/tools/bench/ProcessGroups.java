@@ -153,7 +153,8 @@ final class ProcessGroups {
                 pid,
                 round(end.cpuSeconds() - start.cpuSeconds(), 100),
                 start.rssBytes(),
-                end.rssBytes()));
+                end.rssBytes(),
+                round(Math.max(0, end.consumerCpuSeconds() - start.consumerCpuSeconds()), 100)));
       }
     }
     double cpu = each.stream().mapToDouble(BenchResult.ProcessFigures.One::cpuSeconds).sum();

@@ -29,8 +29,17 @@ public final class ProcessProbe {
    * @param pid the process id
    * @param cpuSeconds user + system CPU time since it started, in seconds
    * @param rssBytes resident set size in bytes
+   * @param consumerCpuSeconds of {@code cpuSeconds}, what its live threads named {@value
+   *     #CONSUMER_THREADS}{@code *} spent, read from {@code /proc/<pid>/task/<tid>/stat} and {@code
+   *     comm} (the first 15 characters of a Java platform thread's name)
    */
-  public record Reading(long pid, double cpuSeconds, long rssBytes) {}
+  public record Reading(long pid, double cpuSeconds, long rssBytes, double consumerCpuSeconds) {}
+
+  /**
+   * The name every event consumer's handler threads start with ({@code consumer-notifications-1}):
+   * work a worker process does downstream of delivery.
+   */
+  static final String CONSUMER_THREADS = "consumer-";
 
   private ProcessProbe() {}
 
@@ -38,19 +47,43 @@ public final class ProcessProbe {
   public static Optional<Reading> read(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      // The command name (field 2) is in parentheses and may hold spaces: split after its ')'.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND;
+      double cpu = ticks(stat) / TICKS_PER_SECOND;
       long rss = 0;
       for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
         if (line.startsWith("VmRSS:")) {
           rss = Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
         }
       }
-      return Optional.of(new Reading(pid, cpu, rss));
+      return Optional.of(new Reading(pid, cpu, rss, consumerTicks(pid) / TICKS_PER_SECOND));
     } catch (IOException | RuntimeException gone) {
       return Optional.empty();
     }
+  }
+
+  /** utime + stime of a {@code stat} line (fields 14 and 15), in clock ticks. */
+  private static long ticks(String stat) {
+    // The command name (field 2) is in parentheses and may hold spaces: split after its ')'.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+  }
+
+  /** The clock ticks of {@code pid}'s live threads named {@link #CONSUMER_THREADS}{@code *}. */
+  private static long consumerTicks(long pid) {
+    long ticks = 0;
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        try {
+          if (Files.readString(task.resolve("comm")).startsWith(CONSUMER_THREADS)) {
+            ticks += ticks(Files.readString(task.resolve("stat")));
+          }
+        } catch (IOException | RuntimeException ended) {
+          // the thread ended while listing
+        }
+      }
+    } catch (IOException unreadable) {
+      return 0;
+    }
+    return ticks;
   }
 
   /**

@@ -120,7 +120,7 @@ class BenchResultSchemaTest {
                 10.667,
                 1_000,
                 2_000,
-                List.of(new BenchResult.ProcessFigures.One(11, 3.2, 1_000, 2_000)),
+                List.of(new BenchResult.ProcessFigures.One(11, 3.2, 1_000, 2_000, 0.4)),
                 List.of()));
     List<BenchResult.Baseline> baselines =
         List.of(

@@ -72,14 +72,15 @@ class RatiosTest {
 
   @Test
   void issue29Baselines_setCallbacksDeliveryAndCpu_againstTheirOwnCpuPerOperation() {
-    // 10 payments: worker pid 2 spent 0.2 s (20 ms/payment), the api pid 1 0.1 s; MariaDB 12 ms.
+    // 10 payments: worker pid 2 spent 0.2 s (20 ms/payment), 0.05 s of it in its consumers'
+    // threads; the api pid 1 0.1 s; MariaDB 12 ms.
     List<BenchResult.ProcessFigures> processes =
         List.of(
             group(
                 "payrelay",
                 3.0,
-                new BenchResult.ProcessFigures.One(1, 0.1, 0, 0),
-                new BenchResult.ProcessFigures.One(2, 0.2, 0, 0)),
+                new BenchResult.ProcessFigures.One(1, 0.1, 0, 0, 0),
+                new BenchResult.ProcessFigures.One(2, 0.2, 0, 0, 0.05)),
             group("temporal", 30.0),
             group("mariadb", 12.0));
     BenchResult.Baseline exact =
@@ -101,6 +102,7 @@ class RatiosTest {
             tuple("mariadb cpu ms/callback", "exact-statements", 4.0),
             tuple("delivered/s", "zero-activity", 0.5),
             tuple("worker cpu ms/payment", "same-shape", 2.0),
+            tuple("worker delivery cpu ms/payment", "same-shape", 1.5),
             tuple("temporal cpu ms/payment", "same-shape", 2.0));
   }
 
@@ -111,17 +113,20 @@ class RatiosTest {
             group(
                 "payrelay",
                 3.0,
-                new BenchResult.ProcessFigures.One(1, 0.1, 0, 0),
-                new BenchResult.ProcessFigures.One(2, 0.2, 0, 0)));
+                new BenchResult.ProcessFigures.One(1, 0.1, 0, 0, 0),
+                new BenchResult.ProcessFigures.One(2, 0.2, 0, 0, 0.02)));
 
-    assertThat(Ratios.workerCpuMsPerPayment(processes, List.of(), 10)).isEqualTo(30.0);
-    assertThat(Ratios.workerCpuMsPerPayment(processes, List.of(1L), 10)).isEqualTo(10.0);
+    assertThat(Ratios.workerCpuMsPerPayment(processes, List.of(), 10, false)).isEqualTo(30.0);
+    assertThat(Ratios.workerCpuMsPerPayment(processes, List.of(1L), 10, false)).isEqualTo(10.0);
+    assertThat(Ratios.workerCpuMsPerPayment(processes, List.of(), 10, true)).isEqualTo(28.0);
   }
 
   private static BenchResult.ProcessFigures group(
       String name, double msPerPayment, BenchResult.ProcessFigures.One... each) {
     List<BenchResult.ProcessFigures.One> all =
-        each.length == 0 ? List.of(new BenchResult.ProcessFigures.One(9, 0, 0, 0)) : List.of(each);
+        each.length == 0
+            ? List.of(new BenchResult.ProcessFigures.One(9, 0, 0, 0, 0))
+            : List.of(each);
     return new BenchResult.ProcessFigures(
         name,
         all.stream().map(BenchResult.ProcessFigures.One::pid).toList(),
