@@ -17,8 +17,9 @@ WORKDIR /app
 # An explicit heap limit: three quarters of the container's memory limit (the JVM reads the cgroup
 # limit), leaving room for metaspace, thread stacks, gRPC and Netty's direct buffers. Override with
 # JAVA_TOOL_OPTIONS (e.g. -Xmx512m) where the container has no memory limit. The client compiler
-# only, as ./payrelay runs (deploy/local/jvm.sh; docs/benchmarks.md: on 2 cores the optimizing
-# compiler took 30-40% of a process's CPU and its code cache ~50 MiB, for no throughput).
+# only, as ./payrelay runs every command but `api` (deploy/local/jvm.sh; docs/benchmarks.md: on 2
+# cores the optimizing compiler took 30-40% of a process's CPU and its code cache ~50 MiB, for no
+# throughput); an api container drops -XX:TieredStopAtLevel=1, as docker-compose.yml's does.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -XX:TieredStopAtLevel=1"
 # A non-root user: the process needs no privilege (ports above 1024, no writes outside /tmp).
 USER payrelay:payrelay

@@ -15,13 +15,16 @@
 # <label>.json (bench --out), bench.log and logs/ (each process's output). Every process started
 # here is stopped at the end, on error and on Ctrl-C.
 #
+# BENCH_WORKERS=N (1 to 8, default 1) runs N `payrelay worker` processes in split mode, each its own
+# lease owner (bench-<label>, bench-<label>-2, ...), all counted as payrelay's worker CPU.
 # Uses the built jar dist/target/payrelay.jar (./mvnw -B -pl dist -am package -DskipTests), or
 # BENCH_JAR (not PAYRELAY_: payrelay refuses settings it does not know), e.g. a copy, so that a
 # rebuild during a long run does not replace the jar under it.
 # Ports (refused when already in use, so a run never borrows another payrelay's Temporal):
 # PAYRELAY_API_PORT (8080), PAYRELAY_SANDBOX_PORT (8090), PAYRELAY_TEMPORAL_PORT (7233),
-# PAYRELAY_TEMPORAL_UI_PORT (8233). Every JVM here runs as ./payrelay runs it (deploy/local/jvm.sh:
-# PAYRELAY_HEAP, PAYRELAY_JAVA_OPTS); PAYRELAY_SKIP_SETUP=1 skips deploy/local/setup.sh.
+# PAYRELAY_TEMPORAL_UI_PORT (8233). Every JVM here runs as ./payrelay runs its command
+# (deploy/local/jvm.sh: PAYRELAY_HEAP, PAYRELAY_JAVA_OPTS), the bench's with the compiler of the
+# process it measures (bench_jvm); PAYRELAY_SKIP_SETUP=1 skips deploy/local/setup.sh.
 # PAYRELAY_BENCH_JFR=1 records each measured process (dev, or api and worker) with Java Flight
 # Recorder's "profile" settings into <run dir>/<process>.jfr (read it with `jfr print` or JDK
 # Mission Control); the recorder's own cost is then in the figures.
@@ -42,6 +45,9 @@ MODE="$1"
 LABEL="$2"
 shift 2
 [[ "$MODE" == dev || "$MODE" == split || "$MODE" == api ]] || usage
+WORKERS="${BENCH_WORKERS:-1}"
+[[ "$WORKERS" =~ ^[1-8]$ ]] || die "BENCH_WORKERS must be 1 to 8 (split mode's workers); got '$WORKERS'"
+[[ "$WORKERS" == 1 || "$MODE" == split ]] || die "BENCH_WORKERS=$WORKERS needs split mode"
 [[ "$LABEL" =~ ^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$ ]] ||
   die "LABEL must be 1 to 40 letters, digits, _ or - (not first); got '$LABEL'"
 
@@ -55,13 +61,24 @@ fi
 JVM=("${PAYRELAY_JVM[@]}" -jar "$JAR")
 
 # Runs a payrelay process named $1 (the name of its flight recording) with the arguments
-# $2...; exec, so that `payrelay_process ... &` leaves the JVM's own pid in $!.
+# $2...; exec, so that `payrelay_process ... &` leaves the JVM's own pid in $!. Its JVM flags are
+# the launcher's for its command ($2: the api's compiler differs, deploy/local/jvm.sh).
 payrelay_process() {
   local name="$1" flags=()
   shift
   [[ "${PAYRELAY_BENCH_JFR:-}" == 1 ]] &&
     flags=("-XX:StartFlightRecording=filename=$RUN_DIR/$name.jfr,settings=profile,dumponexit=true")
+  payrelay_jvm "$1"
   exec "${PAYRELAY_JVM[@]}" "${flags[@]}" -jar "$JAR" "$@"
+}
+
+# The bench's own JVM runs the compiler of the process it measures against its baselines (the api's
+# in api mode, whose exact-statements baseline replays the callback's JDBC work in this JVM; dev's
+# and the worker's otherwise, whose same-shape workflows run here), so no baseline is slower or
+# faster for a compiler payrelay's process does not run.
+bench_jvm() {
+  if [[ "$MODE" == api ]]; then payrelay_jvm api; else payrelay_jvm bench; fi
+  BENCH_JVM=("${PAYRELAY_JVM[@]}" -jar "$JAR")
 }
 
 API_PORT="${PAYRELAY_API_PORT:-8080}"
@@ -156,7 +173,9 @@ await() {
 echo "commit     $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "jvm        $("$JAVA_HOME/bin/java" -version 2>&1 | head -1) ($JAVA_HOME)"
 echo "jvm flags  ${PAYRELAY_JVM[*]:1}$([[ "${PAYRELAY_BENCH_JFR:-}" == 1 ]] && echo ' (+ a flight recording each)')"
-echo "mode       $MODE, label $LABEL"
+[[ -n "${PAYRELAY_JAVA_OPTS+set}" ]] ||
+  echo "           api: the same without $(compiler_default bench) (deploy/local/jvm.sh)$([[ "$MODE" == api ]] && echo ', and so the bench')"
+echo "mode       $MODE$([[ "$MODE" == split ]] && echo " ($WORKERS worker(s))"), label $LABEL"
 echo "database   $PAYRELAY_DB_URL"
 echo "exchange   $EXCHANGE"
 echo "ports      api $API_PORT, sandbox $SANDBOX_PORT, temporal $TEMPORAL_PORT (ui $UI_PORT)"
@@ -191,19 +210,31 @@ if [[ "$MODE" == split || "$MODE" == api ]]; then
   "${JVM[@]}" sandbox >"$LOGS/sandbox.log" 2>&1 &
   SANDBOX_PID=$!
   started "$SANDBOX_PID" sandbox
+  WORKER_PIDS=()
+  # Sets name and owner of worker $1: the first keeps a one-worker run's, each owns its leases.
+  worker_names() {
+    name=worker owner="bench-$LABEL"
+    if (( $1 > 1 )); then name="worker$1" owner="bench-$LABEL-$1"; fi
+  }
   if [[ "$MODE" == split ]]; then
-    payrelay_process worker worker --owner "bench-$LABEL" >"$LOGS/worker.log" 2>&1 &
-    WORKER_PID=$!
-    started "$WORKER_PID" worker
+    for (( w = 1; w <= WORKERS; w++ )); do
+      worker_names "$w"
+      payrelay_process "$name" worker --owner "$owner" >"$LOGS/$name.log" 2>&1 &
+      WORKER_PIDS+=($!)
+      started "$!" "$name"
+    done
   fi
   payrelay_process api api >"$LOGS/api.log" 2>&1 &
   API_PID=$!
   started "$API_PID" api
   await "listening $SANDBOX_PORT" "$SANDBOX_PID" sandbox 120
   if [[ "$MODE" == split ]]; then
-    await "grep -q 'worker bench-$LABEL polling' '$LOGS/worker.log'" "$WORKER_PID" worker 120
-    PAYRELAY_PIDS="$API_PID,$WORKER_PID"
-    WORKER_ARGS=(--worker-pid "$WORKER_PID")
+    for (( w = 1; w <= WORKERS; w++ )); do
+      worker_names "$w"
+      await "grep -q 'worker $owner polling' '$LOGS/$name.log'" "${WORKER_PIDS[w - 1]}" "$name" 120
+    done
+    PAYRELAY_PIDS="$(IFS=,; echo "$API_PID,${WORKER_PIDS[*]}")"
+    WORKER_ARGS=(--worker-pid "$(IFS=,; echo "${WORKER_PIDS[*]}")")
   else
     PAYRELAY_PIDS="$API_PID"
   fi
@@ -224,7 +255,8 @@ fi
 log "ready: api http://127.0.0.1:$API_PORT, payrelay pid(s) $PAYRELAY_PIDS, temporal pid $TEMPORAL_PID"
 
 # In the background so a signal reaches the trap at once rather than after the bench ends.
-"${JVM[@]}" bench "$@" --out "$RUN_DIR/$LABEL.json" \
+bench_jvm
+"${BENCH_JVM[@]}" bench "$@" --out "$RUN_DIR/$LABEL.json" \
   --payrelay-pid "$PAYRELAY_PIDS" --temporal-pid "$TEMPORAL_PID" "${WORKER_ARGS[@]}" > >(tee "$RUN_DIR/bench.log") 2>&1 &
 BENCH_PID=$!
 PIDS+=("$BENCH_PID")

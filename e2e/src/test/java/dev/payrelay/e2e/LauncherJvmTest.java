@@ -34,6 +34,19 @@ class LauncherJvmTest {
   }
 
   @Test
+  void api_runsTheOptimizingCompilerByDefault_everyOtherCommandTheClientCompilerOnly()
+      throws Exception {
+    assertThat(flags("api", Map.of()))
+        .contains("-Xmx256m", "-XX:+UseSerialGC")
+        .noneMatch(f -> f.startsWith("-XX:TieredStopAtLevel"));
+    for (String command : List.of("dev", "worker", "bench", "sandbox", "")) {
+      assertThat(flags(command, Map.of())).as(command).contains("-XX:TieredStopAtLevel=1");
+    }
+    assertThat(flags("api", Map.of("PAYRELAY_JAVA_OPTS", "-XX:TieredStopAtLevel=1")))
+        .contains("-XX:TieredStopAtLevel=1");
+  }
+
+  @Test
   void aHeapThatIsNotASize_isRefusedWithExit2_namingTheVariable() throws Exception {
     for (String bad : List.of("512m ", "-Xmx1g", "lots")) {
       Result r = run(Map.of("PAYRELAY_HEAP", bad));
@@ -62,12 +75,24 @@ class LauncherJvmTest {
             .orElseThrow();
 
     assertThat(image).contains("-XX:TieredStopAtLevel=1");
+    String compose = Files.readString(ROOT.resolve("docker-compose.yml"));
+    String api = compose.substring(compose.indexOf("\n  payrelay-api:"));
+    api = api.substring(0, api.indexOf("\n  payrelay-worker:"));
+    assertThat(api)
+        .contains("JAVA_TOOL_OPTIONS: \"-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError\"")
+        .doesNotContain("TieredStopAtLevel");
   }
 
   /** What pick_java leaves in PAYRELAY_JVM, one flag per element, with {@code env} set. */
   private static List<String> flags(Map<String, String> env)
       throws IOException, InterruptedException {
-    Result r = run(env);
+    return flags("", env);
+  }
+
+  /** As {@link #flags(Map)} for the payrelay command {@code command} ({@code pick_java api}). */
+  private static List<String> flags(String command, Map<String, String> env)
+      throws IOException, InterruptedException {
+    Result r = run(command, env);
     assertThat(r.exit()).as(r.output()).isZero();
     return Arrays.asList(r.output().strip().split("\n"));
   }
@@ -75,12 +100,18 @@ class LauncherJvmTest {
   private record Result(int exit, String output) {}
 
   private static Result run(Map<String, String> env) throws IOException, InterruptedException {
+    return run("", env);
+  }
+
+  private static Result run(String command, Map<String, String> env)
+      throws IOException, InterruptedException {
     ProcessBuilder pb =
         new ProcessBuilder(
                 "bash",
                 "-c",
-                "set -euo pipefail; source deploy/local/jvm.sh; pick_java;"
-                    + " printf '%s\\n' \"${PAYRELAY_JVM[@]}\"")
+                "set -euo pipefail; source deploy/local/jvm.sh; pick_java \"$0\";"
+                    + " printf '%s\\n' \"${PAYRELAY_JVM[@]}\"",
+                command)
             .directory(ROOT.toFile())
             .redirectErrorStream(true);
     pb.environment().remove("PAYRELAY_JAVA_OPTS");
