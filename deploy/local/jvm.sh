@@ -22,7 +22,7 @@
 #                  compiler kept each process under 512 MiB RSS and cost no throughput, where the
 #                  optimizing compiler spent 30-40% of a short-lived process's CPU compiling
 #                  ("2026-12-01 (third session)"); an api that runs for hours is past that, and
-#                  there C2 takes a third less CPU per callback at 345 MiB ("2026-12-04").
+#                  there C2 takes a third less CPU per callback at 353 MiB ("2026-12-04").
 
 MIN_JAVA=21
 

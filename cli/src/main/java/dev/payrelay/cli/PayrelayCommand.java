@@ -119,7 +119,9 @@ public final class PayrelayCommand implements Runnable {
   static int refuseArguments(CommandLine.ParameterException e, String[] args) {
     CommandLine command = e.getCommandLine();
     PrintWriter err = command.getErr();
-    err.println("payrelay: " + e.getMessage());
+    String reason = e.getMessage();
+    // Some of picocli's messages (argument groups) start with their own "Error: ".
+    err.println("payrelay: " + (reason.startsWith("Error: ") ? reason.substring(7) : reason));
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println("See '" + command.getCommandSpec().qualifiedName() + " --help' for its options.");
     err.flush();
@@ -222,7 +224,9 @@ public final class PayrelayCommand implements Runnable {
       ProductionChecks.enforce(config, role);
       return Optional.of(config);
     } catch (IllegalArgumentException | ProductionChecks.ProductionRefusedException e) {
-      err.println("payrelay: " + e.getMessage());
+      String reason = e.getMessage();
+      // Some of picocli's messages (argument groups) start with their own "Error: ".
+      err.println("payrelay: " + (reason.startsWith("Error: ") ? reason.substring(7) : reason));
       err.flush();
       return Optional.empty();
     }

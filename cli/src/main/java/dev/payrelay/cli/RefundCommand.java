@@ -45,7 +45,9 @@ final class RefundCommand extends CommandGroup {
       description = {
         "Requests a refund of a PAID payment, full or partial, within what is refundable.",
         "The Idempotency-Key defaults to a fresh UUID, printed: retry with --key to get the same",
-        "refund instead of a second one."
+        "refund instead of a second one.",
+        "Exits 0 requested or replayed, 2 refused, 3 API unavailable or answer lost (retry with",
+        "--key), 4 no key or a role below operate."
       })
   static final class Create implements Callable<Integer> {
 
@@ -69,25 +71,29 @@ final class RefundCommand extends CommandGroup {
 
       /**
        * Refuses, before anything is asked of the API, an amount that is not more than zero or not a
-       * plain decimal, naming the option it came from: both options are refused in the same words.
+       * plain decimal, naming the option it came from and the rule it breaks.
        *
-       * @throws AdminClient.Failure {@link AdminClient#REFUSED}, e.g. {@code --amount 0: must be a
-       *     number more than zero, in major units of the payment's currency (e.g. 10.50)}
+       * @throws AdminClient.Failure {@link AdminClient#REFUSED}, e.g. {@code --amount-minor 0: must
+       *     be a whole number more than zero, in minor units (e.g. 1050 for 10.50 USD)}
        */
       void check() {
         if (minor != null && minor <= 0) {
-          throw refused("--amount-minor " + minor, "minor units (e.g. 1050 for 10.50 USD)");
+          throw refused(
+              "--amount-minor " + minor,
+              "a whole number more than zero, in minor units (e.g. 1050 for 10.50 USD)");
         }
         if (major != null
             && (!Money.PLAIN_DECIMAL.matcher(major).matches()
                 || new BigDecimal(major).signum() == 0)) {
-          throw refused("--amount " + major, "major units of the payment's currency (e.g. 10.50)");
+          throw refused(
+              "--amount " + major,
+              "digits with an optional fraction, more than zero, in major units of the payment's"
+                  + " currency (e.g. 10.50 for USD, 500 for JPY)");
         }
       }
 
-      private static AdminClient.Failure refused(String given, String unit) {
-        return new AdminClient.Failure(
-            AdminClient.REFUSED, given + ": must be a number more than zero, in " + unit);
+      private static AdminClient.Failure refused(String given, String rule) {
+        return new AdminClient.Failure(AdminClient.REFUSED, given + ": must be " + rule);
       }
     }
 

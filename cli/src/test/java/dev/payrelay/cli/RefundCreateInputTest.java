@@ -35,18 +35,34 @@ class RefundCreateInputTest {
   }
 
   @Test
-  void anAmountThatIsNotMoreThanZero_isRefusedInTheSameWords_whicheverOptionGaveIt() {
+  void anAmountThatIsNotMoreThanZero_orNotPlainDigits_isRefused_namingItsOptionAndTheRule() {
     assertThat(refusal("--amount-minor", "0"))
         .isEqualTo(
-            "payrelay: --amount-minor 0: must be a number more than zero, in minor units (e.g."
-                + " 1050 for 10.50 USD)");
+            "payrelay: --amount-minor 0: must be a whole number more than zero, in minor units"
+                + " (e.g. 1050 for 10.50 USD)");
     assertThat(refusal("--amount-minor", "-1"))
-        .contains("--amount-minor -1: must be a number more");
+        .contains("--amount-minor -1: must be a whole number more than zero");
     assertThat(refusal("--amount", "0"))
         .isEqualTo(
-            "payrelay: --amount 0: must be a number more than zero, in major units of the"
-                + " payment's currency (e.g. 10.50)");
-    assertThat(refusal("--amount", "-1")).contains("--amount -1: must be a number more than zero");
+            "payrelay: --amount 0: must be digits with an optional fraction, more than zero, in"
+                + " major units of the payment's currency (e.g. 10.50 for USD, 500 for JPY)");
+    for (String notPlain : new String[] {"-1", "1e3", "+5", ".5", "5.", "1,00"}) {
+      assertThat(refusal("--amount", notPlain))
+          .as(notPlain)
+          .contains("--amount " + notPlain + ": must be digits with an optional fraction");
+    }
+  }
+
+  @Test
+  void picocliRefusals_areNotPrefixedTwice() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
+    cli.setOut(new PrintWriter(new StringWriter()));
+    cli.setErr(new PrintWriter(err));
+
+    cli.execute(create(new String[] {"--amount", "1", "--amount-minor", "100", "--reason", "r"}));
+
+    assertThat(err.toString()).startsWith("payrelay: --amount").doesNotContain("Error:");
   }
 
   @Test

@@ -23,7 +23,8 @@ public record ExternalVariables(String name, String readBy, String description) 
           new ExternalVariables(
               "PAYRELAY_JAVA_OPTS",
               "./payrelay, deploy/local/jvm.sh",
-              "The JVM's other flags; default -XX:TieredStopAtLevel=1, replaced when set."),
+              "The JVM's other flags; default -XX:TieredStopAtLevel=1 (none for api), replaced when"
+                  + " set."),
           new ExternalVariables(
               "PAYRELAY_JVM",
               "deploy/local/jvm.sh",
