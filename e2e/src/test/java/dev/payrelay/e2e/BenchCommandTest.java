@@ -104,9 +104,11 @@ class BenchCommandTest {
             "duplicateHandOffs",
             "paymentsWithDuplicateHandOff",
             "actionsHistogram",
-            "eventsHistogram");
+            "eventsHistogram",
+            "withoutRun");
     // Every payment of the window, each with its real history: created, paid, granted.
     assertThat(actions.path("sampled").asInt()).isEqualTo(20);
+    assertThat(actions.path("withoutRun").asInt()).isZero();
     assertThat(actions.path("runs").asInt()).isGreaterThanOrEqualTo(20);
     assertThat(actions.path("actionsMedian").asDouble()).isBetween(1.0, 6.0);
     assertThat(actions.path("eventsMax").asInt()).isGreaterThan(5);
@@ -134,7 +136,8 @@ class BenchCommandTest {
     assertThat(self.path("pids").get(0).asLong()).isEqualTo(ProcessHandle.current().pid());
     assertThat(self.path("rssBytesAfter").asLong()).isPositive();
     assertThat(fieldNames(self.path("each").get(0)))
-        .containsExactly("pid", "cpuSeconds", "rssBytesBefore", "rssBytesAfter");
+        .containsExactly(
+            "pid", "cpuSeconds", "rssBytesBefore", "rssBytesAfter", "consumerCpuSeconds");
     assertThat(r.path("payrelayRss")).hasSameSizeAs(r.path("outboxLag"));
     assertThat(r.path("payrelayRss").get(0).path("rssBytes").asLong()).isPositive();
     JsonNode ledger = r.path("baselines").get(0);
@@ -207,7 +210,8 @@ class BenchCommandTest {
             "delivered/s/workflow",
             "e2e message p99 ms/workflow",
             "delivered/s/zero-activity",
-            "worker cpu ms/payment/same-shape");
+            "worker cpu ms/payment/same-shape",
+            "worker delivery cpu ms/payment/same-shape");
     assertThat(run.out()).contains("over 1 window(s)", "callbacks/s ÷ exact-statements");
   }
 
