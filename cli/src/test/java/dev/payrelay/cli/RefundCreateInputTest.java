@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+/** {@code payrelay refund create}'s refusals of its own input, before any request is sent. */
 class RefundCreateInputTest {
 
   @Test
@@ -23,14 +24,11 @@ class RefundCreateInputTest {
       {"--amount", "ten", "--reason", "customer asked"},
     };
     for (String[] c : cases) {
-      StringWriter out = new StringWriter();
-      StringWriter err = new StringWriter();
-      CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
-      cli.setOut(new PrintWriter(out));
-      cli.setErr(new PrintWriter(err));
-      assertThat(cli.execute(create(c))).as(String.join(" ", c)).isEqualTo(AdminClient.REFUSED);
-      assertThat(out.toString() + err).as(String.join(" ", c)).doesNotContain("Idempotency-Key ");
-      assertThat(err.toString()).as(String.join(" ", c)).containsPattern("reason|" + c[0] + " ");
+      Run run = create(c);
+
+      assertThat(run.code()).as(String.join(" ", c)).isEqualTo(AdminClient.REFUSED);
+      assertThat(run.out() + run.err()).as(String.join(" ", c)).doesNotContain("Idempotency-Key ");
+      assertThat(run.err()).as(String.join(" ", c)).containsPattern("reason|" + c[0] + " ");
     }
   }
 
@@ -55,49 +53,45 @@ class RefundCreateInputTest {
 
   @Test
   void picocliRefusals_areNotPrefixedTwice() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
-    cli.setOut(new PrintWriter(new StringWriter()));
-    cli.setErr(new PrintWriter(err));
+    Run run = create("--amount", "1", "--amount-minor", "100", "--reason", "r");
 
-    cli.execute(create(new String[] {"--amount", "1", "--amount-minor", "100", "--reason", "r"}));
-
-    assertThat(err.toString()).startsWith("payrelay: --amount").doesNotContain("Error:");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err()).startsWith("payrelay: --amount").doesNotContain("Error:");
   }
 
   @Test
   void anAmountPastALong_isRefusedInOneLine_withoutTheUsageText() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
-    cli.setOut(new PrintWriter(new StringWriter()));
-    cli.setErr(new PrintWriter(err));
+    Run run = create("--amount-minor", "9".repeat(30), "--reason", "r");
 
-    int code =
-        cli.execute(create(new String[] {"--amount-minor", "9".repeat(30), "--reason", "r"}));
-
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString())
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err())
         .startsWith("payrelay: Invalid value for option '--amount-minor': '" + "9".repeat(30))
         .contains("See 'payrelay refund create --help' for its options.")
         .doesNotContain("Usage:");
   }
 
+  /** The one-line refusal of {@code option value}, after checking its exit code. */
   private static String refusal(String option, String value) {
-    StringWriter err = new StringWriter();
-    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
-    cli.setOut(new PrintWriter(new StringWriter()));
-    cli.setErr(new PrintWriter(err));
-    assertThat(cli.execute(create(new String[] {option, value, "--reason", "r"})))
-        .isEqualTo(AdminClient.REFUSED);
-    return err.toString().strip();
+    Run run = create(option, value, "--reason", "r");
+    assertThat(run.code()).isEqualTo(AdminClient.REFUSED);
+    return run.err().strip();
   }
 
-  private static String[] create(String[] options) {
+  private record Run(int code, String out, String err) {}
+
+  /** Runs {@code payrelay refund create pay_x <options>} in this JVM, with no API behind it. */
+  private static Run create(String... options) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = PayrelayCommand.commandLine(new PayrelayCommand(Map.of()));
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
     String[] args = new String[3 + options.length];
     args[0] = "refund";
     args[1] = "create";
     args[2] = "pay_x";
     System.arraycopy(options, 0, args, 3, options.length);
-    return args;
+    int code = cli.execute(args);
+    return new Run(code, out.toString(), err.toString());
   }
 }
