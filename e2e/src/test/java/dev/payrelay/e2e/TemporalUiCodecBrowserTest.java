@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.payrelay.api.http.CodecEndpoint;
 import dev.payrelay.app.temporal.TemporalDevServer;
 import dev.payrelay.workflows.WorkflowIds;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -35,32 +36,30 @@ class TemporalUiCodecBrowserTest {
   @BeforeAll
   static void start() throws Exception {
     HeadlessChromium.requireInstalled();
-    int port = PayrelayHarness.freePort();
-    int uiPort = PayrelayHarness.freePort();
+    int port = 0;
+    int uiPort = 0;
     int apiPort = PayrelayHarness.freePort();
-    String uiOrigin = "http://127.0.0.1:" + uiPort;
-    List<String> command =
-        new ArrayList<>(
-            TemporalDevServer.command(
-                System.getenv().getOrDefault("PAYRELAY_TEMPORAL_CLI", "temporal"),
-                port,
-                uiPort,
-                null,
-                List.of()));
-    command.addAll(
-        List.of("--ui-codec-endpoint", "http://127.0.0.1:" + apiPort + CodecEndpoint.PATH));
     Files.createDirectories(SHOTS);
-    server =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(SHOTS.resolve("temporal.log").toFile())
-            .start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (!TemporalDevServer.listening(port)) {
-      assertThat(server.isAlive()).as("dev server running").isTrue();
-      assertThat(System.nanoTime()).as("dev server listening in time").isLessThan(deadline);
-      Thread.sleep(100);
+    // The CLI picks its HTTP API and metrics ports itself, free when it looks and bound a moment
+    // later: beside the other test JVM's servers one was taken in between once ("bind: address
+    // already in use"), and the server exited. Such a start is tried again on new ports.
+    for (int attempt = 1; server == null || !TemporalDevServer.listening(port); attempt++) {
+      port = PayrelayHarness.freePort();
+      uiPort = PayrelayHarness.freePort();
+      server = startServer(port, uiPort, apiPort);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+      while (server.isAlive() && !TemporalDevServer.listening(port)) {
+        assertThat(System.nanoTime()).as("dev server listening in time").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      boolean portTaken =
+          !server.isAlive()
+              && Files.readString(SHOTS.resolve("temporal.log")).contains("address already in use");
+      assertThat(server.isAlive() || (portTaken && attempt < 3))
+          .as("dev server running (attempt %d; see %s)", attempt, SHOTS.resolve("temporal.log"))
+          .isTrue();
     }
+    String uiOrigin = "http://127.0.0.1:" + uiPort;
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     payrelay =
@@ -81,6 +80,24 @@ class TemporalUiCodecBrowserTest {
                 "PAYRELAY_CODEC_AUTH",
                 "open"));
     ui = new TemporalWebUi(uiOrigin, payrelay.config.temporal().namespace(), SHOTS);
+  }
+
+  /** Starts the CLI's dev server on {@code port} and {@code uiPort}, its codec at the api's. */
+  private static Process startServer(int port, int uiPort, int apiPort) throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            TemporalDevServer.command(
+                System.getenv().getOrDefault("PAYRELAY_TEMPORAL_CLI", "temporal"),
+                port,
+                uiPort,
+                null,
+                List.of()));
+    command.addAll(
+        List.of("--ui-codec-endpoint", "http://127.0.0.1:" + apiPort + CodecEndpoint.PATH));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(SHOTS.resolve("temporal.log").toFile())
+        .start();
   }
 
   @AfterAll
